@@ -1,0 +1,48 @@
+// The bearer strategy (passport-http-bearer) that accepts both schemes: a JWT is verified as a
+// personal access token, anything else is looked up as a project API key.
+import passport from 'passport';
+import { Strategy as BearerStrategy } from 'passport-http-bearer';
+import type { Request, Response } from 'express';
+import { Unauthorized } from '../errors.ts';
+import type { Tenancy } from '../tenancy/tenancy.ts';
+import type { Credential } from './credential.ts';
+import { looksLikeJwt, verifyToken } from './tokens.ts';
+
+const STRATEGY = 'bearer';
+const BEARER_HEADER = /^Bearer [^\s]+$/i;
+
+export type Authenticate = (req: Request, res: Response) => Promise<Credential>;
+
+export function bearerAuthentication(tenancy: Tenancy, jwtSecret: string): Authenticate {
+  // An instance of our own, not passport's global singleton: each app (and test) gets its own.
+  const authenticator = new passport.Passport();
+  authenticator.use(STRATEGY, new BearerStrategy((bearer, done) => {
+    credentialFor(bearer, tenancy, jwtSecret).then((credential) => done(null, credential ?? false), done);
+  }));
+  const middleware = (callback: (error: unknown, credential: Credential | false) => void) =>
+    authenticator.authenticate(STRATEGY, { session: false }, callback);
+
+  return (req, res) => new Promise((resolve, reject) => {
+    // passport-http-bearer would also take `?access_token=` or a body field; the interface
+    // defines only the header, and query strings end up in access logs.
+    if (!BEARER_HEADER.test(req.headers.authorization ?? '')) return reject(new Unauthorized());
+    middleware((error, credential) => {
+      if (error) reject(error);
+      else if (credential) resolve(credential);
+      else reject(new Unauthorized());
+    })(req, res, reject);
+  });
+}
+
+async function credentialFor(bearer: string, tenancy: Tenancy, jwtSecret: string): Promise<Credential | null> {
+  if (looksLikeJwt(bearer)) return verifyToken(bearer, jwtSecret);
+  const apiKey = await tenancy.findApiKey(bearer);
+  if (!apiKey || apiKey.revokedAt) return null;
+  return {
+    scheme: 'projectApiKey',
+    subject: apiKey.id,
+    projects: new Set([apiKey.projectId]),
+    read: true,
+    write: !apiKey.readOnly,
+  };
+}

@@ -1,0 +1,26 @@
+// What a verified bearer credential allows, whichever scheme it came from, and the one check
+// every request makes against it.
+import { Forbidden } from '../errors.ts';
+
+export type Access = 'read' | 'write';
+
+export interface Credential {
+  scheme: 'projectApiKey' | 'personalAccessToken';
+  /** API key id, or the token's `sub`. For logs; never used to decide access. */
+  subject: string;
+  /** The projects it reaches: every project, or these ids. */
+  projects: 'all' | ReadonlySet<string>;
+  read: boolean;
+  write: boolean;
+}
+
+/** Throws Forbidden unless the credential may perform `access` in `projectId`. */
+export function authorize(credential: Credential, projectId: string, access: Access): void {
+  const reaches = credential.projects === 'all' || credential.projects.has(projectId);
+  if (!reaches || !credential[access]) throw new Forbidden();
+}
+
+/** Whether the credential could see the project at all (used before it is known to exist). */
+export function reaches(credential: Credential, projectId: string): boolean {
+  return credential.projects === 'all' || credential.projects.has(projectId);
+}

@@ -1,0 +1,91 @@
+// Opens everything the service stands on, for `npm start`, the admin CLI and the tests alike:
+// the database (provisioned or given), the schemas, the stores and their indexes.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import { withJwtSecret, type Config } from './config.ts';
+import { loadCatalog, type Catalog } from './schemas/registry.ts';
+import { connectDatabase, type Database } from './store/database.ts';
+import { provisionDatabase, type DatabaseServer } from './store/provision.ts';
+import { RecordStore } from './store/records.ts';
+import { Tenancy } from './tenancy/tenancy.ts';
+
+export interface Runtime {
+  config: Config & { jwtSecret: string };
+  databaseServer: DatabaseServer;
+  database: Database;
+  catalog: Catalog;
+  tenancy: Tenancy;
+  /** One store per collection descriptor, by collection name. */
+  stores: ReadonlyMap<string, RecordStore>;
+  /** Closes the client, then stops the embedded server if this process started it. */
+  close(): Promise<void>;
+}
+
+export async function openRuntime(config: Config, logger: Logger, catalog: Catalog = loadCatalog()): Promise<Runtime> {
+  const databaseServer = await provisionDatabase({
+    uri: config.mongodbUri,
+    dataDir: config.dataDir,
+    port: config.embeddedPort,
+    engine: config.embeddedEngine,
+    cacheDir: config.cacheDir,
+    log: (message) => logger.info(message),
+  });
+  try {
+    const uri = config.mongodbUri ?? `${databaseServer.uri.replace(/\/?$/, '/')}${config.databaseName}`;
+    const database = await connectDatabase(uri, config.databaseName);
+    logger.info({ server: database.server.label, database: config.databaseName, embedded: databaseServer.kind !== 'external' }, 'database ready');
+    const runtime = await assemble(config, catalog, database, databaseServer);
+    return runtime;
+  } catch (error) {
+    await databaseServer.stop();
+    throw error;
+  }
+}
+
+async function assemble(config: Config, catalog: Catalog, database: Database, databaseServer: DatabaseServer): Promise<Runtime> {
+  const tenancy = new Tenancy(database.db, {
+    project: catalog.idPrefix('projectId'),
+    version: catalog.idPrefix('versionId'),
+    apiKey: catalog.idPrefix('apiKeyId'),
+  });
+  const stores = new Map(catalog.collections.map((collection) => [collection.name, new RecordStore(database.db, collection)]));
+  await tenancy.createIndexes();
+  for (const store of stores.values()) await store.createIndexes();
+  return {
+    config: withJwtSecret(config, config.jwtSecret ?? await embeddedJwtSecret(config.dataDir)) as Runtime['config'],
+    databaseServer,
+    database,
+    catalog,
+    tenancy,
+    stores,
+    async close() {
+      await database.close();
+      await databaseServer.stop();
+    },
+  };
+}
+
+/**
+ * With the embedded database and no JWT_SECRET, tokens are signed with a secret generated
+ * once and kept beside the data, so tokens survive restarts just as the data does.
+ */
+async function embeddedJwtSecret(dataDir: string): Promise<string> {
+  const file = path.join(dataDir, 'jwt-secret');
+  try {
+    return (await fs.readFile(file, 'utf8')).trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  await fs.mkdir(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  try {
+    // `wx`: if another process (the admin CLI) wrote it first, keep theirs.
+    await fs.writeFile(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+    return secret;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return (await fs.readFile(file, 'utf8')).trim();
+  }
+}

@@ -1,0 +1,135 @@
+// Configuration: the environment read once, validated, frozen. Nothing else reads process.env.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export type EmbeddedEngine = 'auto' | 'mongodb' | 'ferretdb';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** MONGODB_URI as given; undefined means "start the embedded database". */
+  readonly mongodbUri: string | undefined;
+  readonly databaseName: string;
+  /** undefined until resolved: the embedded setup may generate one under dataDir. */
+  readonly jwtSecret: string | undefined;
+  readonly logLevel: LogLevel;
+  readonly bodyLimit: number;
+  readonly dataDir: string;
+  readonly cacheDir: string;
+  readonly embeddedPort: number;
+  readonly embeddedEngine: EmbeddedEngine;
+  /** How long a family P address (project, type, slug) → version id stays cached. */
+  readonly versionCacheMs: number;
+  readonly shutdownTimeoutMs: number;
+}
+
+/** A bad setting. Its message is the one line printed before the process exits. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const ENGINES: readonly EmbeddedEngine[] = ['auto', 'mongodb', 'ferretdb'];
+const MIN_JWT_SECRET_BYTES = 32;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const mongodbUri = optional(env, 'MONGODB_URI');
+  const config: Config = {
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host: optional(env, 'HOST') ?? '127.0.0.1',
+    mongodbUri: mongodbUri === undefined ? undefined : mongoUri(mongodbUri),
+    databaseName: mongodbUri === undefined ? 'catalog' : databaseNameOf(mongodbUri),
+    jwtSecret: jwtSecret(env),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    bodyLimit: byteSize(env, 'BODY_LIMIT', 1024 * 1024),
+    dataDir: path.resolve(repoRoot, optional(env, 'DATA_DIR') ?? 'data'),
+    cacheDir: path.resolve(repoRoot, optional(env, 'CACHE_DIR') ?? '.cache'),
+    embeddedPort: integer(env, 'EMBEDDED_DB_PORT', 27018, 1, 65535),
+    embeddedEngine: oneOf(env, 'EMBEDDED_DB', ENGINES, 'auto'),
+    versionCacheMs: integer(env, 'VERSION_CACHE_MS', 30_000, 0, 3_600_000),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+  };
+  if (config.mongodbUri !== undefined && config.jwtSecret === undefined) {
+    throw new ConfigError('JWT_SECRET is required when MONGODB_URI is set (at least 32 bytes, e.g. `openssl rand -base64 48`)');
+  }
+  return Object.freeze(config);
+}
+
+/** The same configuration with a secret filled in (the embedded setup generates one). */
+export function withJwtSecret(config: Config, secret: string): Config {
+  checkJwtSecret(secret);
+  return Object.freeze({ ...config, jwtSecret: secret });
+}
+
+function optional(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = optional(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = optional(env, name);
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, kib: 1024, mb: 1024 ** 2, mib: 1024 ** 2 };
+
+/** Accepts `1048576`, `512kb`, `1mb` (binary units, as body-parser reads them). */
+function byteSize(env: Env, name: string, fallback: number): number {
+  const raw = optional(env, name);
+  if (raw === undefined) return fallback;
+  const match = /^(\d+)\s*([a-z]*)$/i.exec(raw);
+  const unit = match ? SIZE_UNITS[match[2]!.toLowerCase()] : undefined;
+  const bytes = match && unit ? Number(match[1]) * unit : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1 || bytes > 64 * 1024 ** 2) {
+    throw new ConfigError(`${name} must be a size from 1 byte to 64mb (e.g. 1048576, 512kb, 1mb), got "${raw}"`);
+  }
+  return bytes;
+}
+
+function mongoUri(raw: string): string {
+  if (!/^mongodb(\+srv)?:\/\/[^/]/.test(raw)) {
+    throw new ConfigError('MONGODB_URI must start with mongodb:// or mongodb+srv:// and name a host');
+  }
+  return raw;
+}
+
+/** The database is the URI's path, as in the driver; `catalog` when the path is empty. */
+function databaseNameOf(uri: string): string {
+  const afterHosts = uri.replace(/^mongodb(\+srv)?:\/\/[^/]*/, '');
+  const name = decodeURIComponent(afterHosts.replace(/^\//, '').split('?')[0] ?? '');
+  if (name === '') return 'catalog';
+  if (/[/\\. "$*<>:|?\0]/.test(name) || name.length > 63) {
+    throw new ConfigError(`MONGODB_URI names an invalid database "${name}"`);
+  }
+  return name;
+}
+
+function jwtSecret(env: Env): string | undefined {
+  const secret = optional(env, 'JWT_SECRET');
+  if (secret !== undefined) checkJwtSecret(secret);
+  return secret;
+}
+
+function checkJwtSecret(secret: string): void {
+  if (Buffer.byteLength(secret, 'utf8') < MIN_JWT_SECRET_BYTES) {
+    throw new ConfigError(`JWT_SECRET must be at least ${MIN_JWT_SECRET_BYTES} bytes long`);
+  }
+}

@@ -1,0 +1,147 @@
+// Every error outcome of the interface: one class per row of the status table, one translation
+// of foreign errors (body parser, driver) into them. The HTTP adapter renders them.
+import { MongoNetworkError, MongoServerSelectionError, MongoTopologyClosedError, MongoNotConnectedError } from 'mongodb';
+
+/** One entry of `details` on a validation error: a JSON pointer into the body, or a query parameter name. */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+export abstract class ApiError extends Error {
+  abstract readonly status: number;
+  /** The `error` string of the response body. */
+  abstract readonly error: string;
+  readonly details: unknown;
+  readonly headers: Readonly<Record<string, string>> = {};
+
+  constructor(details?: unknown) {
+    super();
+    this.details = details;
+  }
+
+  /** The error body: exactly `error` and, when there are any, `details`. */
+  body(): { error: string; details?: unknown } {
+    return this.details === undefined ? { error: this.error } : { error: this.error, details: this.details };
+  }
+}
+
+export class InvalidRequest extends ApiError {
+  readonly status = 400;
+  readonly error = 'Invalid request';
+  constructor(details: FieldProblem[]) {
+    super(details);
+  }
+  static field(field: string, message: string): InvalidRequest {
+    return new InvalidRequest([{ field, message }]);
+  }
+}
+
+export class PayloadTooLarge extends ApiError {
+  readonly status = 413;
+  readonly error = 'Invalid request';
+}
+
+export class UnsupportedMediaType extends ApiError {
+  readonly status = 415;
+  readonly error = 'Invalid request';
+}
+
+export class Unauthorized extends ApiError {
+  readonly status = 401;
+  readonly error = 'Unauthorized';
+  override readonly headers = { 'WWW-Authenticate': 'Bearer' };
+  // No details, ever: the cause (unknown key, bad signature, expiry...) would help an attacker.
+  constructor() {
+    super();
+  }
+}
+
+export class Forbidden extends ApiError {
+  readonly status = 403;
+  readonly error = 'Forbidden';
+  constructor() {
+    super();
+  }
+}
+
+/** A record that does not exist in the addressed version; the text comes from the collection descriptor. */
+export class RecordNotFound extends ApiError {
+  readonly status = 404;
+  readonly error: string;
+  constructor(notFoundText: string) {
+    super();
+    this.error = notFoundText;
+  }
+}
+
+export class RouteNotFound extends ApiError {
+  readonly status = 404;
+  readonly error = 'Not found';
+}
+
+export class MethodNotAllowed extends ApiError {
+  readonly status = 405;
+  readonly error = 'Method not allowed';
+  override readonly headers: Readonly<Record<string, string>>;
+  constructor(allowed: readonly string[]) {
+    super();
+    this.headers = { Allow: allowed.join(', ') };
+  }
+}
+
+export class Conflict extends ApiError {
+  readonly status = 409;
+  readonly error = 'Conflict';
+}
+
+export class ServiceUnavailable extends ApiError {
+  readonly status = 503;
+  readonly error = 'Service Unavailable';
+}
+
+export class InternalError extends ApiError {
+  readonly status = 500;
+  readonly error = 'Internal Server Error';
+  constructor() {
+    super();
+  }
+}
+
+/** The status table of decisions.md, as classes; a test holds this, the docs and the classes together. */
+export const ERROR_CLASSES = [
+  InvalidRequest, PayloadTooLarge, UnsupportedMediaType, Unauthorized, Forbidden, RecordNotFound,
+  RouteNotFound, MethodNotAllowed, Conflict, ServiceUnavailable, InternalError,
+] as const;
+
+/** The error body parser (body-parser / raw-body) raises, by its `type`. */
+const BODY_PARSER_ERRORS: Record<string, () => ApiError> = {
+  'entity.too.large': () => new PayloadTooLarge(),
+  'entity.parse.failed': () => InvalidRequest.field('body', 'is not valid JSON'),
+  'encoding.unsupported': () => new UnsupportedMediaType([{ field: 'Content-Encoding', message: 'is not supported' }]),
+  'charset.unsupported': () => new UnsupportedMediaType([{ field: 'Content-Type', message: 'charset must be utf-8' }]),
+  'request.aborted': () => InvalidRequest.field('body', 'request was aborted'),
+  'request.size.invalid': () => InvalidRequest.field('body', 'does not match Content-Length'),
+};
+
+/**
+ * Any thrown value → the ApiError to answer with. `unexpected` is true when the cause is not
+ * a foreseen outcome (so it must be logged with its stack, and never shown to the client).
+ */
+export function toApiError(thrown: unknown): { error: ApiError; unexpected: boolean } {
+  if (thrown instanceof ApiError) return { error: thrown, unexpected: false };
+  const type = (thrown as { type?: unknown } | null)?.type;
+  const bodyError = typeof type === 'string' ? BODY_PARSER_ERRORS[type] : undefined;
+  if (bodyError) return { error: bodyError(), unexpected: false };
+  // Express itself raises 400 for a path that is not valid percent-encoding.
+  if (thrown instanceof URIError || (thrown as { status?: unknown } | null)?.status === 400) {
+    return { error: InvalidRequest.field('path', 'is not valid percent-encoded UTF-8'), unexpected: false };
+  }
+  if (isDatabaseUnreachable(thrown)) return { error: new ServiceUnavailable(), unexpected: true };
+  return { error: new InternalError(), unexpected: true };
+}
+
+export function isDatabaseUnreachable(thrown: unknown): boolean {
+  return thrown instanceof MongoServerSelectionError || thrown instanceof MongoNetworkError
+    || thrown instanceof MongoTopologyClosedError || thrown instanceof MongoNotConnectedError;
+}

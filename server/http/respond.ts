@@ -1,0 +1,22 @@
+// The one place that writes an answer to Express's `res`: handlers return outcomes, errors
+// become outcomes, and this adapter sends them.
+import type { Response } from 'express';
+import type { ApiError } from '../errors.ts';
+
+/** What an operation answers: a status, and a JSON body unless the status has none (204). */
+export interface Outcome {
+  status: number;
+  body?: unknown;
+  headers?: Readonly<Record<string, string>>;
+}
+
+export function send(res: Response, outcome: Outcome): void {
+  if (outcome.headers) res.set(outcome.headers);
+  res.status(outcome.status);
+  if (outcome.body === undefined) res.end();
+  else res.json(outcome.body);
+}
+
+export function errorOutcome(error: ApiError): Outcome {
+  return { status: error.status, body: error.body(), headers: error.headers };
+}

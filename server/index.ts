@@ -1,0 +1,60 @@
+// Process entry: configuration, database, HTTP server, and a graceful shutdown on SIGTERM or
+// SIGINT (stop accepting, finish in-flight requests, close the database, exit 0).
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { createApp } from './app.ts';
+import { openRuntime, type Runtime } from './boot.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { createLogger } from './logger.ts';
+import { createDemoIfEmpty, demoBanner } from './tenancy/first-run.ts';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const runtime = await openRuntime(config, logger);
+  const app = createApp({ ...runtime, logger });
+  const server = app.listen(config.port, config.host);
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  logger.info({ url: baseUrl, database: runtime.database.server.label }, 'catalog service listening');
+
+  if (config.mongodbUri === undefined) {
+    const demo = await createDemoIfEmpty(runtime.tenancy);
+    if (demo) process.stdout.write(`${demoBanner(demo, baseUrl)}\n`);
+  }
+
+  const shutdown = (signal: string) => {
+    process.removeAllListeners('SIGTERM').removeAllListeners('SIGINT');
+    void stop(server, runtime, logger, signal).then(() => process.exit(0), (error: unknown) => {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    });
+  };
+  process.once('SIGTERM', shutdown).once('SIGINT', shutdown);
+}
+
+async function stop(server: Server, runtime: Runtime, logger: Logger, signal: string): Promise<void> {
+  logger.info({ signal }, 'shutting down: finishing in-flight requests');
+  const closed = new Promise((resolve) => server.close(resolve));
+  // Keep-alive connections with nothing in flight would hold close() open; requests still
+  // running get until the timeout.
+  server.closeIdleConnections();
+  const deadline = setTimeout(() => {
+    logger.warn('shutdown timeout: closing the remaining connections');
+    server.closeAllConnections();
+  }, runtime.config.shutdownTimeoutMs);
+  await closed;
+  clearTimeout(deadline);
+  await runtime.close();
+  logger.info('stopped');
+}
+
+main().catch((error: unknown) => {
+  // A configuration or start-up problem is one clear line, not a stack.
+  const message = error instanceof ConfigError ? `configuration error: ${error.message}` : `cannot start: ${(error as Error).message ?? error}`;
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,13 @@
+// Create: 201 with the stored record; 409 when a client-chosen id is taken in the version.
+import { Conflict } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { Operation } from './context.ts';
+import { checkedRecord, fieldsOf, placeInVersion } from './record-body.ts';
+
+export const create: Operation = async ({ store, version, body }) => {
+  const fields = placeInVersion(fieldsOf(body), version.versionId);
+  fields['id'] ??= newId(store.collection.idPrefix);
+  const record = await store.insert(checkedRecord(store.collection, fields), new Date());
+  if (!record) throw new Conflict();
+  return { status: 201, body: record };
+};

@@ -1,0 +1,21 @@
+// List: one page of the version's records, in the requested order, from the cursor on.
+import { InvalidRequest } from '../errors.ts';
+import { CursorGone } from '../store/records.ts';
+import type { Operation } from './context.ts';
+import { parseListQuery } from './list-query.ts';
+
+export const list: Operation = async ({ store, version, query }) => {
+  const listQuery = parseListQuery(store.collection, version.versionId, query);
+  try {
+    const page = await store.list(listQuery);
+    return {
+      status: 200,
+      body: { items: page.items, pagination: { nextCursor: page.nextCursor, hasMore: page.nextCursor !== null, limit: listQuery.limit } },
+    };
+  } catch (error) {
+    if (error instanceof CursorGone) {
+      throw InvalidRequest.field('cursor', 'its item no longer exists, so this sort cannot resume from it; start again from the first page');
+    }
+    throw error;
+  }
+};

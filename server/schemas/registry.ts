@@ -1,0 +1,187 @@
+// Loads schemas/ once at start-up: compiles every validator and derives from the schemas what
+// the rest of the service needs to know about each collection (id format, sortable fields,
+// defaults, filters). Requests only read what this builds.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Ajv2020, type ValidateFunction, type AnySchemaObject, type Logger } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { repoRoot } from '../config.ts';
+import { toProblems } from './problems.ts';
+import type { FieldProblem } from '../errors.ts';
+
+export const SCHEMA_BASE = 'https://catalog.example/schemas/';
+const DESCRIPTORS_FILE = 'collections.json';
+const DESCRIPTORS_SCHEMA = `${SCHEMA_BASE}collection-descriptors.schema.json`;
+const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null']);
+
+/** A validator that answers with the problems as `details` entries (empty when valid). */
+export type Check = (value: unknown) => FieldProblem[];
+
+/** One served collection: its descriptor plus everything derived from its record schema. */
+export interface Collection {
+  /** URL segment and MongoDB collection name, e.g. `paths`. */
+  readonly name: string;
+  readonly title: string;
+  /** Record kind, e.g. `Path`. */
+  readonly record: string;
+  readonly schemaId: string;
+  readonly schema: AnySchemaObject;
+  readonly notFound: string;
+  readonly idPrefix: string;
+  /** Top-level fields of the record. */
+  readonly fields: ReadonlySet<string>;
+  /** Scalar top-level fields: what `sort` accepts. */
+  readonly sortable: ReadonlySet<string>;
+  /** Top-level defaults, present in every returned record. */
+  readonly defaults: Readonly<Record<string, unknown>>;
+  /** Equality filters of the list operation, each with its value's check. */
+  readonly filters: ReadonlyMap<string, Check>;
+  /** Validates a whole record and fills in schema defaults (mutates its argument). */
+  readonly checkRecord: Check;
+  readonly checkId: Check;
+}
+
+export interface Catalog {
+  readonly collections: readonly Collection[];
+  readonly ajv: Ajv2020;
+  /** Checks for the route parameters and shapes shared by every collection. */
+  readonly checkVersionId: Check;
+  readonly checkVersionType: Check;
+  readonly checkVersionSlug: Check;
+  readonly checkProjectRef: Check;
+  /** The compiled validator of any schema by `$id` (and JSON pointer). */
+  check(ref: string): Check;
+  /** The `x-id-prefix` of an identifier kind in defs/ids.json, e.g. `projectId` → `proj_`. */
+  idPrefix(kind: string): string;
+}
+
+export function loadCatalog(schemaDir = path.join(repoRoot, 'schemas')): Catalog {
+  const ajv = createAjv();
+  for (const file of schemaFiles(schemaDir)) ajv.addSchema(readJson(path.join(schemaDir, file)) as AnySchemaObject);
+  const checks = new Map<string, Check>();
+  const check = (ref: string): Check => {
+    let found = checks.get(ref);
+    if (!found) {
+      found = checkOf(ajv, ref);
+      checks.set(ref, found);
+    }
+    return found;
+  };
+
+  const descriptors = readJson(path.join(schemaDir, DESCRIPTORS_FILE));
+  const problems = check(DESCRIPTORS_SCHEMA)(descriptors);
+  if (problems.length > 0) throw new Error(`schemas/${DESCRIPTORS_FILE} is invalid: ${JSON.stringify(problems)}`);
+  const collections = (descriptors as { collections: Descriptor[] }).collections
+    .map((descriptor) => describeCollection(ajv, check, descriptor));
+
+  const ids = `${SCHEMA_BASE}defs/ids.json#/$defs/`;
+  return Object.freeze({
+    collections: Object.freeze(collections),
+    ajv,
+    checkVersionId: check(`${ids}versionId`),
+    checkVersionType: check(`${ids}versionType`),
+    checkVersionSlug: check(`${ids}versionSlug`),
+    checkProjectRef: check(`${ids}projectRef`),
+    check,
+    idPrefix(kind: string) {
+      const prefix = (ajv.getSchema(`${ids}${kind}`)?.schema as AnySchemaObject | undefined)?.['x-id-prefix'];
+      if (typeof prefix !== 'string') throw new Error(`defs/ids.json has no ${kind} with an x-id-prefix`);
+      return prefix;
+    },
+  });
+}
+
+interface Descriptor {
+  name: string;
+  title: string;
+  record: string;
+  schema: string;
+  notFound: string;
+  filters?: string[];
+}
+
+function describeCollection(ajv: Ajv2020, check: (ref: string) => Check, descriptor: Descriptor): Collection {
+  const schema = ajv.getSchema(descriptor.schema)?.schema as AnySchemaObject | undefined;
+  if (!schema) throw new Error(`collection ${descriptor.name}: no schema with $id ${descriptor.schema}`);
+  const properties = (schema['properties'] ?? {}) as Record<string, AnySchemaObject>;
+  const resolve = (field: string): AnySchemaObject => resolveRefs(ajv, descriptor.schema, properties[field]!);
+  const fields = new Set(Object.keys(properties));
+
+  const idPrefix = resolve('id')['x-id-prefix'];
+  if (typeof idPrefix !== 'string') throw new Error(`collection ${descriptor.name}: its id schema has no x-id-prefix`);
+  const filters = new Map<string, Check>();
+  for (const field of descriptor.filters ?? []) {
+    if (!fields.has(field)) throw new Error(`collection ${descriptor.name}: filter ${field} is not a field of ${descriptor.record}`);
+    filters.set(field, checkOf(ajv, `${descriptor.schema}#/properties/${field}`));
+  }
+
+  return Object.freeze({
+    name: descriptor.name,
+    title: descriptor.title,
+    record: descriptor.record,
+    schemaId: descriptor.schema,
+    schema,
+    notFound: descriptor.notFound,
+    idPrefix,
+    fields,
+    sortable: new Set([...fields].filter((field) => isScalar(resolve(field)))),
+    defaults: Object.freeze(Object.fromEntries([...fields]
+      .filter((field) => properties[field]!['default'] !== undefined)
+      .map((field) => [field, properties[field]!['default']]))),
+    filters,
+    checkRecord: check(descriptor.schema),
+    checkId: checkOf(ajv, `${descriptor.schema}#/properties/id`),
+  });
+}
+
+/** The service's Ajv: strict, 2020-12, formats, and our one annotation keyword. */
+export function createAjv(logger?: Logger): Ajv2020 {
+  // allErrors stays off: Ajv's own advice for untrusted input, since collecting every error
+  // of a large body costs far more than stopping at the first one.
+  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, useDefaults: true, allErrors: false, ...(logger && { logger }) });
+  addFormats.default(ajv);
+  // An annotation on identifier schemas: the prefix new ids of that kind are generated with.
+  ajv.addKeyword({ keyword: 'x-id-prefix', schemaType: 'string' });
+  return ajv;
+}
+
+function checkOf(ajv: Ajv2020, ref: string): Check {
+  const validate: ValidateFunction | undefined = ajv.getSchema(ref);
+  if (!validate) throw new Error(`no schema ${ref}`);
+  return (value) => (validate(value) ? [] : toProblems(validate.errors ?? []));
+}
+
+/** Follows `$ref`s (relative to the schema that holds them) until a schema with content. */
+function resolveRefs(ajv: Ajv2020, baseId: string, schema: AnySchemaObject): AnySchemaObject {
+  let current = schema;
+  let base = baseId;
+  for (let hops = 0; typeof current['$ref'] === 'string' && hops < 16; hops++) {
+    const target = new URL(current['$ref'], base).href;
+    const resolved = ajv.getSchema(target)?.schema;
+    if (typeof resolved !== 'object') throw new Error(`unresolvable $ref ${target}`);
+    // Keywords beside the $ref (a description, a default) belong to the field; the target gives the type.
+    current = { ...resolved, ...withoutRef(current) };
+    base = target.split('#')[0]!;
+  }
+  return current;
+}
+
+function withoutRef(schema: AnySchemaObject): AnySchemaObject {
+  const { $ref: _ref, ...rest } = schema;
+  return rest;
+}
+
+function isScalar(schema: AnySchemaObject): boolean {
+  const types = schema['type'] === undefined ? [] : [schema['type']].flat() as string[];
+  return types.length > 0 && types.some((type) => type !== 'null') && types.every((type) => SCALAR_TYPES.has(type));
+}
+
+function schemaFiles(dir: string): string[] {
+  return (fs.readdirSync(dir, { recursive: true }) as string[])
+    .filter((file) => file.endsWith('.json') && file !== DESCRIPTORS_FILE)
+    .sort();
+}
+
+function readJson(file: string): unknown {
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}

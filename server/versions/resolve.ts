@@ -1,0 +1,62 @@
+// Where the two route families meet: family V names a version by id, family P by project
+// (id or slug), type and slug. Both resolve here to a version and its project; after this
+// step every request runs the same code.
+import type { Tenancy, VersionType } from '../tenancy/tenancy.ts';
+
+export interface ResolvedVersion {
+  versionId: string;
+  projectId: string;
+}
+
+export type VersionAddress =
+  | { family: 'V'; versionId: string }
+  | { family: 'P'; projectRef: string; versionType: VersionType; versionSlug: string };
+
+/**
+ * Resolves addresses, caching what it found for `ttlMs`. Only hits are cached: versions are
+ * never deleted, renamed or moved between projects, so a hit stays true, while a miss may
+ * stop being one the moment the version is created (in this process or another).
+ */
+export class VersionResolver {
+  readonly #tenancy: Tenancy;
+  readonly #ttlMs: number;
+  readonly #cache = new Map<string, { version: ResolvedVersion; expires: number }>();
+
+  constructor(tenancy: Tenancy, ttlMs: number) {
+    this.#tenancy = tenancy;
+    this.#ttlMs = ttlMs;
+  }
+
+  /** The version, or null when it does not exist. */
+  async resolve(address: VersionAddress): Promise<ResolvedVersion | null> {
+    const key = address.family === 'V'
+      ? address.versionId
+      : `${address.projectRef}\u0000${address.versionType}\u0000${address.versionSlug}`;
+    const cached = this.#cache.get(key);
+    if (cached && cached.expires > Date.now()) return cached.version;
+    const version = await this.#lookup(address);
+    if (version && this.#ttlMs > 0) {
+      this.#cache.set(key, { version, expires: Date.now() + this.#ttlMs });
+      this.#evictExpired();
+    }
+    return version;
+  }
+
+  async #lookup(address: VersionAddress): Promise<ResolvedVersion | null> {
+    if (address.family === 'V') {
+      const version = await this.#tenancy.findVersion(address.versionId);
+      return version && { versionId: version.id, projectId: version.projectId };
+    }
+    const project = await this.#tenancy.findProject(address.projectRef);
+    if (!project) return null;
+    const version = await this.#tenancy.findVersionByAddress(project.id, address.versionType, address.versionSlug);
+    return version && { versionId: version.id, projectId: project.id };
+  }
+
+  // Bounded memory: entries are dropped once stale, checked when the map has grown.
+  #evictExpired(): void {
+    if (this.#cache.size < 10_000) return;
+    const now = Date.now();
+    for (const [key, entry] of this.#cache) if (entry.expires <= now) this.#cache.delete(key);
+  }
+}

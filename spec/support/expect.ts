@@ -1,0 +1,18 @@
+// Assertions on the interface's error shape: exactly `error`, and `details` only when present.
+import { expect } from 'chai';
+import type { Response } from 'supertest';
+
+export function expectError(res: Response, status: number, error: string): void {
+  expect(res.status, `status (body ${JSON.stringify(res.body)})`).to.equal(status);
+  expect(res.headers['content-type']).to.match(/^application\/json/);
+  expect(res.body).to.be.an('object');
+  expect(res.body.error).to.equal(error);
+  expect(Object.keys(res.body).filter((key) => key !== 'error' && key !== 'details')).to.deep.equal([]);
+}
+
+/** A 400 whose details name `field` (a JSON pointer or a parameter name). */
+export function expectInvalid(res: Response, field: string): void {
+  expectError(res, 400, 'Invalid request');
+  expect(res.body.details, JSON.stringify(res.body)).to.be.an('array').that.is.not.empty;
+  expect(res.body.details.map((detail: { field: string }) => detail.field)).to.include(field);
+}

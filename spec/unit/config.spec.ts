@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import { ConfigError, loadConfig, withJwtSecret } from '../../server/config.ts';
+
+const SECRET = 'x'.repeat(32);
+
+describe('Configuration', () => {
+  describe('defaults', () => {
+    it('serves on 127.0.0.1:8080 with the embedded database and a 1 MiB body limit', () => {
+      const config = loadConfig({});
+      expect(config).to.include({ port: 8080, host: '127.0.0.1', mongodbUri: undefined, databaseName: 'catalog', bodyLimit: 1024 * 1024, logLevel: 'info', embeddedEngine: 'auto' });
+    });
+
+    it('is frozen', () => {
+      expect(Object.isFrozen(loadConfig({}))).to.equal(true);
+    });
+  });
+
+  describe('MONGODB_URI', () => {
+    it('takes the database name from the path', () => {
+      expect(loadConfig({ MONGODB_URI: 'mongodb://db:27017/inventory?w=1', JWT_SECRET: SECRET }).databaseName).to.equal('inventory');
+    });
+
+    it('defaults the database name to catalog', () => {
+      expect(loadConfig({ MONGODB_URI: 'mongodb+srv://cluster.example.net/', JWT_SECRET: SECRET }).databaseName).to.equal('catalog');
+    });
+
+    it('requires JWT_SECRET, since tokens must verify across instances', () => {
+      expect(() => loadConfig({ MONGODB_URI: 'mongodb://db/' })).to.throw(ConfigError, /JWT_SECRET/);
+    });
+  });
+
+  describe('bad values stop start-up with one line naming the variable', () => {
+    const cases: [string, Record<string, string>][] = [
+      ['PORT', { PORT: 'eighty' }],
+      ['PORT', { PORT: '70000' }],
+      ['BODY_LIMIT', { BODY_LIMIT: 'lots' }],
+      ['BODY_LIMIT', { BODY_LIMIT: '0' }],
+      ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+      ['MONGODB_URI', { MONGODB_URI: 'postgres://db/', JWT_SECRET: SECRET }],
+      ['MONGODB_URI', { MONGODB_URI: 'mongodb://db/bad.name', JWT_SECRET: SECRET }],
+      ['JWT_SECRET', { JWT_SECRET: 'short' }],
+      ['EMBEDDED_DB', { EMBEDDED_DB: 'sqlite' }],
+      ['EMBEDDED_DB_PORT', { EMBEDDED_DB_PORT: '-1' }],
+    ];
+    for (const [variable, env] of cases) {
+      it(`${variable}=${Object.values(env)[0]}`, () => {
+        expect(() => loadConfig(env)).to.throw(ConfigError).with.property('message').that.matches(new RegExp(`^${variable} `)).and.not.include('\n');
+      });
+    }
+  });
+
+  it('reads BODY_LIMIT with units', () => {
+    expect(loadConfig({ BODY_LIMIT: '512kb' }).bodyLimit).to.equal(512 * 1024);
+    expect(loadConfig({ BODY_LIMIT: '2mb' }).bodyLimit).to.equal(2 * 1024 * 1024);
+  });
+
+  it('refuses a generated JWT secret shorter than 32 bytes too', () => {
+    expect(() => withJwtSecret(loadConfig({}), 'short')).to.throw(ConfigError, /JWT_SECRET/);
+  });
+});
