@@ -50,13 +50,14 @@ export class RecordStore {
    * `{versionId, id}` prefix plus an in-memory sort of one version's records.
    */
   async createIndexes(): Promise<void> {
-    await this.#documents.createIndexes([
+    const indexes = [
       { key: { versionId: 1, id: 1 }, name: 'versionId_id', unique: true },
       { key: { versionId: 1, updatedAt: 1, id: 1 }, name: 'versionId_updatedAt_id' },
-      ...[...this.collection.filters.keys()].map((field) => ({
-        key: { versionId: 1, [field]: 1, id: 1 }, name: `versionId_${field}_id`,
-      })),
-    ]);
+      ...[...this.collection.filters.keys()].map((field) => ({ key: { versionId: 1, [field]: 1, id: 1 }, name: `versionId_${field}_id` })),
+    ];
+    // One index per command: FerretDB 1.24 drops the connection ("slice bounds out of range")
+    // when a multi-index createIndexes names only indexes that already exist, as on every restart.
+    for (const { key, ...options } of indexes) await this.#documents.createIndex(key, options);
   }
 
   /** Runs `work` with every other write to this record of this process queued behind it. */
