@@ -15,16 +15,15 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const runtime = await openRuntime(config, logger);
   const app = createApp({ ...runtime, logger });
+  // Never with MONGODB_URI: an operator's database gets no demo project and no unasked-for key.
+  const demo = config.mongodbUri === undefined ? await createDemoIfEmpty(runtime.tenancy) : null;
   const server = app.listen(config.port, config.host);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   logger.info({ url: baseUrl, database: runtime.database.server.label }, 'catalog service listening');
 
-  if (config.mongodbUri === undefined) {
-    const demo = await createDemoIfEmpty(runtime.tenancy);
-    if (demo) process.stdout.write(`${demoBanner(demo, baseUrl)}\n`);
-  }
+  if (demo) process.stdout.write(`${demoBanner(demo, baseUrl)}\n`);
 
   const shutdown = (signal: string) => {
     process.removeAllListeners('SIGTERM').removeAllListeners('SIGINT');
@@ -39,14 +38,15 @@ async function main(): Promise<void> {
 async function stop(server: Server, runtime: Runtime, logger: Logger, signal: string): Promise<void> {
   logger.info({ signal }, 'shutting down: finishing in-flight requests');
   const closed = new Promise((resolve) => server.close(resolve));
-  // Keep-alive connections with nothing in flight would hold close() open; requests still
-  // running get until the timeout.
-  server.closeIdleConnections();
+  // close() drops only the keep-alive connections idle at this moment; a connection whose
+  // request finishes later would hold it open until the keep-alive timeout, so keep sweeping.
+  const sweep = setInterval(() => server.closeIdleConnections(), 50);
   const deadline = setTimeout(() => {
     logger.warn('shutdown timeout: closing the remaining connections');
     server.closeAllConnections();
   }, runtime.config.shutdownTimeoutMs);
   await closed;
+  clearInterval(sweep);
   clearTimeout(deadline);
   await runtime.close();
   logger.info('stopped');

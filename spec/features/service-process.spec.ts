@@ -1,0 +1,146 @@
+import { expect } from 'chai';
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { createApp } from '../../server/app.ts';
+import { openRuntime } from '../../server/boot.ts';
+import { loadConfig, repoRoot } from '../../server/config.ts';
+import { provisionDatabase } from '../../server/store/provision.ts';
+import { testDatabase } from '../support/database.ts';
+import { spawnService, runServiceToExit } from '../support/process.ts';
+import { JWT_SECRET, givenTenant, startService, bearer, type TestService } from '../support/service.ts';
+import supertest from 'supertest';
+import { expectError } from '../support/expect.ts';
+
+describe('The service process (npm start)', function () {
+  this.timeout(120_000);
+
+  describe('start-up with a bad setting', () => {
+    it('exits 1 with one line naming the variable', async () => {
+      const { code, stdout, stderr } = await runServiceToExit({ PORT: 'eighty' });
+      expect(code).to.equal(1);
+      expect(stdout).to.equal('');
+      expect(stderr.trim().split('\n')).to.have.length(1);
+      expect(stderr).to.match(/^configuration error: PORT /);
+    });
+  });
+
+  describe('graceful shutdown on SIGTERM', () => {
+    let service: TestService;
+    before(async () => { service = await startService(); });
+    after(() => service.close());
+
+    it('finishes the request in flight, refuses new connections, then exits 0', async () => {
+      const tenant = await givenTenant(service);
+      const running = await spawnService({ MONGODB_URI: testDatabase().uri, JWT_SECRET });
+      const { port } = new URL(running.url);
+      const body = JSON.stringify({ serviceId: `svc_${'0'.repeat(26)}`, path: '/in-flight' });
+
+      // Send the headers and half the body, so the request is in flight when the signal comes.
+      const response = new Promise<{ status: number | undefined; text: string }>((resolve, reject) => {
+        const req = http.request({
+          port, method: 'POST', path: `${tenant.prefixes.V}/paths`,
+          headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...bearer(tenant.key) },
+        }, (res) => {
+          let text = '';
+          res.on('data', (chunk) => { text += chunk; });
+          res.on('end', () => resolve({ status: res.statusCode, text }));
+        });
+        req.on('error', reject);
+        req.write(body.slice(0, 10));
+        setTimeout(() => {
+          running.child.kill('SIGTERM');
+          running.waitFor(/shutting down/).then(() => {
+            expect(running.child.exitCode).to.equal(null);
+            req.end(body.slice(10));
+          }, reject);
+        }, 300);
+      });
+
+      const { status, text } = await response;
+      expect(status, text).to.equal(201);
+      expect(JSON.parse(text)).to.include({ path: '/in-flight' });
+      expect(await running.exited).to.equal(0);
+      const refused = await new Promise((resolve) => net.connect(Number(port)).on('error', resolve).on('connect', () => resolve(null)));
+      expect(refused).to.have.property('code', 'ECONNREFUSED');
+    });
+  });
+
+  describe('first run on the embedded database, and a restart', () => {
+    let dataDir: string;
+    before(async () => { dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'catalog-first-run-')); });
+    after(() => fs.rm(dataDir, { recursive: true, force: true }));
+
+    it('creates a demo project with a key once, and finds its data after a restart', async () => {
+      const env = {
+        DATA_DIR: dataDir, CACHE_DIR: path.join(repoRoot, '.cache'),
+        EMBEDDED_DB: testDatabase().server.kind, EMBEDDED_DB_PORT: String(await freePort()),
+      };
+      const first = await spawnService(env);
+      const [, key] = await first.waitFor(/^\s+(catk_\S+)$/m);
+      expect(first.output()).to.include(`curl -H 'Authorization: Bearer ${key}' ${first.url}/v2/catalog/projects/demo/branch/main/paths`);
+      const demo = supertest(first.url);
+      const created = await demo.post('/v2/catalog/projects/demo/branch/main/paths').set(bearer(key!))
+        .send({ serviceId: `svc_${'1'.repeat(26)}`, path: '/survives-restart' });
+      expect(created.status).to.equal(201);
+      expect(await first.stop()).to.equal(0);
+
+      const second = await spawnService(env);
+      try {
+        expect(second.output()).to.not.match(/First run/);
+        const listed = await supertest(second.url).get('/v2/catalog/projects/demo/branch/main/paths').set(bearer(key!));
+        expect(listed.status).to.equal(200);
+        expect(listed.body.items).to.deep.equal([created.body]);
+      } finally {
+        expect(await second.stop()).to.equal(0);
+      }
+    });
+
+    it('never creates a demo project on a database given by MONGODB_URI', async () => {
+      const running = await spawnService({ MONGODB_URI: `${testDatabase().uri.replace(/\/[^/?]*(\?|$)/, '/catalog_no_demo$1')}`, JWT_SECRET });
+      try {
+        expect(running.output()).to.not.match(/First run|catk_/);
+        expect(await testDatabase().client.db('catalog_no_demo').collection('projects').countDocuments()).to.equal(0);
+      } finally {
+        await running.stop();
+        await testDatabase().client.db('catalog_no_demo').dropDatabase();
+      }
+    });
+  });
+
+  describe('GET /healthz while the database is down', () => {
+    it('answers 503 Service Unavailable, and so does an API call', async () => {
+      const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'catalog-down-'));
+      const server = await provisionDatabase({
+        dataDir, port: 0, engine: testDatabase().server.kind, cacheDir: path.join(repoRoot, '.cache'), log: () => {},
+      });
+      try {
+        const config = loadConfig({ MONGODB_URI: `${server.uri.replace(/\/?$/, '/')}catalog?serverSelectionTimeoutMS=300`, JWT_SECRET, LOG_LEVEL: 'silent' });
+        const logger = pino({ level: 'silent' });
+        const runtime = await openRuntime(config, logger);
+        const app = supertest(createApp({ ...runtime, logger }));
+        expect((await app.get('/healthz')).status).to.equal(200);
+
+        await server.stop();
+        expectError(await app.get('/healthz'), 503, 'Service Unavailable');
+        expectError(await app.get(`/v2/catalog/versions/ver_${'0'.repeat(26)}/paths`).set(bearer('catk_anything')), 503, 'Service Unavailable');
+        await runtime.close();
+      } finally {
+        await server.stop();
+        await fs.rm(dataDir, { recursive: true, force: true });
+      }
+    });
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    }).on('error', reject);
+  });
+}
