@@ -45,7 +45,9 @@ export function verifyToken(token: string, secret: string): Credential | null {
     scheme: 'personalAccessToken',
     subject: claims.sub,
     projects: claims.projects.includes(ALL_PROJECTS) ? 'all' : new Set(claims.projects),
-    read: scopes.has(SCOPE_READ),
+    // Write implies read: writes answer with whole records, so a write-only token could read
+    // any record through them anyway.
+    read: scopes.has(SCOPE_READ) || scopes.has(SCOPE_WRITE),
     write: scopes.has(SCOPE_WRITE),
   };
 }
