@@ -1,5 +1,5 @@
-// Reading a JSON request body: content type (415), size (413), syntax (400), then the two
-// checks JSON.parse does not make: nesting depth and well-formed Unicode.
+// Reading a JSON request body: content type (415), size (413), syntax (400), then the three
+// checks JSON.parse does not make: nesting depth, well-formed Unicode and finite numbers.
 import express from 'express';
 import type { Request, Response } from 'express';
 import { InvalidRequest, UnsupportedMediaType } from '../errors.ts';
@@ -14,7 +14,9 @@ export const MAX_BODY_DEPTH = 64;
 export type BodyReader = (req: Request, res: Response) => Promise<unknown>;
 
 export function jsonBodyReader(limitBytes: number): BodyReader {
-  const parse = express.json({ limit: limitBytes, strict: true, type: 'application/json' });
+  // strict: false, so a body that is valid JSON but not an object (`"x"`, `42`, `null`) is
+  // answered by the operation as `/` "must be a JSON object", not as "is not valid JSON".
+  const parse = express.json({ limit: limitBytes, strict: false, type: 'application/json' });
   return async (req, res) => {
     if (!req.is('application/json')) {
       throw new UnsupportedMediaType([{ field: 'Content-Type', message: 'must be application/json' }]);
@@ -25,13 +27,18 @@ export function jsonBodyReader(limitBytes: number): BodyReader {
   };
 }
 
-/** Throws InvalidRequest when the value nests too deep or holds a string that is not well-formed Unicode. */
+/** Throws InvalidRequest when the value nests too deep, holds a string that is not well-formed Unicode or a number out of range. */
 export function checkBody(value: unknown): void {
   const problem = findProblem(value, '', 0);
   if (problem) throw InvalidRequest.field(problem.field || '/', problem.message);
 }
 
 function findProblem(value: unknown, pointer: string, depth: number): { field: string; message: string } | undefined {
+  // JSON.parse reads a number beyond the double range (`1e400`) as Infinity, which JSON cannot
+  // print (it would come back as null) and FerretDB refuses to store (a 500).
+  if (typeof value === 'number') {
+    return Number.isFinite(value) ? undefined : { field: pointer, message: 'must be a number within the range of a double (about ±1.8e308)' };
+  }
   if (typeof value === 'string') {
     return value.isWellFormed() ? undefined : { field: pointer, message: 'must be well-formed Unicode (no lone surrogates)' };
   }

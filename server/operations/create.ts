@@ -6,7 +6,9 @@ import { checkedRecord, fieldsOf, placeInVersion } from './record-body.ts';
 
 export const create: Operation = async ({ store, version, body }) => {
   const fields = placeInVersion(fieldsOf(body), version.versionId);
-  fields['id'] ??= newId(store.collection.idPrefix);
+  // Only an absent id is generated: `"id": null` is not a path_/req_ id, so the schema refuses it
+  // (`??=` used to replace null with a new id, silently accepting an invalid body).
+  if (fields['id'] === undefined) fields['id'] = newId(store.collection.idPrefix);
   const record = await store.insert(checkedRecord(store.collection, fields), new Date());
   if (!record) throw new Conflict();
   return { status: 201, body: record };

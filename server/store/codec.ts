@@ -5,7 +5,8 @@
 // strings, and turns -0 into 0; the Node driver turns a sub-document starting `$ref`,`$id` into
 // a DBRef. Keys are escaped with full-width look-alikes (queryable: {"schema.＄ref": ...}), and
 // values the database cannot hold go into single-key wrapper objects whose key is `＼` + an ASCII
-// letter: an encoded user key never has that form (after `＼` it only has `＼`, `＄`, `．` or `0`).
+// letter: an encoded user key never has that form (after `＼` it only has `＼`, `＄`, `．`, `0` or
+// the `_` of `＼_id`).
 
 const ESC = '\uFF3C'; // ＼ FULLWIDTH REVERSE SOLIDUS: escape character
 const FW_DOLLAR = '\uFF04'; // ＄ stands for `$`
@@ -35,6 +36,9 @@ function isSpecialKeyChar(c: number): boolean {
 }
 
 export function encodeKey(key: string): string {
+  // FerretDB 1.24 moves an `_id` key to the front of every object, at any depth (validateData),
+  // so {"a": 1, "_id": 2} came back reordered. `＼_id` decodes to `_id` by the rule below.
+  if (key === '_id') return ESC + key;
   const n = key.length;
   let i = 0;
   while (i < n && !isSpecialKeyChar(key.charCodeAt(i))) i++;

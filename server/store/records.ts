@@ -41,7 +41,11 @@ export class RecordStore {
 
   constructor(db: Db, collection: Collection) {
     this.collection = collection;
-    this.#documents = db.collection(collection.name);
+    // fieldsAsRaw defaults to `{}` in the driver, and js-bson reads it as `fieldsAsRaw[key]`
+    // for every array: under a key named like an Object.prototype member (`__proto__`,
+    // `constructor`, `toString`...) that lookup is truthy, so the array's documents came back
+    // as raw BSON Buffers. A null-prototype object has no such members.
+    this.#documents = db.collection(collection.name, { fieldsAsRaw: Object.create(null) as Document });
   }
 
   /**
@@ -96,15 +100,26 @@ export class RecordStore {
     }
   }
 
-  /** Sets the given top-level fields in one atomic update; null when the record is gone. */
+  /**
+   * Sets the given top-level fields in one atomic update (plus, on FerretDB only, a second write
+   * under the caller's lock when it skipped one; see below); null when the record is gone.
+   */
   async update(versionId: string, id: string, fields: Record<string, unknown>, updatedAt: Date): Promise<CatalogRecord | null> {
     const set = Object.fromEntries(Object.entries(fields).map(([field, value]) => [field, encodeValue(value)]));
-    const document = await this.#documents.findOneAndUpdate(
-      { _id: documentId(versionId, id) },
-      { $set: { ...set, updatedAt } },
-      { returnDocument: 'after' },
-    );
-    return document && this.toRecord(document);
+    const filter = { _id: documentId(versionId, id) };
+    const document = await this.#documents.findOneAndUpdate(filter, { $set: { ...set, updatedAt } }, { returnDocument: 'after' });
+    if (!document) return null;
+    // FerretDB 1.24 skips a `$set` whose value it finds identical to the stored one, and its
+    // comparison (types.Identical) ignores object keys: {"a": 1} → {"b": 1} was silently kept
+    // as {"a": 1}. MongoDB always applies it, so this only runs where the database skipped one:
+    // write the whole document once more (the caller holds the record's lock). A later
+    // updatedAt makes FerretDB's whole-document comparison stop early (see toDocument).
+    const skipped = Object.keys(set).filter((field) => !sameStored(document[field], set[field]));
+    if (skipped.length === 0) return this.toRecord(document);
+    const corrected = { ...document, ...Object.fromEntries(skipped.map((field) => [field, set[field]])) };
+    corrected['updatedAt'] = new Date(updatedAt.getTime() + 1);
+    const replaced = await this.#documents.findOneAndReplace(filter, corrected, { returnDocument: 'after' });
+    return replaced && this.toRecord(replaced);
   }
 
   async delete(versionId: string, id: string): Promise<boolean> {
@@ -159,7 +174,22 @@ export function documentId(versionId: string, id: string): string {
   return `${versionId}:${id}`;
 }
 
+// `updatedAt` comes before the record's fields: FerretDB 1.24 compares the stored and the new
+// document field by field on every replace, and its comparison of nested arrays costs 2^depth
+// (types.compareArrays compares each element twice), so a record holding ~30 nested arrays made
+// a replace run for minutes. A new updatedAt differs, so the comparison stops there.
 function toDocument(record: CatalogRecord, updatedAt: Date): StoredDocument {
   const { id, versionId, updatedAt: _ignored, ...fields } = record;
-  return { _id: documentId(versionId, id), id, versionId, ...(encodeValue(fields) as Document), updatedAt };
+  return { _id: documentId(versionId, id), id, versionId, updatedAt, ...(encodeValue(fields) as Document) };
+}
+
+/** Stored values equal in keys, key order and values (what the database read back vs what we wrote). */
+function sameStored(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b) || a instanceof Date || b instanceof Date) return false;
+  const aKeys = Object.keys(a);
+  const bKeys = Object.keys(b);
+  return aKeys.length === bKeys.length && aKeys.every((key, i) => key === bKeys[i]
+    && sameStored((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
