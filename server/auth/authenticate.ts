@@ -1,12 +1,13 @@
 // The bearer strategy (passport-http-bearer) that accepts both schemes: a JWT is verified as a
 // personal access token, anything else is looked up as a project API key.
+import type { KeyObject } from 'node:crypto';
 import passport from 'passport';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
 import type { Request, Response } from 'express';
 import { Unauthorized } from '../errors.ts';
 import type { Tenancy } from '../tenancy/tenancy.ts';
 import type { Credential } from './credential.ts';
-import { looksLikeJwt, verifyToken } from './tokens.ts';
+import { looksLikeJwt, tokenKey, verifyToken } from './tokens.ts';
 
 const STRATEGY = 'bearer';
 const BEARER_HEADER = /^Bearer [^\s]+$/i;
@@ -16,8 +17,9 @@ export type Authenticate = (req: Request, res: Response) => Promise<Credential>;
 export function bearerAuthentication(tenancy: Tenancy, jwtSecret: string): Authenticate {
   // An instance of our own, not passport's global singleton: each app (and test) gets its own.
   const authenticator = new passport.Passport();
+  const key = tokenKey(jwtSecret);
   authenticator.use(STRATEGY, new BearerStrategy((bearer, done) => {
-    credentialFor(bearer, tenancy, jwtSecret).then((credential) => done(null, credential ?? false), done);
+    credentialFor(bearer, tenancy, key).then((credential) => done(null, credential ?? false), done);
   }));
   const middleware = (callback: (error: unknown, credential: Credential | false) => void) =>
     authenticator.authenticate(STRATEGY, { session: false }, callback);
@@ -34,8 +36,8 @@ export function bearerAuthentication(tenancy: Tenancy, jwtSecret: string): Authe
   });
 }
 
-async function credentialFor(bearer: string, tenancy: Tenancy, jwtSecret: string): Promise<Credential | null> {
-  if (looksLikeJwt(bearer)) return verifyToken(bearer, jwtSecret);
+async function credentialFor(bearer: string, tenancy: Tenancy, key: KeyObject): Promise<Credential | null> {
+  if (looksLikeJwt(bearer)) return verifyToken(bearer, key);
   const apiKey = await tenancy.findApiKey(bearer);
   if (!apiKey || apiKey.revokedAt) return null;
   return {
