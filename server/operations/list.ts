@@ -14,7 +14,7 @@ export const list: Operation = async ({ store, version, query }) => {
     };
   } catch (error) {
     if (error instanceof CursorGone) {
-      throw InvalidRequest.field('cursor', 'its item no longer exists, so this sort cannot resume from it; start again from the first page');
+      throw InvalidRequest.field('cursor', 'its item does not exist, so this sort cannot resume from it; start again from the first page');
     }
     throw error;
   }

@@ -73,3 +73,41 @@ function strictlyAfter(key: SortKey, value: unknown): Document | undefined {
   if (options.length === 0) return undefined;
   return options.length === 1 ? options[0]! : { $or: options };
 }
+
+/**
+ * Where the cursors this process handed out pointed: the sort values of each `nextCursor`'s
+ * item when its page was served. The interface's cursor is a bare item id, so resuming from
+ * the item's *current* values would skip the records it jumps over if the item changed its
+ * sort value between pages, and could not resume at all had it been deleted. Bounded in size
+ * and time; a cursor this process did not issue (another instance, a restart, older than the
+ * TTL) resumes from the item's current values instead.
+ */
+export class CursorPositions {
+  readonly #entries = new Map<string, { values: Document; expires: number }>();
+  readonly #maxEntries: number;
+  readonly #ttlMs: number;
+
+  constructor(maxEntries = 10_000, ttlMs = 15 * 60_000) {
+    this.#maxEntries = maxEntries;
+    this.#ttlMs = ttlMs;
+  }
+
+  remember(versionId: string, keys: readonly SortKey[], item: Document): void {
+    const values = Object.fromEntries(keys.map((key) => [key.field, item[key.field] ?? null]));
+    // Oldest first out: a Map iterates in insertion order.
+    if (this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(positionKey(versionId, keys, String(item['id'])), { values, expires: Date.now() + this.#ttlMs });
+  }
+
+  /** The remembered sort values of the item `id` under this sort, if this process issued it. */
+  recall(versionId: string, keys: readonly SortKey[], id: string): Document | undefined {
+    const key = positionKey(versionId, keys, id);
+    const entry = this.#entries.get(key);
+    if (entry && entry.expires <= Date.now()) this.#entries.delete(key);
+    return entry && entry.expires > Date.now() ? entry.values : undefined;
+  }
+}
+
+function positionKey(versionId: string, keys: readonly SortKey[], id: string): string {
+  return `${versionId}\u0000${keys.map((key) => (key.direction === 1 ? key.field : `-${key.field}`)).join(',')}\u0000${id}`;
+}

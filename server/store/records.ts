@@ -3,7 +3,7 @@
 import type { Collection as MongoCollection, Db, Document, Filter } from 'mongodb';
 import type { Collection } from '../schemas/registry.ts';
 import { decodeValue, encodeValue } from './codec.ts';
-import { keysetFilter, mongoSort, type SortKey } from './cursor.ts';
+import { CursorPositions, keysetFilter, mongoSort, type SortKey } from './cursor.ts';
 import { RecordLocks } from './locks.ts';
 
 /** A record as the interface shows it: JSON, with `updatedAt` an ISO string. */
@@ -38,6 +38,7 @@ export class RecordStore {
   readonly collection: Collection;
   readonly #documents: MongoCollection<StoredDocument>;
   readonly #locks = new RecordLocks();
+  readonly #positions = new CursorPositions();
 
   constructor(db: Db, collection: Collection) {
     this.collection = collection;
@@ -136,6 +137,7 @@ export class RecordStore {
       .limit(query.limit + 1)
       .toArray();
     const next = documents.length > query.limit ? documents.pop() : undefined;
+    if (next && !sortedByIdAlone(query.sort)) this.#positions.remember(query.versionId, query.sort, next);
     return { items: documents.map((document) => this.toRecord(document)), nextCursor: next ? String(next['id']) : null };
   }
 
@@ -155,15 +157,19 @@ export class RecordStore {
 
   async #startOf(query: ListQuery): Promise<Filter<StoredDocument> | undefined> {
     if (query.cursor === undefined) return undefined;
-    const [first] = query.sort;
     // Sorted by id alone the cursor is all we need, even if its item has been deleted since.
-    if (query.sort.length === 1 && first?.field === 'id') {
-      return { id: { [first.direction === 1 ? '$gte' : '$lte']: query.cursor } };
+    if (sortedByIdAlone(query.sort)) {
+      return { id: { [query.sort[0]!.direction === 1 ? '$gte' : '$lte']: query.cursor } };
     }
-    const cursorDocument = await this.#documents.findOne({ _id: documentId(query.versionId, query.cursor) });
-    if (!cursorDocument) throw new CursorGone();
-    return keysetFilter(query.sort, cursorDocument);
+    const position = this.#positions.recall(query.versionId, query.sort, query.cursor)
+      ?? await this.#documents.findOne({ _id: documentId(query.versionId, query.cursor) });
+    if (!position) throw new CursorGone();
+    return keysetFilter(query.sort, position);
   }
+}
+
+function sortedByIdAlone(sort: readonly SortKey[]): boolean {
+  return sort.length === 1 && sort[0]!.field === 'id';
 }
 
 /**

@@ -90,6 +90,17 @@ describe('List: query parameters and keyset pagination', () => {
     return res.body as Page;
   }
 
+  /** The items from `cursor` to the last page, following `nextCursor`. */
+  async function walkFrom(prefix: string, params: Params, cursor: string): Promise<Page['items']> {
+    const items: Page['items'] = [];
+    for (let next: string | null = cursor; next !== null;) {
+      const body: Page = await page(prefix, [...params, ['cursor', next]]);
+      items.push(...body.items);
+      next = body.pagination.nextCursor;
+    }
+    return items;
+  }
+
   /**
    * Follows `nextCursor` from the first page to the last, checking each page's metadata on the
    * way; `between` runs before each following page is fetched (to write concurrently).
@@ -419,19 +430,59 @@ describe('List: query parameters and keyset pagination', () => {
       expect(descending.items.map((item) => item.id)).to.deep.equal([ids[1], ids[0]]);
     });
 
-    it('a deleted cursor item under another sort: 400 with a clear detail on cursor', async () => {
+    it('the cursor item changing its sort value between pages skips nothing', async () => {
+      const version = await freshVersion();
+      const models = await seed(version.id, ['a', 'b', 'c', 'd', 'e'].map((summary) => aPath({ summary })));
+      const first = await page(version.V, [['limit', '2'], ['sort', 'summary']]);
+      const cursor = first.pagination.nextCursor!;
+      expect(cursor).to.equal(models.find((model) => model.summary === 'c')!.id);
+      // c moves behind e: resuming from its current value would skip d and e.
+      const moved = await service.request.patch(`${version.V}/paths/${cursor}`).set(bearer(tenant.key)).send({ summary: 'z' });
+      expect(moved.status).to.equal(200);
+      const summaries = (await walkFrom(version.V, [['limit', '2'], ['sort', 'summary']], cursor)).map((item) => item['summary']);
+      expect(summaries).to.deep.equal(['d', 'e', 'z']);
+    });
+
+    it('a deleted cursor item under another sort: the walk resumes where the item stood', async () => {
       const version = await freshVersion();
       await seed(version.id, ['b', 'a', 'c', 'e', 'd'].map((summary) => aPath({ summary })));
       const first = await page(version.V, [['limit', '2'], ['sort', 'summary']]);
-      expect(first.items.map((item) => item['summary'])).to.deep.equal(['a', 'b']);
       const cursor = first.pagination.nextCursor!;
       expect(await paths.delete(version.id, cursor)).to.equal(true);
-      const res = await list(version.V, [['limit', '2'], ['sort', 'summary'], ['cursor', cursor]]);
-      expectInvalid(res, 'cursor');
-      expect(res.body.details).to.deep.equal([{
-        field: 'cursor',
-        message: 'its item no longer exists, so this sort cannot resume from it; start again from the first page',
-      }]);
+      const summaries = (await walkFrom(version.V, [['limit', '2'], ['sort', 'summary']], cursor)).map((item) => item['summary']);
+      expect(summaries).to.deep.equal(['d', 'e']);
+    });
+
+    it('a cursor this instance did not issue, whose item is gone, under another sort: 400 with a clear detail', async () => {
+      const version = await freshVersion();
+      await seed(version.id, ['b', 'a', 'c', 'e', 'd'].map((summary) => aPath({ summary })));
+      const cursor = (await page(version.V, [['limit', '2'], ['sort', 'summary']])).pagination.nextCursor!;
+      expect(await paths.delete(version.id, cursor)).to.equal(true);
+      // A second instance on the same database never saw that page: it knows only the store.
+      const other = await startService({ MONGODB_URI: database.uri });
+      try {
+        const res = await other.request.get(`${version.V}/paths`).set(bearer(tenant.key)).query({ limit: '2', sort: 'summary', cursor });
+        expectInvalid(res, 'cursor');
+        expect(res.body.details).to.deep.equal([{
+          field: 'cursor',
+          message: 'its item does not exist, so this sort cannot resume from it; start again from the first page',
+        }]);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('a cursor this instance did not issue resumes from its item as it is now', async () => {
+      const version = await freshVersion();
+      await seed(version.id, ['a', 'b', 'c', 'd', 'e'].map((summary) => aPath({ summary })));
+      const cursor = (await page(version.V, [['limit', '2'], ['sort', 'summary']])).pagination.nextCursor!;
+      const other = await startService({ MONGODB_URI: database.uri });
+      try {
+        const res = await other.request.get(`${version.V}/paths`).set(bearer(tenant.key)).query({ limit: '5', sort: 'summary', cursor });
+        expect(res.body.items.map((item: { summary: string }) => item.summary)).to.deep.equal(['c', 'd', 'e']);
+      } finally {
+        await other.close();
+      }
     });
   });
 
