@@ -107,6 +107,9 @@ function describeCollection(ajv: Ajv2020, check: (ref: string) => Check, descrip
   const resolve = (field: string): AnySchemaObject => resolveRefs(ajv, descriptor.schema, properties[field]!);
   const fields = new Set(Object.keys(properties));
 
+  for (const required of ['id', 'versionId']) {
+    if (!fields.has(required)) throw new Error(`collection ${descriptor.name}: ${descriptor.record} has no ${required} property, which every served record needs`);
+  }
   const idPrefix = resolve('id')['x-id-prefix'];
   if (typeof idPrefix !== 'string') throw new Error(`collection ${descriptor.name}: its id schema has no x-id-prefix`);
   const filters = new Map<string, Check>();

@@ -251,3 +251,21 @@ describe('Schema extension: fields and collections added in schemas/ need no cod
     }
   });
 });
+
+describe('Schema extension: a descriptor the service cannot serve', () => {
+  it('stops loading with a message naming the collection and the missing field', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'catalog-schemas-'));
+    try {
+      await fs.cp(path.join(repoRoot, 'schemas'), dir, { recursive: true });
+      await editJson(path.join(dir, 'collections.json'), (descriptors) => {
+        (descriptors['collections'] as unknown[]).push({
+          name: 'conversations', title: 'Conversations', record: 'AssistantConversation',
+          schema: 'https://catalog.example/schemas/records/assistant-conversation.json', notFound: 'Conversation not found',
+        });
+      });
+      expect(() => loadCatalog(dir)).to.throw(/^collection conversations: AssistantConversation has no id property/);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+});
