@@ -9,6 +9,7 @@ import { createApp } from '../../server/app.ts';
 import { openRuntime } from '../../server/boot.ts';
 import { loadConfig, repoRoot } from '../../server/config.ts';
 import { provisionDatabase } from '../../server/store/provision.ts';
+import { issueToken } from '../../server/auth/tokens.ts';
 import { testDatabase } from '../support/database.ts';
 import { spawnService, runServiceToExit } from '../support/process.ts';
 import { JWT_SECRET, givenTenant, startService, bearer, type TestService } from '../support/service.ts';
@@ -88,12 +89,22 @@ describe('The service process (npm start)', function () {
       expect(created.status).to.equal(201);
       expect(await first.stop()).to.equal(0);
 
+      // No JWT_SECRET: one was generated beside the data, readable by its owner only, so
+      // tokens signed with it (as the admin CLI does) survive the restart.
+      const secretFile = path.join(dataDir, 'jwt-secret');
+      expect((await fs.stat(secretFile)).mode & 0o777).to.equal(0o600);
+      const secret = (await fs.readFile(secretFile, 'utf8')).trim();
+      const { token } = issueToken({ subject: 'restart-test', projects: 'all', readOnly: true, expiresInSeconds: 600 }, secret);
+
       const second = await spawnService(env);
       try {
         expect(second.output()).to.not.match(/First run/);
         const listed = await supertest(second.url).get('/v2/catalog/projects/demo/branch/main/paths').set(bearer(key!));
         expect(listed.status).to.equal(200);
         expect(listed.body.items).to.deep.equal([created.body]);
+        const withToken = await supertest(second.url).get(`/v2/catalog/versions/${created.body.versionId}/paths`).set(bearer(token));
+        expect(withToken.status).to.equal(200);
+        expect(withToken.body.items).to.deep.equal([created.body]);
       } finally {
         expect(await second.stop()).to.equal(0);
       }
