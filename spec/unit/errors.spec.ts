@@ -1,0 +1,77 @@
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import express from 'express';
+import supertest from 'supertest';
+import { pino } from 'pino';
+import { MongoNetworkError } from 'mongodb';
+import { repoRoot } from '../../server/config.ts';
+import {
+  ApiError, Conflict, ERROR_CLASSES, Forbidden, InternalError, InvalidRequest, MethodNotAllowed, PayloadTooLarge,
+  RecordNotFound, RouteNotFound, ServiceUnavailable, Unauthorized, UnsupportedMediaType, toApiError,
+} from '../../server/errors.ts';
+import { renderError } from '../../server/http/errors.ts';
+import { requestLog } from '../../server/http/request-log.ts';
+
+/** One instance of every error class, as the service raises them. */
+const EXAMPLES: ApiError[] = [
+  InvalidRequest.field('/path', 'must match pattern "^/"'), new PayloadTooLarge(), new UnsupportedMediaType(), new Unauthorized(),
+  new Forbidden(), new RecordNotFound('Path not found'), new RouteNotFound(), new MethodNotAllowed(['GET']), new Conflict(),
+  new ServiceUnavailable(), new InternalError(),
+];
+
+describe('Errors: the status table', () => {
+  const documented = fs.readFileSync(path.join(repoRoot, 'docs/interface.md'), 'utf8');
+
+  it('has an example here for every error class', () => {
+    expect(EXAMPLES.map((error) => error.constructor)).to.have.members([...ERROR_CLASSES]);
+  });
+
+  for (const error of EXAMPLES) {
+    it(`${error.constructor.name} (${error.status} ${error.error}) is a row of docs/interface.md's status table`, () => {
+      const row = new RegExp(`^\\| ${error.status} \\| \`${error.error.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\``, 'm');
+      const anyNotFound = error instanceof RecordNotFound ? /^\| 404 \| `Path not found` \/ `Request not found`/m : row;
+      expect(documented).to.match(anyNotFound);
+    });
+  }
+
+  it('renders exactly error and, when given, details', () => {
+    expect(new Forbidden().body()).to.deep.equal({ error: 'Forbidden' });
+    expect(InvalidRequest.field('limit', 'must be an integer').body()).to.deep.equal({
+      error: 'Invalid request', details: [{ field: 'limit', message: 'must be an integer' }],
+    });
+  });
+});
+
+describe('Errors: translating what others throw', () => {
+  const cases: Array<[string, unknown, number, string]> = [
+    ['body-parser: too large', Object.assign(new Error('request entity too large'), { type: 'entity.too.large' }), 413, 'Invalid request'],
+    ['body-parser: bad JSON', Object.assign(new SyntaxError('Unexpected token'), { type: 'entity.parse.failed' }), 400, 'Invalid request'],
+    ['body-parser: charset', Object.assign(new Error('unsupported charset'), { type: 'charset.unsupported' }), 415, 'Invalid request'],
+    ['Express: bad percent-encoding', new URIError('URI malformed'), 400, 'Invalid request'],
+    ['the driver: connection lost', new MongoNetworkError('connection 3 to 127.0.0.1:27017 closed'), 503, 'Service Unavailable'],
+    ['a bug', new TypeError("Cannot read properties of undefined (reading 'x')"), 500, 'Internal Server Error'],
+    ['a thrown string', 'oops', 500, 'Internal Server Error'],
+  ];
+  for (const [what, thrown, status, error] of cases) {
+    it(`${what} → ${status} ${error}`, () => {
+      const translated = toApiError(thrown).error;
+      expect([translated.status, translated.error]).to.deep.equal([status, error]);
+    });
+  }
+
+  it('never shows the client what went wrong inside, and logs it instead', async () => {
+    const logged: string[] = [];
+    const logger = pino({ level: 'error' }, { write: (line: string) => logged.push(line) });
+    const app = express();
+    app.use(requestLog(logger));
+    app.get('/boom', () => {
+      throw new Error('driver said: E11000 at mongodb://admin:hunter2@db/catalog');
+    });
+    app.use(renderError);
+    const res = await supertest(app).get('/boom');
+    expect(res.status).to.equal(500);
+    expect(res.text).to.equal('{"error":"Internal Server Error"}');
+    expect(logged.join('')).to.include('hunter2').and.include(String(res.headers['x-request-id']));
+  });
+});
