@@ -1,0 +1,28 @@
+// What provisioning and each embedded engine share: the options, the server handed back, the per-engine data dirs.
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
+
+export type EmbeddedEngine = 'auto' | 'mongodb' | 'ferretdb';
+
+export interface DatabaseServer {
+  uri: string;
+  kind: 'external' | 'mongodb' | 'ferretdb';
+  reused: boolean;
+  stop(): Promise<void>;
+}
+
+export interface ProvisionOptions {
+  uri?: string;
+  dataDir: string;
+  port: number;
+  engine: EmbeddedEngine;
+  cacheDir: string;
+  log: (message: string) => void;
+}
+
+/** The engines keep separate data; say so when the one not chosen holds some. */
+export async function noteOtherEngineData(options: ProvisionOptions, other: 'mongodb' | 'ferretdb'): Promise<void> {
+  const dir = path.join(options.dataDir, other);
+  const entries = await fsp.readdir(dir).catch(() => []);
+  if (entries.length > 0) options.log(`database: note: ${dir} holds data of the other engine (${other}); it is not used now`);
+}
