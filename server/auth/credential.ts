@@ -19,8 +19,3 @@ export function authorize(credential: Credential, projectId: string, access: Acc
   const reaches = credential.projects === 'all' || credential.projects.has(projectId);
   if (!reaches || !credential[access]) throw new Forbidden();
 }
-
-/** Whether the credential could see the project at all (used before it is known to exist). */
-export function reaches(credential: Credential, projectId: string): boolean {
-  return credential.projects === 'all' || credential.projects.has(projectId);
-}
