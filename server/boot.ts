@@ -5,7 +5,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { withJwtSecret, type Config } from './config.ts';
-import { loadCatalog, type Catalog } from './schemas/registry.ts';
+import { loadCatalog, SCHEMA_BASE, type Catalog } from './schemas/registry.ts';
 import { connectDatabase, type Database } from './store/database.ts';
 import { provisionDatabase, type DatabaseServer } from './store/provision.ts';
 import { RecordStore } from './store/records.ts';
@@ -45,10 +45,12 @@ export async function openRuntime(config: Config, logger: Logger, catalog: Catal
 }
 
 async function assemble(config: Config, catalog: Catalog, database: Database, databaseServer: DatabaseServer): Promise<Runtime> {
+  const checkProjectId = catalog.check(`${SCHEMA_BASE}defs/ids.json#/$defs/projectId`);
   const tenancy = new Tenancy(database.db, {
     project: catalog.idPrefix('projectId'),
     version: catalog.idPrefix('versionId'),
     apiKey: catalog.idPrefix('apiKeyId'),
+    isProjectId: (ref) => checkProjectId(ref).length === 0,
   });
   const stores = new Map(catalog.collections.map((collection) => [collection.name, new RecordStore(database.db, collection)]));
   await tenancy.createIndexes();

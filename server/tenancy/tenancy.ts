@@ -31,11 +31,12 @@ export interface ApiKey {
   revokedAt: Date | null;
 }
 
-/** Id prefixes, taken from the identifier schemas. */
+/** Id prefixes, and the project id check, taken from the identifier schemas. */
 export interface TenancyIds {
   project: string;
   version: string;
   apiKey: string;
+  isProjectId: (ref: string) => boolean;
 }
 
 /** A slug already in use (project slug, or version slug within a project and type). */
@@ -77,8 +78,7 @@ export class Tenancy {
 
   /** By id (`proj_…`) or by slug. */
   async findProject(ref: string): Promise<Project | null> {
-    const isId = ref.startsWith(this.#ids.project) && ref.length === this.#ids.project.length + 26;
-    return withoutId(await this.#projects.findOne(isId ? { _id: ref } : { slug: ref }));
+    return withoutId(await this.#projects.findOne(this.#ids.isProjectId(ref) ? { _id: ref } : { slug: ref }));
   }
 
   async listProjects(): Promise<Project[]> {
