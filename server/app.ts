@@ -1,5 +1,5 @@
 // Builds the Express app from its parts. Order matters: request ids and security headers on
-// everything, health without credentials, then the catalog routes, then 404 and errors.
+// everything, health and self-description without credentials, then the catalog routes, then 404 and errors.
 import express from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
@@ -9,6 +9,8 @@ import { jsonBodyReader } from './http/body.ts';
 import { renderError, routeNotFound } from './http/errors.ts';
 import { health } from './http/health.ts';
 import { requestLog } from './http/request-log.ts';
+import { serviceDocument } from './openapi/inventory.ts';
+import { selfDescriptionRouter } from './openapi/service-routes.ts';
 import { catalogRouter } from './routes/router.ts';
 import { routeTable } from './routes/table.ts';
 import type { Catalog } from './schemas/registry.ts';
@@ -35,6 +37,7 @@ export function createApp(parts: AppParts): express.Express {
   app.use(requestLog(parts.logger));
   app.use(helmet());
   app.get('/healthz', health((timeoutMs) => parts.database.ping(timeoutMs)));
+  app.use(selfDescriptionRouter(serviceDocument(parts.catalog)));
   app.use(catalogRouter(routeTable(parts.catalog.collections), {
     catalog: parts.catalog,
     authenticate: bearerAuthentication(parts.tenancy, parts.config.jwtSecret),

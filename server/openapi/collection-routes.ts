@@ -1,0 +1,171 @@
+// The collection route table as documented routes: what each of the six operations takes and
+// answers, for every collection on both families. New collections need no change here.
+import { RecordNotFound } from '../errors.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../operations/list-query.ts';
+import type { Route } from '../routes/table.ts';
+import { SCHEMA_BASE, type Catalog, type Collection } from '../schemas/registry.ts';
+import type { DocumentedRoute, QueryParameter, Schema, SuccessResponse, Tag } from './documented-route.ts';
+import { exampleRecord } from './examples.ts';
+
+const IDS = `${SCHEMA_BASE}defs/ids.json#/$defs/`;
+const PAGINATION = `${SCHEMA_BASE}api/pagination.json`;
+
+/** Path parameters of each family, by the family's name. */
+const FAMILY_PARAMS: Readonly<Record<string, Readonly<Record<string, Schema>>>> = {
+  V: { versionId: { $ref: `${IDS}versionId` } },
+  P: {
+    projectRef: { $ref: `${IDS}projectRef` },
+    versionType: { $ref: `${IDS}versionType` },
+    versionSlug: { $ref: `${IDS}versionSlug` },
+  },
+};
+const FAMILY_NOTE: Readonly<Record<string, string>> = {
+  V: 'The version is named by its id.',
+  P: 'The version is named by project (id or slug), version type and version slug; it resolves to the same records as the version id.',
+};
+
+export function collectionTags(collections: readonly Collection[]): Tag[] {
+  return collections.map((collection) => ({ name: collection.title, description: String(collection.schema['description'] ?? collection.title) }));
+}
+
+export function collectionRouteDocs(catalog: Catalog, routes: readonly Route[]): DocumentedRoute[] {
+  const examples = new Map(catalog.collections.map((collection) => [collection.name, exampleRecord(catalog, collection.schemaId)]));
+  return routes.map((route) => documentRoute(route, examples.get(route.collection.name)));
+}
+
+function documentRoute(route: Route, example: Record<string, unknown> | undefined): DocumentedRoute {
+  const { collection, operation, family } = route;
+  const record = { $ref: collection.schemaId };
+  const one = collection.record.toLowerCase();
+  const many = collection.title.toLowerCase();
+  const params = { ...FAMILY_PARAMS[family.name], ...(operation.item && { id: { $ref: `${collection.schemaId}#/properties/id` } }) };
+  const bodyExample = example && withoutFields(example, ['updatedAt']);
+  const common = {
+    method: operation.method,
+    path: route.path,
+    tag: collection.title,
+    access: operation.access,
+    params,
+  } as const;
+  const suffix = family.name === 'V' ? '' : 'ByProject';
+  const errors = (...more: (number | RecordNotFound)[]) => [400, 401, 403, ...more, 500, 503].sort((a, b) => status(a) - status(b));
+  const recordResponse = (status: number, description: string): SuccessResponse => ({ status, description, schema: record, example });
+
+  const documented = ((): Omit<DocumentedRoute, keyof typeof common | 'description'> => {
+    switch (operation.name) {
+      case 'list':
+        return {
+          operationId: `list${pascal(collection.title)}${suffix}`,
+          summary: `List ${many}`,
+          query: listQuery(collection),
+          responses: [{
+            status: 200,
+            description: `One page of ${many}, in the requested order.`,
+            schema: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['items', 'pagination'],
+              properties: { items: { type: 'array', items: record }, pagination: { $ref: PAGINATION } },
+            },
+            example: { items: example ? [example] : [], pagination: { nextCursor: null, hasMore: false, limit: DEFAULT_LIMIT } },
+          }],
+          errors: errors(),
+        };
+      case 'create':
+        return {
+          operationId: `create${pascal(collection.record)}${suffix}`,
+          summary: `Create a ${one}`,
+          body: { schema: record, example: bodyExample },
+          responses: [recordResponse(201, `The ${one} as stored.`)],
+          errors: errors(409, 413, 415),
+        };
+      case 'get':
+        return {
+          operationId: `get${pascal(collection.record)}${suffix}`,
+          summary: `Get a ${one}`,
+          responses: [recordResponse(200, `The ${one}.`)],
+          errors: errors(new RecordNotFound(collection.notFound)),
+        };
+      case 'replace':
+        return {
+          operationId: `replace${pascal(collection.record)}${suffix}`,
+          summary: `Replace a ${one}`,
+          body: { schema: record, example: bodyExample },
+          responses: [recordResponse(200, `The ${one} replaced.`), recordResponse(201, `The ${one} created, since the id was free in this version.`)],
+          errors: errors(409, 413, 415),
+        };
+      case 'update':
+        return {
+          operationId: `update${pascal(collection.record)}${suffix}`,
+          summary: `Update a ${one} partially`,
+          body: { schema: patchSchema(collection), example: bodyExample && patchExample(collection, bodyExample) },
+          responses: [recordResponse(200, `The ${one} as updated.`)],
+          errors: errors(new RecordNotFound(collection.notFound), 409, 413, 415),
+        };
+      case 'delete':
+        return {
+          operationId: `delete${pascal(collection.record)}${suffix}`,
+          summary: `Delete a ${one}`,
+          responses: [{ status: 204, description: `The ${one} is deleted; no body.` }],
+          errors: errors(new RecordNotFound(collection.notFound)),
+        };
+    }
+  })();
+  return { ...common, ...documented, description: `${OPERATION_NOTES[operation.name]} ${FAMILY_NOTE[family.name]}` };
+}
+
+const OPERATION_NOTES: Readonly<Record<Route['operation']['name'], string>> = {
+  list: 'Keyset pagination: follow `pagination.nextCursor` while `pagination.hasMore`. Any query parameter not listed is 400.',
+  create: 'Without `id` the service generates one; an `id` that already exists in the version is 409. `versionId` may be omitted; `updatedAt` is assigned by the service.',
+  get: 'A malformed id is 400; an id not in the version is 404.',
+  replace: 'The body is a whole record: fields not sent are gone afterwards (defaults re-applied). A body `id` other than the route\'s is 400.',
+  update: 'Each top-level field sent replaces that field\'s whole value; the result must still be a valid record. `id` and `versionId` may appear only with their current values.',
+  delete: 'A second delete of the same id is 404.',
+};
+
+function listQuery(collection: Collection): QueryParameter[] {
+  const sortable = [...collection.sortable].join(', ');
+  return [
+    { name: 'cursor', description: `Continue from this ${collection.record} id: the \`nextCursor\` of the previous page.`, schema: { $ref: `${collection.schemaId}#/properties/id` } },
+    { name: 'limit', description: `Page size, 1 to ${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
+    {
+      name: 'sort',
+      description: `Sort keys, comma-separated (or the parameter repeated): a field for ascending, \`-field\` for descending. Sortable: ${sortable}. \`id\` is always the last tie-breaker; the default order is \`id\` ascending.`,
+      schema: { type: 'string', examples: [collection.sortable.has('updatedAt') ? '-updatedAt' : '-id'] },
+    },
+    ...[...collection.filters.keys()].map((field) => ({
+      name: field,
+      description: `Only ${collection.title.toLowerCase()} whose \`${field}\` equals this value.`,
+      schema: { $ref: `${collection.schemaId}#/properties/${field}` },
+    })),
+  ];
+}
+
+/** A partial update: any subset of the record's top-level fields, each as in the record. */
+function patchSchema(collection: Collection): Schema {
+  return {
+    title: `${collection.record} (partial)`,
+    description: `Any subset of the ${collection.record}'s top-level fields.`,
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries([...collection.fields].map((field) => [field, { $ref: `${collection.schemaId}#/properties/${field}` }])),
+  };
+}
+
+/** A patch that sets the record's required fields (other than its address) and nothing else. */
+function patchExample(collection: Collection, example: Record<string, unknown>): Record<string, unknown> {
+  const required = new Set((collection.schema['required'] ?? []) as string[]);
+  return Object.fromEntries(Object.entries(example).filter(([field]) => required.has(field) && field !== 'id' && field !== 'versionId'));
+}
+
+function status(error: number | RecordNotFound): number {
+  return typeof error === 'number' ? error : error.status;
+}
+
+function withoutFields(record: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([field]) => !fields.includes(field)));
+}
+
+function pascal(words: string): string {
+  return words.split(/[^A-Za-z0-9]+/).filter(Boolean).map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
+}

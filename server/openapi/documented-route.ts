@@ -1,0 +1,56 @@
+// The one data shape every route module exports to be documented: what a route does, in terms
+// of schemas/ and the error classes. The OpenAPI generator reads a list of these and nothing else.
+import type { ApiError } from '../errors.ts';
+
+/**
+ * A JSON Schema (2020-12). `$ref`s name schemas of `schemas/` by their absolute `$id`
+ * (`https://catalog.example/schemas/records/path.json`, with `#/$defs/...` or `#/properties/...`
+ * fragments as needed); the generator rewrites them to `#/components/schemas/...`.
+ */
+export type Schema = Readonly<Record<string, unknown>>;
+
+export interface QueryParameter {
+  name: string;
+  description: string;
+  schema: Schema;
+  required?: boolean;
+}
+
+export interface SuccessResponse {
+  status: number;
+  description: string;
+  /** Absent: no body (204). */
+  schema?: Schema;
+  /** Default `application/json`. */
+  mediaType?: string;
+  example?: unknown;
+}
+
+export interface DocumentedRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The Express path, with `:name` parameters, exactly as mounted. */
+  path: string;
+  /** Unique across the document; camelCase. */
+  operationId: string;
+  summary: string;
+  description?: string;
+  /** The tag (group) of the operation; its description comes from `tags` of the generator input. */
+  tag: string;
+  /** `none`: no credentials; `read`/`write`: either bearer scheme with that access. */
+  access: 'none' | 'read' | 'write';
+  /** Schema of every `:name` in `path`, by name. */
+  params?: Readonly<Record<string, Schema>>;
+  query?: readonly QueryParameter[];
+  body?: { schema: Schema; mediaTypes?: readonly string[]; example?: unknown };
+  responses: readonly SuccessResponse[];
+  /**
+   * Error outcomes: a status of the status table (described with its usual `error` string), or
+   * an ApiError instance when the body differs (e.g. `new RecordNotFound('Path not found')`).
+   */
+  errors: readonly (number | ApiError)[];
+}
+
+export interface Tag {
+  name: string;
+  description: string;
+}

@@ -1,0 +1,23 @@
+// Every documented route of the service, in one list: the generator's input. A module that
+// mounts routes exports its DocumentedRoute list and is added here; a test checks that what
+// Express mounts and what this list documents are the same set.
+import { routeTable } from '../routes/table.ts';
+import type { Catalog } from '../schemas/registry.ts';
+import { collectionRouteDocs, collectionTags } from './collection-routes.ts';
+import { openApiDocument, type DocumentInput, type OpenApiDocument } from './document.ts';
+import { SERVICE_TAG, serviceRouteDocs } from './service-routes.ts';
+
+export function serviceDocumentation(catalog: Catalog): DocumentInput {
+  return {
+    routes: [
+      ...serviceRouteDocs,
+      ...collectionRouteDocs(catalog, routeTable(catalog.collections)),
+    ],
+    tags: [SERVICE_TAG, ...collectionTags(catalog.collections)],
+  };
+}
+
+/** The service's OpenAPI document, as served at /v2/openapi.json and written by `npm run openapi`. */
+export function serviceDocument(catalog: Catalog): OpenApiDocument {
+  return openApiDocument(catalog, serviceDocumentation(catalog));
+}

@@ -1,0 +1,193 @@
+// GET /v2/openapi.json: generated from schemas/ and the route table, valid by a maintained
+// OpenAPI 3.1 validator, the same set of operations as the routes Express mounts, and the same
+// document as the committed docs/openapi.json (`npm run openapi` writes it).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { validate } from '@scalar/openapi-parser';
+import { expect } from 'chai';
+import type { Express } from 'express';
+import { DOCUMENT_FILE, renderedDocument } from '../../../scripts/openapi.ts';
+import { repoRoot } from '../../../server/config.ts';
+import { serviceDocument } from '../../../server/openapi/inventory.ts';
+import { loadCatalog } from '../../../server/schemas/registry.ts';
+import { startService, type TestService } from '../../support/service.ts';
+
+type Operation = Record<string, unknown> & { operationId: string; security: unknown[]; responses: Record<string, Record<string, unknown>>; tags: string[] };
+type Document = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+
+/** Every record kind of the contract as a collection, as the whole-catalog work will add them. */
+const EVERY_COLLECTION = [
+  ['services', 'Services', 'service', 'Service not found'],
+  ['resources', 'Resources', 'resource', 'Resource not found'],
+  ['operations', 'Operations', 'operation', 'Operation not found'],
+  ['parameters', 'Parameters', 'parameter', 'Parameter not found'],
+  ['responses', 'Responses', 'response', 'Response not found'],
+  ['servers', 'Servers', 'server', 'Server not found'],
+  ['security-schemes', 'Security schemes', 'security-scheme', 'Security scheme not found'],
+  ['headers', 'Headers', 'header', 'Header not found'],
+  ['examples', 'Examples', 'example', 'Example not found'],
+] as const;
+
+/** `GET /v2/catalog/versions/:versionId/paths` for every route Express would answer (405 catch-alls aside). */
+function mountedOperations(app: Express): Set<string> {
+  interface Layer { route?: { path: string; methods: Record<string, boolean> }; handle?: { stack?: Layer[] }; rawPath?: unknown }
+  const found = new Set<string>();
+  const walk = (stack: readonly Layer[], prefix: string): void => {
+    for (const layer of stack) {
+      if (layer.route) {
+        for (const method of Object.keys(layer.route.methods).filter((name) => name !== '_all')) {
+          found.add(`${method.toUpperCase()} ${prefix}${layer.route.path}`);
+        }
+      } else if (layer.handle?.stack) {
+        walk(layer.handle.stack, prefix + (typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? layer.rawPath : ''));
+      }
+    }
+  };
+  walk((app as unknown as { router: { stack: Layer[] } }).router.stack, '');
+  return found;
+}
+
+function documentedOperations(document: Document): Set<string> {
+  return new Set(Object.entries(document.paths).flatMap(([route, item]) => Object.keys(item)
+    .map((method) => `${method.toUpperCase()} ${route.replace(/\{([^}]+)\}/g, ':$1')}`)));
+}
+
+function operations(document: Document): Operation[] {
+  return Object.values(document.paths).flatMap((item) => Object.values(item));
+}
+
+describe('Self-description: GET /v2/openapi.json', () => {
+  let service: TestService;
+  let document: Document;
+
+  before(async () => {
+    service = await startService();
+    const res = await service.request.get('/v2/openapi.json');
+    expect(res.status).to.equal(200);
+    expect(res.headers['content-type']).to.match(/^application\/json/);
+    document = res.body as Document;
+  });
+  after(async () => {
+    await service?.close();
+  });
+
+  it('is served without credentials as OpenAPI 3.1', () => {
+    expect(document.openapi).to.match(/^3\.1\./);
+  });
+
+  it('is valid by @scalar/openapi-parser, which also catches a broken reference', async () => {
+    const result = await validate(structuredClone(document));
+    expect(result.errors, JSON.stringify(result.errors)).to.deep.equal([]);
+    expect(result.valid).to.equal(true);
+
+    const broken = structuredClone(document);
+    broken.paths['/healthz']!['get']!.responses['200']!['content'] = { 'application/json': { schema: { $ref: '#/components/schemas/Nothing' } } };
+    expect((await validate(broken)).valid).to.equal(false);
+  });
+
+  it('documents exactly the routes Express mounts', () => {
+    const mounted = mountedOperations(service.app);
+    const documented = documentedOperations(document);
+    expect([...mounted].filter((operation) => !documented.has(operation)), 'mounted but not documented').to.deep.equal([]);
+    expect([...documented].filter((operation) => !mounted.has(operation)), 'documented but not mounted').to.deep.equal([]);
+    expect(mounted.size).to.be.greaterThan(20);
+  });
+
+  it('would notice a route mounted without documentation', async () => {
+    const extra = await startService();
+    try {
+      extra.app.get('/v2/undocumented/:thing', (_req, res) => {
+        res.end();
+      });
+      const mounted = mountedOperations(extra.app);
+      expect([...mounted].filter((operation) => !documentedOperations(document).has(operation))).to.deep.equal(['GET /v2/undocumented/:thing']);
+    } finally {
+      await extra.close();
+    }
+  });
+
+  it('is the committed docs/openapi.json (run `npm run openapi` after changing routes or schemas)', () => {
+    const committed = fs.readFileSync(DOCUMENT_FILE, 'utf8');
+    expect(JSON.parse(committed), 'docs/openapi.json is stale').to.deep.equal(document);
+    expect(committed === renderedDocument(), 'docs/openapi.json is stale').to.equal(true);
+  });
+
+  it('offers both bearer schemes as alternatives on every catalog operation, none on the public ones', () => {
+    for (const operation of operations(document)) {
+      const expected = operation.tags[0] === 'Service' ? [] : [{ projectApiKey: [] }, { personalAccessToken: [] }];
+      expect(operation.security, operation.operationId).to.deep.equal(expected);
+    }
+    expect(Object.keys((document.components as Record<string, Record<string, unknown>>)['securitySchemes']!)).to.deep.equal(['projectApiKey', 'personalAccessToken']);
+  });
+
+  it('gives every operation a unique operationId, a tag, and the error outcomes of the status table', () => {
+    const ids = operations(document).map((operation) => operation.operationId);
+    expect(new Set(ids).size).to.equal(ids.length);
+    const byId = new Map(operations(document).map((operation) => [operation.operationId, operation]));
+    const statuses = (id: string) => Object.keys(byId.get(id)!.responses).sort();
+    expect(statuses('listPaths')).to.deep.equal(['200', '400', '401', '403', '500', '503']);
+    expect(statuses('createPathByProject')).to.deep.equal(['201', '400', '401', '403', '409', '413', '415', '500', '503']);
+    expect(statuses('getRequest')).to.deep.equal(['200', '400', '401', '403', '404', '500', '503']);
+    expect(statuses('replaceRequestByProject')).to.deep.equal(['200', '201', '400', '401', '403', '409', '413', '415', '500', '503']);
+    expect(statuses('updatePath')).to.deep.equal(['200', '400', '401', '403', '404', '409', '413', '415', '500', '503']);
+    expect(statuses('deletePath')).to.deep.equal(['204', '400', '401', '403', '404', '500', '503']);
+    // The not-found body is the collection's own.
+    const notFound = byId.get('getRequest')!.responses['404']!['content'] as Record<string, { example: unknown; schema: unknown }>;
+    expect(notFound['application/json']).to.deep.equal({ schema: { $ref: '#/components/schemas/Error' }, example: { error: 'Request not found' } });
+    const unauthorized = (document.components as Record<string, Record<string, Record<string, unknown>>>)['responses']!['Unauthorized']!;
+    expect(unauthorized['headers']).to.have.property('WWW-Authenticate');
+  });
+
+  it('documents the list query: cursor, limit, sort and the collection filters', () => {
+    const list = document.paths['/v2/catalog/projects/{projectRef}/{versionType}/{versionSlug}/requests']!['get']!;
+    const parameters = list['parameters'] as { name: string; in: string }[];
+    expect(parameters.map((parameter) => `${parameter.in}:${parameter.name}`)).to.deep.equal([
+      'path:projectRef', 'path:versionType', 'path:versionSlug', 'query:cursor', 'query:limit', 'query:sort', 'query:operationId',
+    ]);
+  });
+
+  it('keeps the record schemas under components, self-contained, and examples the service accepts', async () => {
+    expect(document.components.schemas).to.include.keys('Path', 'Request', 'Error', 'PaginationMetadata', 'pathId', 'versionId', 'kvStorage');
+    const text = JSON.stringify(document);
+    expect(text).to.not.include('"$id"');
+    expect(text).to.not.include('catalog.example/schemas');
+    const create = document.paths['/v2/catalog/versions/{versionId}/paths']!['post']!;
+    const example = (create['requestBody'] as { content: Record<string, { example: Record<string, unknown> }> }).content['application/json']!.example;
+    const problems = service.runtime.catalog.check('https://catalog.example/schemas/records/path.json')(structuredClone(example));
+    expect(problems).to.deep.equal([]);
+  });
+});
+
+describe('Self-description grows with schemas/collections.json', () => {
+  let dir: string;
+  before(async () => {
+    dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'catalog-openapi-'));
+    await fs.promises.cp(path.join(repoRoot, 'schemas'), dir, { recursive: true });
+    const file = path.join(dir, 'collections.json');
+    const descriptors = JSON.parse(await fs.promises.readFile(file, 'utf8')) as { collections: Record<string, unknown>[] };
+    const known = new Set(descriptors.collections.map((collection) => collection['name']));
+    for (const [name, title, file, notFound] of EVERY_COLLECTION) {
+      if (known.has(name)) continue;
+      const schema = JSON.parse(await fs.promises.readFile(path.join(dir, 'records', `${file}.json`), 'utf8')) as { title: string; properties: object };
+      // Filters on every reference field, as the descriptors of the whole catalog will have.
+      const filters = Object.keys(schema.properties).filter((field) => /^[a-z]+Id$/.test(field) && field !== 'versionId');
+      descriptors.collections.push({ name, title, record: schema.title, schema: `https://catalog.example/schemas/records/${file}.json`, notFound, filters });
+    }
+    await fs.promises.writeFile(file, JSON.stringify(descriptors));
+  });
+  after(async () => {
+    if (dir) await fs.promises.rm(dir, { recursive: true, force: true });
+  });
+
+  it('documents every collection on both families with no code change, and stays valid', async () => {
+    const catalog = loadCatalog(dir);
+    const document = serviceDocument(catalog) as unknown as Document;
+    expect(catalog.collections.length).to.equal(11);
+    const collectionOperations = operations(document).filter((operation) => operation.tags[0] !== 'Service');
+    expect(collectionOperations.length).to.equal(11 * 2 * 6);
+    expect(new Set(collectionOperations.map((operation) => operation.tags[0])).size).to.equal(11);
+    const result = await validate(structuredClone(document));
+    expect(result.errors, JSON.stringify(result.errors)).to.deep.equal([]);
+  });
+});
