@@ -1,0 +1,92 @@
+// GET /docs: the API reference page (Swagger UI, served by the service itself), opened in
+// headless Chromium against a real HTTP server; it must list the operations of the generated
+// document, load nothing from elsewhere, break no Content-Security-Policy rule, and leave a
+// screenshot in .cache/screenshots/docs.png.
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { expect } from 'chai';
+import { chromium, type Browser } from 'playwright-core';
+import { repoRoot } from '../../../server/config.ts';
+import { startService, type TestService } from '../../support/service.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOT = path.join(repoRoot, '.cache', 'screenshots', 'docs.png');
+
+describe('The /docs page', function () {
+  // A browser start on a busy two-core machine takes seconds.
+  this.timeout(120_000);
+  let service: TestService;
+  let server: Server;
+  let origin: string;
+  let browser: Browser;
+
+  before(async () => {
+    service = await startService();
+    server = service.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM });
+  });
+  after(async () => {
+    await browser?.close();
+    if (server) await new Promise((resolve) => server.close(resolve));
+    await service?.close();
+  });
+
+  it('is served without credentials, with a policy that keeps scripts to the service itself', async () => {
+    const res = await service.request.get('/docs');
+    expect(res.status).to.equal(200);
+    expect(res.headers['content-type']).to.match(/^text\/html/);
+    const policy = String(res.headers['content-security-policy']);
+    expect(policy).to.include("script-src 'self'");
+    expect(policy).to.include("script-src-attr 'none'");
+    expect(policy).to.not.include('upgrade-insecure-requests');
+    // Everywhere else helmet's policy stays whole.
+    expect(String((await service.request.get('/healthz')).headers['content-security-policy'])).to.include('upgrade-insecure-requests');
+    for (const asset of ['swagger-ui-bundle.js', 'swagger-ui.css', 'catalog-init.js']) {
+      expect((await service.request.get(`/docs/assets/${asset}`)).status, asset).to.equal(200);
+    }
+    expect((await service.request.get('/docs/assets/nothing.js')).status).to.equal(404);
+  });
+
+  it('lists the operations in headless Chromium, from the service alone', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1600 } });
+    const problems: string[] = [];
+    const foreign: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('request', (request) => {
+      if (!request.url().startsWith(origin) && !request.url().startsWith('data:')) foreign.push(request.url());
+    });
+
+    const response = await page.goto(`${origin}/docs`);
+    expect(response?.status()).to.equal(200);
+    await page.waitForSelector('.opblock-summary', { timeout: 60_000 });
+
+    const summaries = await page.locator('.opblock-summary-description').allTextContents();
+    expect(summaries).to.include.members(['List paths', 'Create a path', 'Get a request', 'Delete a request', 'Check health']);
+    const paths = await page.locator('.opblock-summary-path').allTextContents();
+    expect(paths.map((text) => text.replace(/\u200b/g, ''))).to.include('/v2/catalog/versions/{versionId}/paths/{id}');
+    expect(await page.locator('.opblock-tag').allTextContents()).to.satisfy((tags: string[]) => ['Paths', 'Requests', 'Service'].every((tag) => tags.some((text) => text.startsWith(tag))));
+    const document = (await service.request.get('/v2/openapi.json')).body as { paths: Record<string, object> };
+    const operationCount = Object.values(document.paths).reduce((sum, item) => sum + Object.keys(item).length, 0);
+    expect(await page.locator('.opblock').count()).to.equal(operationCount);
+
+    // Opening an operation shows its parameters, read from the document's components.
+    await page.locator('#operations-Paths-listPaths .opblock-summary-control').click();
+    await page.waitForSelector('#operations-Paths-listPaths .parameters', { timeout: 30_000 });
+    const parameterNames = (await page.locator('#operations-Paths-listPaths .parameter__name').allTextContents()).map((name) => name.replace(/[^A-Za-z]/g, ''));
+    expect(parameterNames).to.include.members(['versionId', 'cursor', 'limit', 'sort', 'serviceId']);
+
+    fs.mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: false });
+    expect(fs.statSync(SCREENSHOT).size).to.be.greaterThan(10_000);
+    expect(problems, 'console errors (a CSP violation shows here)').to.deep.equal([]);
+    expect(foreign, 'requests to other hosts').to.deep.equal([]);
+    await page.close();
+  });
+});
