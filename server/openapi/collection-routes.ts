@@ -10,8 +10,8 @@ import { exampleRecord } from './examples.ts';
 const IDS = `${SCHEMA_BASE}defs/ids.json#/$defs/`;
 const PAGINATION = `${SCHEMA_BASE}api/pagination.json`;
 
-/** Path parameters of each family, by the family's name. */
-const FAMILY_PARAMS: Readonly<Record<string, Readonly<Record<string, Schema>>>> = {
+/** Path parameters of each family, by the family's name (for any route under a family prefix). */
+export const FAMILY_PARAMS: Readonly<Record<string, Readonly<Record<string, Schema>>>> = {
   V: { versionId: { $ref: `${IDS}versionId` } },
   P: {
     projectRef: { $ref: `${IDS}projectRef` },

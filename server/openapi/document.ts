@@ -107,10 +107,12 @@ function operationOf(route: DocumentedRoute, components: SchemaComponents): Reco
   for (const error of route.errors) {
     const status = typeof error === 'number' ? error : error.status;
     const usual = ERROR_OUTCOMES[status];
-    if (!usual) throw new Error(`${route.operationId}: no documented error outcome for ${status}`);
-    responses[String(status)] = typeof error === 'number'
-      ? { $ref: `#/components/responses/${usual.name}` }
-      : errorResponse(usual.description, error, errorSchema);
+    if (typeof error === 'number') {
+      if (!usual) throw new Error(`${route.operationId}: no documented error outcome for ${status}; add it to ERROR_OUTCOMES or pass an ApiError`);
+      responses[String(status)] = { $ref: `#/components/responses/${usual.name}` };
+    } else {
+      responses[String(status)] = errorResponse(usual?.description ?? error.error, error, errorSchema);
+    }
   }
   return {
     operationId: route.operationId,
