@@ -8,7 +8,6 @@ import { withJwtSecret, type Config } from './config.ts';
 import { loadCatalog, SCHEMA_BASE, type Catalog } from './schemas/registry.ts';
 import { connectDatabase, type Database } from './store/database.ts';
 import { provisionDatabase, type DatabaseServer } from './store/provision.ts';
-import { RecordLocks } from './store/locks.ts';
 import { RecordStore } from './store/records.ts';
 import { Tenancy } from './tenancy/tenancy.ts';
 
@@ -56,8 +55,7 @@ async function assemble(config: Config, catalog: Catalog, database: Database, da
   // FerretDB applies an update as a read and a write, so writes to one record are queued in
   // this process there (and the embedded database is single-instance); MongoDB needs no lock.
   const serialiseWrites = database.server.kind === 'ferretdb';
-  const writeQueue = serialiseWrites && config.embeddedWriteQueue ? new RecordLocks() : undefined;
-  const stores = new Map(catalog.collections.map((collection) => [collection.name, new RecordStore(database.db, collection, { serialiseWrites, writeQueue })]));
+  const stores = new Map(catalog.collections.map((collection) => [collection.name, new RecordStore(database.db, collection, { serialiseWrites })]));
   await tenancy.createIndexes();
   for (const store of stores.values()) await store.createIndexes();
   return {

@@ -24,8 +24,6 @@ export interface Config {
   /** How long a family P address (project, type, slug) → version id stays cached. */
   readonly versionCacheMs: number;
   readonly shutdownTimeoutMs: number;
-  /** On FerretDB, pass record writes through one FIFO queue (FERRETDB_WRITE_QUEUE, default on; see records.ts). */
-  readonly embeddedWriteQueue: boolean;
 }
 
 /** A bad setting. Its message is the one line printed before the process exits. */
@@ -55,7 +53,6 @@ export function loadConfig(env: Env = process.env): Config {
     embeddedEngine: oneOf(env, 'EMBEDDED_DB', ENGINES, 'auto'),
     versionCacheMs: integer(env, 'VERSION_CACHE_MS', 30_000, 0, 3_600_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
-    embeddedWriteQueue: oneOf(env, 'FERRETDB_WRITE_QUEUE', ['on', 'off'] as const, 'on') === 'on',
   };
   if (config.mongodbUri !== undefined && config.jwtSecret === undefined) {
     throw new ConfigError('JWT_SECRET is required when MONGODB_URI is set (at least 32 bytes, e.g. `openssl rand -base64 48`)');

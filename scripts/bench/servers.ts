@@ -125,9 +125,7 @@ function started(): State {
 async function start(request: StartRequest): Promise<State> {
   // Production defaults except the database (given) and the secret (given); `info` is the
   // default level, and at it a successful request logs nothing (pino-http logs 2xx at debug).
-  // FERRETDB_WRITE_QUEUE passes through, to compare the write queue on and off.
-  const writeQueue = process.env['FERRETDB_WRITE_QUEUE'];
-  const config = loadConfig({ MONGODB_URI: request.uri, JWT_SECRET: request.jwtSecret, LOG_LEVEL: 'info', ...(writeQueue && { FERRETDB_WRITE_QUEUE: writeQueue }) });
+  const config = loadConfig({ MONGODB_URI: request.uri, JWT_SECRET: request.jwtSecret, LOG_LEVEL: 'info' });
   const logger = pino({ level: config.logLevel });
   const runtime = await openRuntime(config, logger);
   try {

@@ -40,19 +40,11 @@ export class RecordStore {
   readonly #documents: MongoCollection<StoredDocument>;
   readonly #locks: RecordLocks | undefined;
   readonly #positions: CursorPositions;
-  readonly #writeQueue: RecordLocks | undefined;
 
-  /**
-   * `serialiseWrites`: queue writes to one record in this process (FerretDB needs it; see locks.ts).
-   * `writeQueue`: one queue shared by every store, through which each database write passes
-   * one at a time (FerretDB on SQLite: one writer at a time, and waiting writers poll with
-   * sleeps of up to 100 ms, so concurrent writes made create's p99 ~50× its p50; a FIFO in
-   * front of it does not. docs/benchmark.md has the figures).
-   */
-  constructor(db: Db, collection: Collection, options: { serialiseWrites?: boolean; writeQueue?: RecordLocks } = {}) {
+  /** `serialiseWrites`: queue writes to one record in this process (FerretDB needs it; see locks.ts). */
+  constructor(db: Db, collection: Collection, options: { serialiseWrites?: boolean } = {}) {
     this.collection = collection;
     this.#locks = options.serialiseWrites === false ? undefined : new RecordLocks();
-    this.#writeQueue = options.writeQueue;
     this.#positions = new CursorPositions(db, collection.name);
     // fieldsAsRaw defaults to `{}` in the driver, and js-bson reads it as `fieldsAsRaw[key]`
     // for every array: under a key named like an Object.prototype member (`__proto__`,
@@ -87,10 +79,6 @@ export class RecordStore {
     return this.#locks ? this.#locks.run(documentId(versionId, id), work) : work();
   }
 
-  #write<T>(work: () => Promise<T>): Promise<T> {
-    return this.#writeQueue ? this.#writeQueue.run('database', work) : work();
-  }
-
   async get(versionId: string, id: string): Promise<CatalogRecord | null> {
     const document = await this.#documents.findOne({ _id: documentId(versionId, id) });
     return document && this.toRecord(document);
@@ -100,7 +88,7 @@ export class RecordStore {
   async insert(record: CatalogRecord, updatedAt: Date): Promise<CatalogRecord | null> {
     const document = toDocument(record, updatedAt);
     try {
-      await this.#write(() => this.#documents.insertOne(document));
+      await this.#documents.insertOne(document);
       return this.toRecord(document);
     } catch (error) {
       if ((error as { code?: unknown }).code === DUPLICATE_KEY) return null;
@@ -112,12 +100,12 @@ export class RecordStore {
   async replace(record: CatalogRecord, updatedAt: Date): Promise<{ record: CatalogRecord; created: boolean }> {
     const document = toDocument(record, updatedAt);
     try {
-      const result = await this.#write(() => this.#documents.replaceOne({ _id: document._id }, document, { upsert: true }));
+      const result = await this.#documents.replaceOne({ _id: document._id }, document, { upsert: true });
       return { record: this.toRecord(document), created: result.upsertedCount > 0 };
     } catch (error) {
       // Another instance created it between our match and our insert: it exists now, so replace it.
       if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
-      await this.#write(() => this.#documents.replaceOne({ _id: document._id }, document));
+      await this.#documents.replaceOne({ _id: document._id }, document);
       return { record: this.toRecord(document), created: false };
     }
   }
@@ -129,7 +117,7 @@ export class RecordStore {
   async update(versionId: string, id: string, fields: Record<string, unknown>, updatedAt: Date): Promise<CatalogRecord | null> {
     const set = Object.fromEntries(Object.entries(fields).map(([field, value]) => [field, encodeValue(value)]));
     const filter = { _id: documentId(versionId, id) };
-    const document = await this.#write(() => this.#documents.findOneAndUpdate(filter, { $set: { ...set, updatedAt } }, { returnDocument: 'after' }));
+    const document = await this.#documents.findOneAndUpdate(filter, { $set: { ...set, updatedAt } }, { returnDocument: 'after' });
     if (!document) return null;
     // FerretDB 1.24 skips a `$set` whose value it finds identical to the stored one, and its
     // comparison (types.Identical) ignores object keys: {"a": 1} → {"b": 1} was silently kept
@@ -140,12 +128,12 @@ export class RecordStore {
     if (skipped.length === 0) return this.toRecord(document);
     const corrected = { ...document, ...Object.fromEntries(skipped.map((field) => [field, set[field]])) };
     corrected['updatedAt'] = new Date(updatedAt.getTime() + 1);
-    const replaced = await this.#write(() => this.#documents.findOneAndReplace(filter, corrected, { returnDocument: 'after' }));
+    const replaced = await this.#documents.findOneAndReplace(filter, corrected, { returnDocument: 'after' });
     return replaced && this.toRecord(replaced);
   }
 
   async delete(versionId: string, id: string): Promise<boolean> {
-    const result = await this.#write(() => this.#documents.deleteOne({ _id: documentId(versionId, id) }));
+    const result = await this.#documents.deleteOne({ _id: documentId(versionId, id) });
     return result.deletedCount > 0;
   }
 
