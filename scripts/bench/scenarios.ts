@@ -109,7 +109,7 @@ export const SCENARIOS: readonly Scenario[] = [
     title: 'List 50 paths, sort=path',
     request: 'GET /v2/catalog/versions/{versionId}/paths?sort=path',
     variants: READ_VARIANTS,
-    databaseCalls: { service: `${AUTH} + paths.find({versionId}).sort({path, id}).limit(51)`, bareDb: 'paths.find({versionId}).sort({path, id}).limit(51)' },
+    databaseCalls: { service: `${AUTH} + paths.find({versionId}).sort({path, id}).limit(51) + cursorPositions.replaceOne(upsert)`, bareDb: 'paths.find({versionId}).sort({path, id}).limit(51)' },
     target: (context, variant) => target(context, variant, 'GET', () => `${prefixes(context.ready).V}/paths?sort=path`, 200),
   },
   {
