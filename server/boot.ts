@@ -52,7 +52,10 @@ async function assemble(config: Config, catalog: Catalog, database: Database, da
     apiKey: catalog.idPrefix('apiKeyId'),
     isProjectId: (ref) => checkProjectId(ref).length === 0,
   });
-  const stores = new Map(catalog.collections.map((collection) => [collection.name, new RecordStore(database.db, collection)]));
+  // FerretDB applies an update as a read and a write, so writes to one record are queued in
+  // this process there (and the embedded database is single-instance); MongoDB needs no lock.
+  const serialiseWrites = database.server.kind === 'ferretdb';
+  const stores = new Map(catalog.collections.map((collection) => [collection.name, new RecordStore(database.db, collection, { serialiseWrites })]));
   await tenancy.createIndexes();
   for (const store of stores.values()) await store.createIndexes();
   return {

@@ -30,8 +30,11 @@ export interface TargetContext {
   ids: readonly string[];
 }
 
-const READ_VARIANTS: readonly VariantName[] = ['service', 'bare-memory', 'bare-db'];
-const WRITE_VARIANTS: readonly VariantName[] = ['service', 'bare-db'];
+// Both credentials everywhere: a token needs no key lookup, so the two show what authentication costs.
+const READ_VARIANTS: readonly VariantName[] = ['service', 'service-pat', 'bare-memory', 'bare-db'];
+const WRITE_VARIANTS: readonly VariantName[] = ['service', 'service-pat', 'bare-db'];
+/** The largest page the interface allows. */
+export const BIG_PAGE = 1000;
 const AUTH = 'apiKeys.findOne(_id: sha256)';
 
 function prefixes(ready: Ready): { V: string; P: string } {
@@ -86,11 +89,27 @@ export const SCENARIOS: readonly Scenario[] = [
     target: (context, variant) => target(context, variant, 'GET', () => `${prefixes(context.ready).V}/paths`, 200),
   },
   {
+    id: 'list-p',
+    title: 'List 50 paths (family P, by project slug)',
+    request: 'GET /v2/catalog/projects/{slug}/branch/{slug}/paths',
+    variants: READ_VARIANTS,
+    databaseCalls: { service: `${AUTH} + paths.find({versionId}).sort({id}).limit(51) (version address cached)`, bareDb: 'paths.find({versionId}).sort({id}).limit(51)' },
+    target: (context, variant) => target(context, variant, 'GET', () => `${prefixes(context.ready).P}/paths`, 200),
+  },
+  {
+    id: 'list-1000',
+    title: `List up to ${BIG_PAGE} paths in one page (all of them unless --records is larger)`,
+    request: `GET /v2/catalog/versions/{versionId}/paths?limit=${BIG_PAGE}`,
+    variants: READ_VARIANTS,
+    databaseCalls: { service: `${AUTH} + paths.find({versionId}).sort({id}).limit(${BIG_PAGE + 1})`, bareDb: `paths.find({versionId}).sort({id}).limit(${BIG_PAGE + 1})` },
+    target: (context, variant) => target(context, variant, 'GET', () => `${prefixes(context.ready).V}/paths?limit=${BIG_PAGE}`, 200),
+  },
+  {
     id: 'list-sort',
     title: 'List 50 paths, sort=path',
     request: 'GET /v2/catalog/versions/{versionId}/paths?sort=path',
     variants: READ_VARIANTS,
-    databaseCalls: { service: `${AUTH} + paths.find({versionId}).sort({path, id}).limit(51)`, bareDb: 'paths.find({versionId}).sort({path, id}).limit(51)' },
+    databaseCalls: { service: `${AUTH} + paths.find({versionId}).sort({path, id}).limit(51) + cursorPositions.replaceOne(upsert)`, bareDb: 'paths.find({versionId}).sort({path, id}).limit(51)' },
     target: (context, variant) => target(context, variant, 'GET', () => `${prefixes(context.ready).V}/paths?sort=path`, 200),
   },
   {

@@ -23,6 +23,7 @@ import { loadConfig } from '../../server/config.ts';
 import { newId } from '../../server/ids.ts';
 import { documentId, type CatalogRecord } from '../../server/store/records.ts';
 import type { ChildMessage, ParentMessage, Ready, ServerName, StartRequest } from './protocol.ts';
+import { BIG_PAGE } from './scenarios.ts';
 
 const LOOPBACK = '127.0.0.1';
 const COLLECTION = 'paths';
@@ -46,6 +47,7 @@ interface MemoryData {
   byId: Map<string, unknown>;
   firstPage: unknown;
   firstPageByPath: unknown;
+  bigPage: unknown;
 }
 
 let state: State | undefined;
@@ -133,7 +135,7 @@ async function start(request: StartRequest): Promise<State> {
     const { secret: apiKey } = await tenancy.createApiKey(project.id, false);
     const { token } = issueToken({ subject: 'bench', projects: [project.id], readOnly: false, expiresInSeconds: 24 * 3600 }, runtime.config.jwtSecret);
 
-    const memory: MemoryData = { byId: new Map(), firstPage: null, firstPageByPath: null };
+    const memory: MemoryData = { byId: new Map(), firstPage: null, firstPageByPath: null, bigPage: null };
     const apps: Record<ServerName, express.Express> = {
       service: createApp({ ...runtime, logger }),
       bareMemory: bareMemoryApp(() => memory),
@@ -188,7 +190,7 @@ function bareMemoryApp(data: () => MemoryData): express.Express {
     else res.json(record);
   });
   app.get(LIST_ROUTES, (req, res) => {
-    res.json(req.query['sort'] === 'path' ? data().firstPageByPath : data().firstPage);
+    res.json(req.query['sort'] === 'path' ? data().firstPageByPath : req.query['limit'] === String(BIG_PAGE) ? data().bigPage : data().firstPage);
   });
   return app;
 }
@@ -208,9 +210,10 @@ function bareDbApp(paths: Collection<Stored>, versionId: string): express.Expres
   });
   app.get(LIST_ROUTES, async (req, res) => {
     const sort: Record<string, 1> = req.query['sort'] === 'path' ? { path: 1, id: 1 } : { id: 1 };
-    const documents = await paths.find({ versionId }).sort(sort).limit(PAGE + 1).toArray();
-    const next = documents.length > PAGE ? documents.pop() : undefined;
-    res.json({ items: documents, pagination: { nextCursor: next ? next['id'] : null, hasMore: next !== undefined, limit: PAGE } });
+    const limit = req.query['limit'] === String(BIG_PAGE) ? BIG_PAGE : PAGE;
+    const documents = await paths.find({ versionId }).sort(sort).limit(limit + 1).toArray();
+    const next = documents.length > limit ? documents.pop() : undefined;
+    res.json({ items: documents, pagination: { nextCursor: next ? next['id'] : null, hasMore: next !== undefined, limit } });
   });
   app.patch(ITEM_ROUTES, json, async (req, res) => {
     const filter = byId(req.params['id'] as string);
@@ -272,6 +275,7 @@ async function captureResponses(ready: Ready, into: MemoryData): Promise<void> {
   into.byId = byId;
   into.firstPage = await get(base);
   into.firstPageByPath = await get(`${base}?sort=path`);
+  into.bigPage = await get(`${base}?limit=${BIG_PAGE}`);
 }
 
 let profiler: Session | undefined;

@@ -3,8 +3,9 @@
 import type { Collection as MongoCollection, Db, Document, Filter } from 'mongodb';
 import type { Collection } from '../schemas/registry.ts';
 import { decodeValue, encodeValue } from './codec.ts';
-import { CursorPositions, keysetFilter, mongoSort, type SortKey } from './cursor.ts';
+import { keysetFilter, mongoSort, type SortKey } from './cursor.ts';
 import { RecordLocks } from './locks.ts';
+import { CursorPositions } from './positions.ts';
 
 /** A record as the interface shows it: JSON, with `updatedAt` an ISO string. */
 export type CatalogRecord = Record<string, unknown> & { id: string; versionId: string };
@@ -37,11 +38,14 @@ const DUPLICATE_KEY = 11000;
 export class RecordStore {
   readonly collection: Collection;
   readonly #documents: MongoCollection<StoredDocument>;
-  readonly #locks = new RecordLocks();
-  readonly #positions = new CursorPositions();
+  readonly #locks: RecordLocks | undefined;
+  readonly #positions: CursorPositions;
 
-  constructor(db: Db, collection: Collection) {
+  /** `serialiseWrites`: queue writes to one record in this process (FerretDB needs it; see locks.ts). */
+  constructor(db: Db, collection: Collection, options: { serialiseWrites?: boolean } = {}) {
     this.collection = collection;
+    this.#locks = options.serialiseWrites === false ? undefined : new RecordLocks();
+    this.#positions = new CursorPositions(db, collection.name);
     // fieldsAsRaw defaults to `{}` in the driver, and js-bson reads it as `fieldsAsRaw[key]`
     // for every array: under a key named like an Object.prototype member (`__proto__`,
     // `constructor`, `toString`...) that lookup is truthy, so the array's documents came back
@@ -63,11 +67,16 @@ export class RecordStore {
     // One index per command: FerretDB 1.24 drops the connection ("slice bounds out of range")
     // when a multi-index createIndexes names only indexes that already exist, as on every restart.
     for (const { key, ...options } of indexes) await this.#documents.createIndex(key, options);
+    await this.#positions.createIndexes();
   }
 
-  /** Runs `work` with every other write to this record of this process queued behind it. */
+  /**
+   * Runs `work` with every other write to this record of this process queued behind it, where
+   * the database needs that (FerretDB); on MongoDB each write is one atomic document operation
+   * and instances cannot share a process lock anyway, so `work` runs at once.
+   */
   exclusive<T>(versionId: string, id: string, work: () => Promise<T>): Promise<T> {
-    return this.#locks.run(documentId(versionId, id), work);
+    return this.#locks ? this.#locks.run(documentId(versionId, id), work) : work();
   }
 
   async get(versionId: string, id: string): Promise<CatalogRecord | null> {
@@ -137,7 +146,7 @@ export class RecordStore {
       .limit(query.limit + 1)
       .toArray();
     const next = documents.length > query.limit ? documents.pop() : undefined;
-    if (next && !sortedByIdAlone(query.sort)) this.#positions.remember(query.versionId, query.sort, next);
+    if (next && !sortedByIdAlone(query.sort)) await this.#positions.remember(query.versionId, query.sort, next);
     return { items: documents.map((document) => this.toRecord(document)), nextCursor: next ? String(next['id']) : null };
   }
 
@@ -161,7 +170,7 @@ export class RecordStore {
     if (sortedByIdAlone(query.sort)) {
       return { id: { [query.sort[0]!.direction === 1 ? '$gte' : '$lte']: query.cursor } };
     }
-    const position = this.#positions.recall(query.versionId, query.sort, query.cursor)
+    const position = await this.#positions.recall(query.versionId, query.sort, query.cursor)
       ?? await this.#documents.findOne({ _id: documentId(query.versionId, query.cursor) });
     if (!position) throw new CursorGone();
     return keysetFilter(query.sort, position);

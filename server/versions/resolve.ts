@@ -13,9 +13,10 @@ export type VersionAddress =
   | { family: 'P'; projectRef: string; versionType: VersionType; versionSlug: string };
 
 /**
- * Resolves addresses, caching what it found for `ttlMs`. Only hits are cached: versions are
- * never deleted, renamed or moved between projects, so a hit stays true, while a miss may
- * stop being one the moment the version is created (in this process or another).
+ * Resolves addresses, caching what it found for `ttlMs` (VERSION_CACHE_MS). Only hits are
+ * cached: a miss may stop being one the moment the version is created (in this process or
+ * another). The bound this gives, documented in docs/scaling.md: a version deleted through
+ * any instance stops resolving on every instance within `ttlMs`; 0 makes it the next request.
  */
 export class VersionResolver {
   readonly #tenancy: Tenancy;

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Document } from 'mongodb';
-import { CursorPositions, keysetFilter, mongoSort, withTieBreaker, type SortKey } from '../../server/store/cursor.ts';
+import { keysetFilter, mongoSort, withTieBreaker, type SortKey } from '../../server/store/cursor.ts';
 import { encodeValue } from '../../server/store/codec.ts';
 import { compareBson, recordOrder, typeRank } from '../support/bson-order.ts';
 
@@ -184,35 +184,3 @@ function fieldMatches(value: unknown, condition: unknown): boolean {
     }
   });
 }
-
-describe('CursorPositions (where issued cursors pointed)', () => {
-  const bySummary = [{ field: 'summary', direction: 1 }, { field: 'id', direction: 1 }] as const;
-  const item = (id: string, summary: string) => ({ _id: `v:${id}`, id, summary, kvStorage: { big: 'x' } });
-
-  it('recalls the sort values of an item it was told about, and nothing else of it', () => {
-    const positions = new CursorPositions();
-    positions.remember('ver_a', bySummary, item('path_1', 'c'));
-    expect(positions.recall('ver_a', bySummary, 'path_1')).to.deep.equal({ summary: 'c', id: 'path_1' });
-  });
-
-  it('keeps versions, sorts and directions apart', () => {
-    const positions = new CursorPositions();
-    positions.remember('ver_a', bySummary, item('path_1', 'c'));
-    expect(positions.recall('ver_b', bySummary, 'path_1')).to.equal(undefined);
-    expect(positions.recall('ver_a', [{ field: 'summary', direction: -1 }, { field: 'id', direction: 1 }], 'path_1')).to.equal(undefined);
-    expect(positions.recall('ver_a', [{ field: 'path', direction: 1 }, { field: 'id', direction: 1 }], 'path_1')).to.equal(undefined);
-  });
-
-  it('holds at most maxEntries, dropping the oldest', () => {
-    const positions = new CursorPositions(2);
-    for (const id of ['path_1', 'path_2', 'path_3']) positions.remember('ver_a', bySummary, item(id, id));
-    expect(positions.recall('ver_a', bySummary, 'path_1')).to.equal(undefined);
-    expect(positions.recall('ver_a', bySummary, 'path_3')).to.deep.equal({ summary: 'path_3', id: 'path_3' });
-  });
-
-  it('forgets after its time to live', () => {
-    const positions = new CursorPositions(10, 0);
-    positions.remember('ver_a', bySummary, item('path_1', 'c'));
-    expect(positions.recall('ver_a', bySummary, 'path_1')).to.equal(undefined);
-  });
-});

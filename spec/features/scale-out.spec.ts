@@ -1,0 +1,72 @@
+// Two service processes on one database, as behind a load balancer: a cursor issued by one
+// resumes exactly on the other, a client-chosen id created on both is stored once, and a
+// revoked key stops working on both at the next request (docs/scaling.md).
+import { expect } from 'chai';
+import { testDatabase } from '../support/database.ts';
+import { spawnService, type ServiceProcess } from '../support/process.ts';
+import { JWT_SECRET, givenTenant, startService, type Tenant, type TestService } from '../support/service.ts';
+
+const SERVICE_ID = `svc_${'0'.repeat(26)}`;
+
+describe('Two instances on one database', function () {
+  this.timeout(180_000);
+  let local: TestService;
+  let instances: ServiceProcess[];
+  let tenant: Tenant;
+
+  before(async () => {
+    local = await startService();
+    const env = { MONGODB_URI: testDatabase().uri, JWT_SECRET };
+    instances = await Promise.all([spawnService(env), spawnService(env)]);
+  });
+  after(async () => {
+    await Promise.all((instances ?? []).map((instance) => instance.stop()));
+    await local?.close();
+  });
+  beforeEach(async () => { tenant = await givenTenant(local); });
+
+  async function call(instance: ServiceProcess, method: string, url: string, body?: unknown, key = tenant.key) {
+    const response = await fetch(`${instance.url}${url}`, {
+      method,
+      headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  }
+
+  it('resumes a cursor issued by one instance exactly on the other, even after its item was deleted', async () => {
+    const [a, b] = instances as [ServiceProcess, ServiceProcess];
+    for (let i = 1; i <= 7; i++) {
+      const created = await call(a, 'POST', `${tenant.prefixes.V}/paths`, { serviceId: SERVICE_ID, path: `/p${i}`, summary: `s${i}` });
+      expect(created.status).to.equal(201);
+    }
+    const first = await call(a, 'GET', `${tenant.prefixes.V}/paths?sort=summary&limit=3`);
+    expect(first.body.items.map((item: { summary: string }) => item.summary)).to.deep.equal(['s1', 's2', 's3']);
+    const cursor = first.body.pagination.nextCursor as string;
+    // Without the issuing instance's position, the other would have nothing to resume from.
+    const deleted = await call(a, 'DELETE', `${tenant.prefixes.V}/paths/${cursor}`);
+    expect(deleted.status, JSON.stringify(deleted.body)).to.equal(204);
+    const second = await call(b, 'GET', `${tenant.prefixes.P}/paths?sort=summary&limit=3&cursor=${cursor}`);
+    expect(second.status).to.equal(200);
+    expect(second.body.items.map((item: { summary: string }) => item.summary)).to.deep.equal(['s5', 's6', 's7']);
+    expect(second.body.pagination.nextCursor).to.equal(null);
+  });
+
+  it('stores a client-chosen id created on both at once exactly once: one 201, one 409', async () => {
+    for (let round = 0; round < 5; round++) {
+      const id = `path_${String(round).padStart(2, '0')}${'A'.repeat(24)}`;
+      const body = { id, serviceId: SERVICE_ID, path: `/race/${round}` };
+      const statuses = (await Promise.all(instances.map((instance) => call(instance, 'POST', `${tenant.prefixes.V}/paths`, body))))
+        .map((response) => response.status).sort();
+      expect(statuses).to.deep.equal([201, 409]);
+    }
+  });
+
+  it('refuses a revoked key on every instance at the next request', async () => {
+    for (const instance of instances) expect((await call(instance, 'GET', `${tenant.prefixes.V}/paths`)).status).to.equal(200);
+    const key = await local.runtime.tenancy.findApiKey(tenant.key);
+    await local.runtime.tenancy.revokeApiKey(key!.id);
+    for (const instance of instances) expect((await call(instance, 'GET', `${tenant.prefixes.V}/paths`)).status).to.equal(401);
+  });
+});
