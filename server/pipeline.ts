@@ -6,7 +6,7 @@ import type { Authenticate } from './auth/authenticate.ts';
 import { authorize } from './auth/credential.ts';
 import { Forbidden, InvalidRequest } from './errors.ts';
 import type { BodyReader } from './http/body.ts';
-import { send } from './http/respond.ts';
+import { send, type Outcome } from './http/respond.ts';
 import type { Route } from './routes/table.ts';
 import type { Catalog, Check } from './schemas/registry.ts';
 import type { RecordStore } from './store/records.ts';
@@ -35,8 +35,18 @@ export function handlerFor(route: Route, parts: PipelineParts): RequestHandler {
     if (!version) throw new Forbidden();
     authorize(credential, version.projectId, operation.access);
     const body = operation.body ? await parts.readBody(req, res) : undefined;
-    send(res, await operation.run({ store, version, id, body, query: req.query as Record<string, unknown> }));
+    const outcome = await operation.run({ store, version, id, body, query: req.query as Record<string, unknown> });
+    send(res, outcome.status === 201 ? withLocation(outcome, req, operation.item) : outcome);
   };
+}
+
+/** A 201 names what it created: the record's URL, in the family (and spelling) it was addressed by. */
+function withLocation(outcome: Outcome, req: Request, isItemRoute: boolean): Outcome {
+  const id = (outcome.body as { id?: unknown } | undefined)?.id;
+  if (typeof id !== 'string') return outcome;
+  const path = req.originalUrl.split('?')[0]!;
+  const location = isItemRoute ? path : `${path}/${encodeURIComponent(id)}`;
+  return { ...outcome, headers: { ...outcome.headers, Location: location } };
 }
 
 function addressOf(route: Route, req: Request, catalog: Catalog): VersionAddress {

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { MongoNetworkError } from 'mongodb';
 import { repoRoot } from '../../server/config.ts';
 import {
-  ApiError, Conflict, ERROR_CLASSES, Forbidden, InternalError, InvalidRequest, MethodNotAllowed, PayloadTooLarge,
+  ApiError, Conflict, ERROR_CLASSES, Forbidden, HeadersTooLarge, InternalError, InvalidRequest, MethodNotAllowed, PayloadTooLarge,
   RecordNotFound, RouteNotFound, ServiceUnavailable, Unauthorized, UnsupportedMediaType, toApiError,
 } from '../../server/errors.ts';
 import { renderError } from '../../server/http/errors.ts';
@@ -17,6 +17,7 @@ import { requestLog } from '../../server/http/request-log.ts';
 const EXAMPLES: ApiError[] = [
   InvalidRequest.field('/path', 'must match pattern "^/"'), new PayloadTooLarge(), new UnsupportedMediaType(), new Unauthorized(),
   new Forbidden(), new RecordNotFound('Path not found'), new RouteNotFound(), new MethodNotAllowed(['GET']), new Conflict(),
+  new HeadersTooLarge(),
   new ServiceUnavailable(), new InternalError(),
 ];
 
