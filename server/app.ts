@@ -37,13 +37,14 @@ export function createApp(parts: AppParts): express.Express {
   app.set('case sensitive routing', true);
   app.use(requestLog(parts.logger));
   app.use(helmet());
-  app.get('/healthz', health((timeoutMs) => parts.database.ping(timeoutMs)));
+  app.get('/healthz', health((timeoutMs) => parts.database.ping(timeoutMs), parts.config.dbTimeoutMs));
   app.use(catalogRouter(routeTable(parts.catalog.collections), {
     catalog: parts.catalog,
     authenticate: bearerAuthentication(parts.tenancy, parts.config.jwtSecret),
     versions: new VersionResolver(parts.tenancy, parts.config.versionCacheMs),
     readBody: jsonBodyReader(parts.config.bodyLimit, parts.config.recordLimits),
     stores: parts.stores,
+    dbTimeoutMs: parts.config.dbTimeoutMs,
   }));
   app.use(routeNotFound);
   app.use(renderError);
