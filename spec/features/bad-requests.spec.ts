@@ -6,6 +6,7 @@ import { testDatabase } from '../support/database.ts';
 import { expectError, expectInvalid } from '../support/expect.ts';
 import { spawnService, type ServiceProcess } from '../support/process.ts';
 import { rawRequest } from '../support/raw-http.ts';
+import { collectionNamed, sampleOf } from '../support/records.ts';
 import { JWT_SECRET, bearer, givenTenant, startService, type Tenant, type TestService } from '../support/service.ts';
 
 const serviceId = `svc_${'0'.repeat(26)}`;
@@ -167,5 +168,24 @@ describe('Bad requests on the wire (issue 9, defects 5 and 8)', function () {
     const answer = await rawRequest(port, 'HELLO\r\n\r\n');
     expect(answer.status).to.equal(400);
     expect(JSON.parse(answer.body)).to.have.property('error', 'Invalid request');
+  });
+});
+
+describe('Validation details of a oneOf (issue 9, defect 9)', () => {
+  let service: TestService;
+  let tenant: Tenant;
+
+  before(async () => {
+    service = await startService();
+    tenant = await givenTenant(service);
+  });
+  after(() => service.close());
+
+  it('a rich-text value that fails inside a node gives one entry, from the branch that matched best', async () => {
+    const body = { ...sampleOf(collectionNamed('requests')), descriptionBlocks: { type: 'paragraph', content: [{ type: 'text', text: 42 }] } };
+    const res = await service.request.post(`${tenant.prefixes.V}/requests`).set(bearer(tenant.key)).send(body);
+    expectError(res, 400, 'Invalid request');
+    expect(res.body.details, JSON.stringify(res.body.details)).to.have.length(1);
+    expect(res.body.details[0].field).to.match(/^\/descriptionBlocks\/content\/0/);
   });
 });
