@@ -34,10 +34,17 @@ export function handlerFor(route: Route, parts: PipelineParts): RequestHandler {
     const address = addressOf(route, req, parts.catalog);
     const id = operation.item ? param(req, 'id', route.collection.checkId) : '';
     if (operation.name !== 'list') refuseQuery(req);
+    const cached = parts.versions.isCached(address);
     const version = await deadline.bound(parts.versions.resolve(address));
     // An unknown version gets the answer an out-of-reach one gets from authorize: nothing leaks.
     if (!version) throw new Forbidden();
-    authorize(credential, version.projectId, operation.access);
+    try {
+      authorize(credential, version.projectId, operation.access);
+    } catch (refusal) {
+      // Nor does the time: a version refused from the cache costs the lookups of an unknown one.
+      if (cached) await deadline.bound(parts.versions.lookUpAsIfUncached(address));
+      throw refusal;
+    }
     const body = operation.body ? await parts.readBody(req, res) : undefined;
     const outcome = await deadline.bound(operation.run({ store, version, id, body, query: req.query as Record<string, unknown> }), 'restart');
     send(res, outcome.status === 201 ? withLocation(outcome, req, operation.item) : outcome);

@@ -189,3 +189,46 @@ describe('Validation details of a oneOf (issue 9, defect 9)', () => {
     expect(res.body.details[0].field).to.match(/^\/descriptionBlocks\/content\/0/);
   });
 });
+
+describe('Refusals take the same work whatever is refused (issue 9, defect 9)', () => {
+  let service: TestService;
+
+  before(async () => {
+    service = await startService();
+  });
+  after(() => service.close());
+
+  /** Version lookups (not timed: counted) that one request makes. */
+  async function lookupsOf(url: string, key: string): Promise<number> {
+    const tenancy = service.runtime.tenancy as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    const names = ['findProject', 'findVersion', 'findVersionByAddress'];
+    const originals = names.map((name) => tenancy[name]!);
+    let count = 0;
+    names.forEach((name, i) => {
+      tenancy[name] = (...args: unknown[]) => {
+        count += 1;
+        return originals[i]!.apply(service.runtime.tenancy, args);
+      };
+    });
+    try {
+      const res = await service.request.get(url).set(bearer(key));
+      expectError(res, 403, 'Forbidden');
+      return count;
+    } finally {
+      names.forEach((name, i) => { tenancy[name] = originals[i]!; });
+    }
+  }
+
+  it("another project's cached version, an unknown slug and an unknown project cost the same lookups", async () => {
+    const mine = await givenTenant(service);
+    const theirs = await givenTenant(service);
+    const known = `${theirs.prefixes.P}/paths`;
+    await service.request.get(known).set(bearer(mine.key)); // now in the cache
+    const counts = [
+      await lookupsOf(known, mine.key),
+      await lookupsOf(`/v2/catalog/projects/${theirs.project.slug}/branch/no-such-slug/paths`, mine.key),
+      await lookupsOf('/v2/catalog/projects/no-such-project/branch/main/paths', mine.key),
+    ];
+    expect(counts, 'cached, unknown slug, unknown project').to.deep.equal([2, 2, 2]);
+  });
+});
