@@ -102,8 +102,12 @@ describe('Bad requests (issue 9)', () => {
       expect(fetched.body).to.deep.equal(created.body);
 
       const id = 'path_01JDQ9ZZZZZZZZZZZZZZZZZZZZ';
-      const put = await service.request.put(`${tenant.prefixes.V}/paths/${id}`).set(bearer(tenant.key)).send({ serviceId, path: '/put' });
-      if (put.status === 201) expect(put.headers['location']).to.equal(`${tenant.prefixes.V}/paths/${id}`);
+      const replaced = await service.request.post(`${tenant.prefixes.V}/paths/${id}`).set(bearer(tenant.key)).send({ serviceId, path: '/put' });
+      expect(replaced.status, JSON.stringify(replaced.body)).to.equal(201);
+      expect(replaced.headers['location']).to.equal(`${tenant.prefixes.V}/paths/${id}`);
+      const again = await service.request.post(`${tenant.prefixes.V}/paths/${id}`).set(bearer(tenant.key)).send({ serviceId, path: '/put' });
+      expect(again.status).to.equal(200);
+      expect(again.headers).to.not.have.property('location');
     });
   });
 });
