@@ -27,15 +27,16 @@ const DEFAULTS: Record<string, { uriKeys: string[]; option: object }> = {
 export const DEFAULT_DB_TIMEOUT_MS = 4_000;
 
 export async function connectDatabase(uri: string, databaseName: string, options: { timeoutMs?: number } = {}): Promise<Database> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_DB_TIMEOUT_MS;
+  // Without a bound given (test helpers, one-off scripts) only server selection is bounded.
+  const { timeoutMs } = options;
   // Driver 7 ignores timeoutMS (deprecated, "has no effect"), so each step is bounded on its
   // own: finding the server, getting a pooled connection, opening one, and every read from its
   // socket (a frozen database answers nothing: the socket times out and the pool is cleared).
   // The request pipeline holds the whole request to the same budget (see pipeline.ts).
   const bounded = Object.fromEntries(
-    ['serverSelectionTimeoutMS', 'waitQueueTimeoutMS', 'connectTimeoutMS', 'socketTimeoutMS']
+    (timeoutMs === undefined ? ['serverSelectionTimeoutMS'] : ['serverSelectionTimeoutMS', 'waitQueueTimeoutMS', 'connectTimeoutMS', 'socketTimeoutMS'])
       .filter((option) => !uriHas(uri, option.toLowerCase()))
-      .map((option) => [option, timeoutMs]),
+      .map((option) => [option, timeoutMs ?? DEFAULT_DB_TIMEOUT_MS]),
   );
   const client = new MongoClient(uri, { ...defaultsNotIn(uri), ...bounded, appName: 'catalog-service' });
   await client.connect();
