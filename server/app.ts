@@ -34,16 +34,20 @@ export function createApp(parts: AppParts): express.Express {
   // Records carry updatedAt; hashing every body for a weak ETag would only cost time.
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // `/Paths` and `/paths/` are not `/paths`: one spelling per resource (the router is strict too).
+  app.set('strict routing', true);
+  app.set('case sensitive routing', true);
   app.use(requestLog(parts.logger));
   app.use(helmet());
-  app.get('/healthz', health((timeoutMs) => parts.database.ping(timeoutMs)));
+  app.get('/healthz', health((timeoutMs) => parts.database.ping(timeoutMs), parts.config.dbTimeoutMs));
   app.use(selfDescriptionRouter(serviceDocument(parts.catalog)));
   app.use(catalogRouter(routeTable(parts.catalog.collections), {
     catalog: parts.catalog,
     authenticate: bearerAuthentication(parts.tenancy, parts.config.jwtSecret),
     versions: new VersionResolver(parts.tenancy, parts.config.versionCacheMs),
-    readBody: jsonBodyReader(parts.config.bodyLimit),
+    readBody: jsonBodyReader(parts.config.bodyLimit, parts.config.recordLimits),
     stores: parts.stores,
+    dbTimeoutMs: parts.config.dbTimeoutMs,
   }));
   app.use(routeNotFound);
   app.use(renderError);

@@ -24,6 +24,10 @@ export interface Config {
   /** How long a family P address (project, type, slug) → version id stays cached. */
   readonly versionCacheMs: number;
   readonly shutdownTimeoutMs: number;
+  /** What one record (one request body) may cost: RECORD_MAX_BYTES, RECORD_MAX_KEYS, RECORD_MAX_DEPTH. */
+  readonly recordLimits: { readonly maxBytes: number; readonly maxKeys: number; readonly maxDepth: number };
+  /** Bound on every database call, client side (timeoutMS) and server side (maxTimeMS). */
+  readonly dbTimeoutMs: number;
 }
 
 /** A bad setting. Its message is the one line printed before the process exits. */
@@ -39,6 +43,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 export function loadConfig(env: Env = process.env): Config {
   const mongodbUri = optional(env, 'MONGODB_URI');
+  const bodyLimit = byteSize(env, 'BODY_LIMIT', 1024 * 1024);
   const config: Config = {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: optional(env, 'HOST') ?? '127.0.0.1',
@@ -46,13 +51,21 @@ export function loadConfig(env: Env = process.env): Config {
     databaseName: mongodbUri === undefined ? 'catalog' : databaseNameOf(mongodbUri),
     jwtSecret: jwtSecret(env),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
-    bodyLimit: byteSize(env, 'BODY_LIMIT', 1024 * 1024),
+    bodyLimit,
     dataDir: path.resolve(repoRoot, optional(env, 'DATA_DIR') ?? 'data'),
     cacheDir: path.resolve(repoRoot, optional(env, 'CACHE_DIR') ?? '.cache'),
     embeddedPort: integer(env, 'EMBEDDED_DB_PORT', 27018, 1, 65535),
     embeddedEngine: oneOf(env, 'EMBEDDED_DB', ENGINES, 'auto'),
     versionCacheMs: integer(env, 'VERSION_CACHE_MS', 30_000, 0, 3_600_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    recordLimits: Object.freeze({
+      // By default a record may fill the body; set lower to bound records more tightly.
+      maxBytes: byteSize(env, 'RECORD_MAX_BYTES', bodyLimit),
+      // ~10,000 keys cost FerretDB about a second to write (it is quadratic in keys); see README.
+      maxKeys: integer(env, 'RECORD_MAX_KEYS', 10_000, 1, 1_000_000),
+      maxDepth: integer(env, 'RECORD_MAX_DEPTH', 64, 2, 256),
+    }),
+    dbTimeoutMs: integer(env, 'DB_TIMEOUT_MS', 4_000, 100, 600_000),
   };
   if (config.mongodbUri !== undefined && config.jwtSecret === undefined) {
     throw new ConfigError('JWT_SECRET is required when MONGODB_URI is set (at least 32 bytes, e.g. `openssl rand -base64 48`)');

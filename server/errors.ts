@@ -1,6 +1,9 @@
 // Every error outcome of the interface: one class per row of the status table, one translation
 // of foreign errors (body parser, driver) into them. The HTTP adapter renders them.
-import { MongoNetworkError, MongoServerSelectionError, MongoTopologyClosedError, MongoNotConnectedError } from 'mongodb';
+import {
+  MongoError, MongoNetworkError, MongoNotConnectedError, MongoOperationTimeoutError, MongoServerError, MongoServerSelectionError,
+  MongoTopologyClosedError,
+} from 'mongodb';
 
 /** One entry of `details` on a validation error: a JSON pointer into the body, or a query parameter name. */
 export interface FieldProblem {
@@ -95,10 +98,19 @@ export class Conflict extends ApiError {
   readonly error = 'Conflict';
 }
 
+export class HeadersTooLarge extends ApiError {
+  readonly status = 431;
+  readonly error = 'Invalid request';
+}
+
 export class ServiceUnavailable extends ApiError {
   readonly status = 503;
   readonly error = 'Service Unavailable';
+  // Every cause is passing (a busy, restarting or slow database): tell clients when to retry.
+  override readonly headers = { 'Retry-After': String(RETRY_AFTER_SECONDS) };
 }
+
+const RETRY_AFTER_SECONDS = 1;
 
 export class InternalError extends ApiError {
   readonly status = 500;
@@ -110,7 +122,7 @@ export class InternalError extends ApiError {
 
 /** The status table of decisions.md, as classes; a test holds this, the docs and the classes together. */
 export const ERROR_CLASSES = [
-  InvalidRequest, PayloadTooLarge, UnsupportedMediaType, Unauthorized, Forbidden, RecordNotFound,
+  InvalidRequest, PayloadTooLarge, HeadersTooLarge, UnsupportedMediaType, Unauthorized, Forbidden, RecordNotFound,
   RouteNotFound, MethodNotAllowed, Conflict, ServiceUnavailable, InternalError,
 ] as const;
 
@@ -137,11 +149,28 @@ export function toApiError(thrown: unknown): { error: ApiError; unexpected: bool
   if (thrown instanceof URIError || (thrown as { status?: unknown } | null)?.status === 400) {
     return { error: InvalidRequest.field('path', 'is not valid percent-encoded UTF-8'), unexpected: false };
   }
-  if (isDatabaseUnreachable(thrown)) return { error: new ServiceUnavailable(), unexpected: true };
+  if (isDatabaseUnreachable(thrown) || isTransientDatabaseError(thrown)) return { error: new ServiceUnavailable(), unexpected: true };
   return { error: new InternalError(), unexpected: true };
 }
 
 export function isDatabaseUnreachable(thrown: unknown): boolean {
   return thrown instanceof MongoServerSelectionError || thrown instanceof MongoNetworkError
     || thrown instanceof MongoTopologyClosedError || thrown instanceof MongoNotConnectedError;
+}
+
+// SQLite's "database is locked" (SQLITE_BUSY) as FerretDB passes it on, under concurrent writes.
+const BUSY = /database is locked|SQLITE_BUSY/i;
+// MaxTimeMSExpired, and the codes MongoDB gives a server shutting down, stepping down or overloaded.
+const TRANSIENT_CODES = new Set([50, 89, 91, 189, 262, 11600, 11602, 13435, 13436, 462]);
+
+/**
+ * A database error that passes by itself (busy, timed out, failing over): answered 503 with
+ * Retry-After, never 500. MongoDB labels most such errors; FerretDB's SQLite says it in words.
+ */
+export function isTransientDatabaseError(thrown: unknown): boolean {
+  if (thrown instanceof MongoOperationTimeoutError) return true;
+  if (!(thrown instanceof MongoError)) return false;
+  if (['TransientTransactionError', 'RetryableWriteError', 'SystemOverloadedError', 'RetryableError'].some((label) => thrown.hasErrorLabel(label))) return true;
+  if (thrown instanceof MongoServerError && typeof thrown.code === 'number' && TRANSIENT_CODES.has(thrown.code)) return true;
+  return BUSY.test(thrown.message);
 }

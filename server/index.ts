@@ -9,6 +9,7 @@ import { openRuntime, type Runtime } from './boot.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { createDemoIfEmpty, demoBanner } from './tenancy/first-run.ts';
+import { createHttpServer } from './http/server.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -17,7 +18,7 @@ async function main(): Promise<void> {
   const app = createApp({ ...runtime, logger });
   // Never with MONGODB_URI: an operator's database gets no demo project and no unasked-for key.
   const demo = config.mongodbUri === undefined ? await createDemoIfEmpty(runtime.tenancy) : null;
-  const server = app.listen(config.port, config.host);
+  const server = createHttpServer(app).listen(config.port, config.host);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;

@@ -1,39 +1,117 @@
-// Reading a JSON request body: content type (415), size (413), syntax (400), then the three
-// checks JSON.parse does not make: nesting depth, well-formed Unicode and finite numbers.
+// Reading a JSON request body: content type and charset (415), emptiness, declared and actual
+// size (413), encoding (400), strict UTF-8 and syntax (400), then what one record may cost:
+// nesting depth, total object keys and size, plus the checks JSON.parse does not make
+// (well-formed Unicode, finite numbers).
 import express from 'express';
 import type { Request, Response } from 'express';
-import { InvalidRequest, UnsupportedMediaType } from '../errors.ts';
+import { parse as parseContentType } from 'content-type';
+import { InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from '../errors.ts';
 
 /**
- * Deepest nesting of objects and arrays a body may have. Bounding it before validation keeps
- * the recursive schemas (rich text, JSON Schemas) from recursing on hostile input. 64 leaves
- * room for ~30 levels of rich-text nodes (each level is a node plus its `content` array).
+ * Default deepest nesting of objects and arrays a body may have. Bounding it before validation
+ * keeps the recursive schemas (rich text, JSON Schemas) from recursing on hostile input. 64
+ * leaves room for ~30 levels of rich-text nodes (each level is a node plus its `content` array).
  */
 export const MAX_BODY_DEPTH = 64;
 
+/** What one record (one request body) may cost; see the README's limits table. */
+export interface RecordLimits {
+  /** Bytes of the (decoded) JSON text. */
+  maxBytes: number;
+  /** Object keys, counted over every nested object. */
+  maxKeys: number;
+  /** Nesting of objects and arrays. */
+  maxDepth: number;
+}
+
 export type BodyReader = (req: Request, res: Response) => Promise<unknown>;
 
-export function jsonBodyReader(limitBytes: number): BodyReader {
-  // strict: false, so a body that is valid JSON but not an object (`"x"`, `42`, `null`) is
-  // answered by the operation as `/` "must be a JSON object", not as "is not valid JSON".
-  const parse = express.json({ limit: limitBytes, strict: false, type: 'application/json' });
+const ENCODINGS = new Set(['identity', 'gzip', 'deflate', 'br']);
+// fatal: invalid UTF-8 is refused, not silently replaced by U+FFFD and stored.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+export function jsonBodyReader(limitBytes: number, limits: RecordLimits): BodyReader {
+  // Bytes only: decoding and parsing are done here, strictly. inflate: gzip, deflate and br.
+  const raw = express.raw({ limit: limitBytes, type: () => true, inflate: true });
   return async (req, res) => {
-    if (!req.is('application/json')) {
-      throw new UnsupportedMediaType([{ field: 'Content-Type', message: 'must be application/json' }]);
+    checkContentType(req.headers['content-type']);
+    // Refused from the header, before reading: the error answer closes the connection, so
+    // the body need not be sent at all.
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limitBytes) {
+      throw new PayloadTooLarge([{ field: 'Content-Length', message: `is larger than the ${limitBytes} bytes a body may have` }]);
     }
-    await new Promise<void>((resolve, reject) => parse(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
-    checkBody(req.body);
-    return req.body;
+    const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+    if (!ENCODINGS.has(encoding)) {
+      throw new UnsupportedMediaType([{ field: 'Content-Encoding', message: 'must be gzip, deflate, br or identity' }]);
+    }
+    await new Promise<void>((resolve, reject) => raw(req, res, (error?: unknown) => (error ? reject(translate(error, encoding)) : resolve())));
+    const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    if (bytes.length === 0) throw InvalidRequest.field('body', 'is empty');
+    if (bytes.length > limits.maxBytes) {
+      throw new PayloadTooLarge([{ field: 'body', message: `is larger than the ${limits.maxBytes} bytes a record may have` }]);
+    }
+    let text: string;
+    try {
+      text = UTF8.decode(bytes);
+    } catch {
+      throw InvalidRequest.field('body', 'is not valid UTF-8');
+    }
+    let value: unknown;
+    try {
+      // strict JSON, but any value: `"x"`, `42`, `null` are answered by the operation as `/`
+      // "must be a JSON object", not as "is not valid JSON".
+      value = JSON.parse(text);
+    } catch {
+      throw InvalidRequest.field('body', 'is not valid JSON');
+    }
+    checkBody(value, limits);
+    req.body = value;
+    return value;
   };
 }
 
-/** Throws InvalidRequest when the value nests too deep, holds a string that is not well-formed Unicode or a number out of range. */
-export function checkBody(value: unknown): void {
-  const problem = findProblem(value, '', 0);
+/** `application/json`, charset utf-8 if any; 415 otherwise, named precisely. */
+function checkContentType(header: string | undefined): void {
+  let type: string;
+  let charset: string | undefined;
+  try {
+    const parsed = parseContentType(header ?? '');
+    type = parsed.type;
+    charset = parsed.parameters['charset'];
+  } catch {
+    throw new UnsupportedMediaType([{ field: 'Content-Type', message: 'must be application/json' }]);
+  }
+  if (type !== 'application/json') throw new UnsupportedMediaType([{ field: 'Content-Type', message: 'must be application/json' }]);
+  if (charset !== undefined && charset.toLowerCase() !== 'utf-8') {
+    throw new UnsupportedMediaType([{ field: 'Content-Type', message: 'charset must be utf-8' }]);
+  }
+}
+
+/** body-parser's errors → ours; a body that does not inflate is blamed on its encoding. */
+function translate(error: unknown, encoding: string): unknown {
+  const type = (error as { type?: unknown }).type;
+  if (type === 'entity.too.large') return new PayloadTooLarge([{ field: 'body', message: 'is larger than the body limit' }]);
+  if (typeof type === 'string') return error;
+  if ((error as { status?: unknown }).status === 400) {
+    return InvalidRequest.field('Content-Encoding', `body is not valid ${encoding} data`);
+  }
+  return error;
+}
+
+/** Throws when the value nests too deep, holds too many keys, a string that is not well-formed Unicode or a number out of range. */
+export function checkBody(value: unknown, limits: Pick<RecordLimits, 'maxDepth' | 'maxKeys'> = { maxDepth: MAX_BODY_DEPTH, maxKeys: Infinity }): void {
+  const budget = { left: limits.maxKeys, max: limits.maxKeys };
+  const problem = findProblem(value, '', 0, limits.maxDepth, budget);
   if (problem) throw InvalidRequest.field(problem.field || '/', problem.message);
 }
 
-function findProblem(value: unknown, pointer: string, depth: number): { field: string; message: string } | undefined {
+interface KeyBudget {
+  left: number;
+  readonly max: number;
+}
+
+function findProblem(value: unknown, pointer: string, depth: number, maxDepth: number, budget: KeyBudget): { field: string; message: string } | undefined {
   // JSON.parse reads a number beyond the double range (`1e400`) as Infinity, which JSON cannot
   // print (it would come back as null) and FerretDB refuses to store (a 500).
   if (typeof value === 'number') {
@@ -43,18 +121,22 @@ function findProblem(value: unknown, pointer: string, depth: number): { field: s
     return value.isWellFormed() ? undefined : { field: pointer, message: 'must be well-formed Unicode (no lone surrogates)' };
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  if (depth >= MAX_BODY_DEPTH) return { field: pointer, message: `nests deeper than ${MAX_BODY_DEPTH} levels` };
+  if (depth >= maxDepth) return { field: pointer, message: `nests deeper than ${maxDepth} levels` };
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const problem = findProblem(value[i], `${pointer}/${i}`, depth + 1);
+      const problem = findProblem(value[i], `${pointer}/${i}`, depth + 1, maxDepth, budget);
       if (problem) return problem;
     }
     return undefined;
   }
-  for (const key of Object.keys(value)) {
+  const keys = Object.keys(value);
+  // Counted before looking inside, so a huge object is refused without walking it.
+  budget.left -= keys.length;
+  if (budget.left < 0) return { field: '/', message: `has more than ${budget.max} object keys in all` };
+  for (const key of keys) {
     const field = `${pointer}/${escapePointer(key)}`;
     if (!key.isWellFormed()) return { field, message: 'key must be well-formed Unicode (no lone surrogates)' };
-    const problem = findProblem((value as Record<string, unknown>)[key], field, depth + 1);
+    const problem = findProblem((value as Record<string, unknown>)[key], field, depth + 1, maxDepth, budget);
     if (problem) return problem;
   }
   return undefined;

@@ -15,5 +15,8 @@ export const renderError: ErrorRequestHandler = (thrown, req, res, _next) => {
     res.destroy();
     return;
   }
+  // A body not (fully) received is not read after an error either: closing the connection
+  // spares reading it (a 401 or a 413 answers at once, whatever the client still means to send).
+  if (!req.complete) res.set('Connection', 'close');
   send(res, errorOutcome(error));
 };

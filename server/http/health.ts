@@ -3,12 +3,11 @@ import type { RequestHandler } from 'express';
 import { ServiceUnavailable } from '../errors.ts';
 import { errorOutcome, send } from './respond.ts';
 
-const PING_TIMEOUT_MS = 2000;
-
-export function health(ping: (timeoutMs: number) => Promise<void>): RequestHandler {
+/** `timeoutMs`: DB_TIMEOUT_MS, so health answers as soon as a catalog request would give up. */
+export function health(ping: (timeoutMs: number) => Promise<void>, timeoutMs: number): RequestHandler {
   return async (_req, res) => {
     try {
-      await ping(PING_TIMEOUT_MS);
+      await ping(timeoutMs);
       send(res, { status: 200, body: { status: 'ok' } });
     } catch {
       send(res, errorOutcome(new ServiceUnavailable()));

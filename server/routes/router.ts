@@ -6,7 +6,7 @@ import { handlerFor, type PipelineParts } from '../pipeline.ts';
 import type { Route } from './table.ts';
 
 export function catalogRouter(routes: readonly Route[], parts: PipelineParts): express.Router {
-  const router = express.Router();
+  const router = express.Router({ strict: true, caseSensitive: true });
   const methodsByPath = new Map<string, Set<string>>();
   for (const route of routes) {
     router[route.operation.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete'](route.path, handlerFor(route, parts));

@@ -1,5 +1,6 @@
-// The MongoDB client: connecting with durable defaults, naming the server that answers.
+// The MongoDB client: connecting with durable and bounded defaults, naming the server that answers.
 import { MongoClient, type Db } from 'mongodb';
+import { withTimeout } from './embedded/util.ts';
 
 export interface ServerInfo {
   kind: 'mongodb' | 'ferretdb';
@@ -20,12 +21,24 @@ export interface Database {
 // Options the URI may set on its own; our defaults apply only where it does not.
 const DEFAULTS: Record<string, { uriKeys: string[]; option: object }> = {
   writeConcern: { uriKeys: ['w', 'journal', 'wtimeoutms'], option: { writeConcern: { w: 'majority', journal: true } } },
-  // Fail fast (503) instead of holding requests for the driver's 30 s default when the database is gone.
-  serverSelection: { uriKeys: ['serverselectiontimeoutms'], option: { serverSelectionTimeoutMS: 5000 } },
 };
 
-export async function connectDatabase(uri: string, databaseName: string): Promise<Database> {
-  const client = new MongoClient(uri, { ...defaultsNotIn(uri), appName: 'catalog-service' });
+/** Default bound on every database call (DB_TIMEOUT_MS). */
+export const DEFAULT_DB_TIMEOUT_MS = 4_000;
+
+export async function connectDatabase(uri: string, databaseName: string, options: { timeoutMs?: number } = {}): Promise<Database> {
+  // Without a bound given (test helpers, one-off scripts) only server selection is bounded.
+  const { timeoutMs } = options;
+  // Driver 7 ignores timeoutMS (deprecated, "has no effect"), so each step is bounded on its
+  // own: finding the server, getting a pooled connection, opening one, and every read from its
+  // socket (a frozen database answers nothing: the socket times out and the pool is cleared).
+  // The request pipeline holds the whole request to the same budget (see pipeline.ts).
+  const bounded = Object.fromEntries(
+    (timeoutMs === undefined ? ['serverSelectionTimeoutMS'] : ['serverSelectionTimeoutMS', 'waitQueueTimeoutMS', 'connectTimeoutMS', 'socketTimeoutMS'])
+      .filter((option) => !uriHas(uri, option.toLowerCase()))
+      .map((option) => [option, timeoutMs ?? DEFAULT_DB_TIMEOUT_MS]),
+  );
+  const client = new MongoClient(uri, { ...defaultsNotIn(uri), ...bounded, appName: 'catalog-service' });
   await client.connect();
   const db = client.db(databaseName);
   const server = await identifyServer(db);
@@ -33,16 +46,25 @@ export async function connectDatabase(uri: string, databaseName: string): Promis
     client,
     db,
     server,
-    async ping(timeoutMs) {
-      await db.command({ ping: 1 }, { timeoutMS: timeoutMs });
+    async ping(pingTimeoutMs) {
+      // The race is the guarantee: a health check must answer in time whatever the driver does.
+      await withTimeout(db.command({ ping: 1 }), pingTimeoutMs, 'database ping');
     },
     close: () => client.close(),
   };
 }
 
-function defaultsNotIn(uri: string): object {
+function uriOptions(uri: string): Set<string> {
   const query = uri.includes('?') ? uri.slice(uri.indexOf('?') + 1) : '';
-  const given = new Set([...new URLSearchParams(query).keys()].map((key) => key.toLowerCase()));
+  return new Set([...new URLSearchParams(query).keys()].map((key) => key.toLowerCase()));
+}
+
+function uriHas(uri: string, key: string): boolean {
+  return uriOptions(uri).has(key);
+}
+
+function defaultsNotIn(uri: string): object {
+  const given = uriOptions(uri);
   return Object.assign({}, ...Object.values(DEFAULTS)
     .filter(({ uriKeys }) => !uriKeys.some((key) => given.has(key)))
     .map(({ option }) => option));

@@ -30,9 +30,7 @@ export class VersionResolver {
 
   /** The version, or null when it does not exist. */
   async resolve(address: VersionAddress): Promise<ResolvedVersion | null> {
-    const key = address.family === 'V'
-      ? address.versionId
-      : `${address.projectRef}\u0000${address.versionType}\u0000${address.versionSlug}`;
+    const key = cacheKey(address);
     const cached = this.#cache.get(key);
     if (cached && cached.expires > Date.now()) return cached.version;
     const version = await this.#lookup(address);
@@ -43,14 +41,28 @@ export class VersionResolver {
     return version;
   }
 
+  /** Whether `resolve` would answer from the cache. */
+  isCached(address: VersionAddress): boolean {
+    return (this.#cache.get(cacheKey(address))?.expires ?? 0) > Date.now();
+  }
+
+  /**
+   * The lookups an uncached `resolve` makes, result ignored: a refusal of a cached version then
+   * takes as long as that of an unknown one, so response times do not tell them apart.
+   */
+  async lookUpAsIfUncached(address: VersionAddress): Promise<void> {
+    await this.#lookup(address);
+  }
+
   async #lookup(address: VersionAddress): Promise<ResolvedVersion | null> {
     if (address.family === 'V') {
       const version = await this.#tenancy.findVersion(address.versionId);
       return version && { versionId: version.id, projectId: version.projectId };
     }
     const project = await this.#tenancy.findProject(address.projectRef);
+    // An unknown project still costs the version lookup, so its time matches a known one's.
+    const version = await this.#tenancy.findVersionByAddress(project?.id ?? '', address.versionType, address.versionSlug);
     if (!project) return null;
-    const version = await this.#tenancy.findVersionByAddress(project.id, address.versionType, address.versionSlug);
     return version && { versionId: version.id, projectId: project.id };
   }
 
@@ -60,4 +72,8 @@ export class VersionResolver {
     const now = Date.now();
     for (const [key, entry] of this.#cache) if (entry.expires <= now) this.#cache.delete(key);
   }
+}
+
+function cacheKey(address: VersionAddress): string {
+  return address.family === 'V' ? address.versionId : `${address.projectRef}\u0000${address.versionType}\u0000${address.versionSlug}`;
 }

@@ -41,12 +41,25 @@ describe('Configuration', () => {
       ['JWT_SECRET', { JWT_SECRET: 'short' }],
       ['EMBEDDED_DB', { EMBEDDED_DB: 'sqlite' }],
       ['EMBEDDED_DB_PORT', { EMBEDDED_DB_PORT: '-1' }],
+      ['RECORD_MAX_BYTES', { RECORD_MAX_BYTES: 'big' }],
+      ['RECORD_MAX_KEYS', { RECORD_MAX_KEYS: '0' }],
+      ['RECORD_MAX_DEPTH', { RECORD_MAX_DEPTH: '1' }],
+      ['DB_TIMEOUT_MS', { DB_TIMEOUT_MS: '10' }],
     ];
     for (const [variable, env] of cases) {
       it(`${variable}=${Object.values(env)[0]}`, () => {
         expect(() => loadConfig(env)).to.throw(ConfigError).with.property('message').that.matches(new RegExp(`^${variable} `)).and.not.include('\n');
       });
     }
+  });
+
+  it('bounds a record by the body limit, 10,000 keys and 64 levels, and database calls by 4 s, unless told otherwise', () => {
+    expect(loadConfig({}).recordLimits).to.deep.equal({ maxBytes: 1024 * 1024, maxKeys: 10_000, maxDepth: 64 });
+    expect(loadConfig({ BODY_LIMIT: '2mb' }).recordLimits.maxBytes).to.equal(2 * 1024 * 1024);
+    expect(loadConfig({ RECORD_MAX_BYTES: '64kb', RECORD_MAX_KEYS: '500', RECORD_MAX_DEPTH: '16' }).recordLimits)
+      .to.deep.equal({ maxBytes: 64 * 1024, maxKeys: 500, maxDepth: 16 });
+    expect(loadConfig({}).dbTimeoutMs).to.equal(4000);
+    expect(loadConfig({ DB_TIMEOUT_MS: '1500' }).dbTimeoutMs).to.equal(1500);
   });
 
   it('reads BODY_LIMIT with units', () => {

@@ -4,10 +4,10 @@ import path from 'node:path';
 import express from 'express';
 import supertest from 'supertest';
 import { pino } from 'pino';
-import { MongoNetworkError } from 'mongodb';
+import { MongoNetworkError, MongoNetworkTimeoutError, MongoServerError } from 'mongodb';
 import { repoRoot } from '../../server/config.ts';
 import {
-  ApiError, Conflict, ERROR_CLASSES, Forbidden, InternalError, InvalidRequest, MethodNotAllowed, PayloadTooLarge,
+  ApiError, Conflict, ERROR_CLASSES, Forbidden, HeadersTooLarge, InternalError, InvalidRequest, MethodNotAllowed, PayloadTooLarge,
   RecordNotFound, RouteNotFound, ServiceUnavailable, Unauthorized, UnsupportedMediaType, toApiError,
 } from '../../server/errors.ts';
 import { renderError } from '../../server/http/errors.ts';
@@ -17,6 +17,7 @@ import { requestLog } from '../../server/http/request-log.ts';
 const EXAMPLES: ApiError[] = [
   InvalidRequest.field('/path', 'must match pattern "^/"'), new PayloadTooLarge(), new UnsupportedMediaType(), new Unauthorized(),
   new Forbidden(), new RecordNotFound('Path not found'), new RouteNotFound(), new MethodNotAllowed(['GET']), new Conflict(),
+  new HeadersTooLarge(),
   new ServiceUnavailable(), new InternalError(),
 ];
 
@@ -50,6 +51,13 @@ describe('Errors: translating what others throw', () => {
     ['body-parser: charset', Object.assign(new Error('unsupported charset'), { type: 'charset.unsupported' }), 415, 'Invalid request'],
     ['Express: bad percent-encoding', new URIError('URI malformed'), 400, 'Invalid request'],
     ['the driver: connection lost', new MongoNetworkError('connection 3 to 127.0.0.1:27017 closed'), 503, 'Service Unavailable'],
+    // Issue 9 defect 1: transient database errors were 500.
+    ['FerretDB on SQLite: database is locked', new MongoServerError({ errmsg: 'database is locked (5) (SQLITE_BUSY)', code: 1 }), 503, 'Service Unavailable'],
+    ['MongoDB: a write labelled retryable', new MongoServerError({ errmsg: 'not primary', code: 10107, errorLabels: ['RetryableWriteError'] }), 503, 'Service Unavailable'],
+    ['MongoDB: a transient transaction error', new MongoServerError({ errmsg: 'write conflict', code: 112, errorLabels: ['TransientTransactionError'] }), 503, 'Service Unavailable'],
+    ['MongoDB: maxTimeMS expired', new MongoServerError({ errmsg: 'operation exceeded time limit', code: 50 }), 503, 'Service Unavailable'],
+    ['the driver: socket timeout (a frozen database)', new MongoNetworkTimeoutError('connection 1 to 127.0.0.1:27018 timed out'), 503, 'Service Unavailable'],
+    ['MongoDB: a duplicate key is no passing trouble', new MongoServerError({ errmsg: 'E11000', code: 11000 }), 500, 'Internal Server Error'],
     ['a bug', new TypeError("Cannot read properties of undefined (reading 'x')"), 500, 'Internal Server Error'],
     ['a thrown string', 'oops', 500, 'Internal Server Error'],
   ];
@@ -59,6 +67,19 @@ describe('Errors: translating what others throw', () => {
       expect([translated.status, translated.error]).to.deep.equal([status, error]);
     });
   }
+
+  it('a 503 tells the client when to retry (Retry-After)', async () => {
+    const app = express();
+    app.use(requestLog(pino({ level: 'silent' })));
+    app.get('/busy', () => {
+      throw new MongoServerError({ errmsg: 'database is locked (5) (SQLITE_BUSY)', code: 1 });
+    });
+    app.use(renderError);
+    const res = await supertest(app).get('/busy');
+    expect(res.status).to.equal(503);
+    expect(res.headers['retry-after']).to.equal('1');
+    expect(res.body).to.deep.equal({ error: 'Service Unavailable' });
+  });
 
   it('never shows the client what went wrong inside, and logs it instead', async () => {
     const logged: string[] = [];

@@ -9,6 +9,12 @@ export interface DatabaseServer {
   kind: 'external' | 'mongodb' | 'ferretdb';
   reused: boolean;
   stop(): Promise<void>;
+  /** Supervised embedded servers only: how often it was restarted after dying. */
+  readonly restarts?: number;
+  /** Supervised embedded servers only: the supervising process (the database is its child). */
+  readonly pid?: number | undefined;
+  /** Supervised embedded servers only: called after each restart with the count so far (for metrics). */
+  onRestart?(listener: (count: number) => void): void;
 }
 
 export interface ProvisionOptions {

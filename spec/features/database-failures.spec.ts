@@ -1,0 +1,101 @@
+// Issue 9 defects 2 and 3 on a FerretDB of this suite's own (not the run's shared database):
+// frozen, every request is answered 503 within DB_TIMEOUT_MS; killed, it is restarted.
+import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import supertest from 'supertest';
+import { createApp } from '../../server/app.ts';
+import { openRuntime, type Runtime } from '../../server/boot.ts';
+import { loadConfig } from '../../server/config.ts';
+import { expectError } from '../support/expect.ts';
+import { JWT_SECRET, bearer } from '../support/service.ts';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().once('error', reject).listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The FerretDB process itself: the child of the supervising wrapper. */
+function databasePid(runtime: Runtime): number {
+  const wrapper = runtime.databaseServer.pid;
+  if (wrapper === undefined) throw new Error('the embedded database has no pid');
+  const [child] = execFileSync('pgrep', ['-P', String(wrapper)], { encoding: 'utf8' }).trim().split('\n');
+  return Number(child);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('An embedded database that freezes or dies (issue 9)', function () {
+  this.timeout(60_000);
+  let dataDir: string;
+  let runtime: Runtime;
+  let request: supertest.Agent;
+  let url: string;
+  let key: string;
+
+  before(async function () {
+    const engine = process.env['EMBEDDED_DB'];
+    if (process.env['MONGODB_URI'] || (engine && engine !== 'ferretdb' && engine !== 'auto')) this.skip();
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'catalog-dbfail-'));
+    const config = loadConfig({
+      DATA_DIR: dataDir, EMBEDDED_DB: 'ferretdb', EMBEDDED_DB_PORT: String(await freePort()),
+      JWT_SECRET, LOG_LEVEL: 'silent', DB_TIMEOUT_MS: '1000',
+    });
+    runtime = await openRuntime(config, pino({ level: 'silent' }));
+    const app = createApp({ ...runtime, logger: pino({ level: 'silent' }) });
+    request = supertest.agent(app);
+    const project = await runtime.tenancy.createProject('dbfail', 'Database failures');
+    const version = await runtime.tenancy.createVersion(project.id, 'branch', 'main');
+    key = (await runtime.tenancy.createApiKey(project.id, false)).secret;
+    url = `/v2/catalog/versions/${version.id}/paths`;
+  });
+  after(async () => {
+    await runtime?.close();
+    if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('defect 2: frozen (SIGSTOP), /healthz and catalog requests answer 503 with Retry-After, then recover', async () => {
+    expect((await request.get(url).set(bearer(key))).status).to.equal(200);
+    const pid = databasePid(runtime);
+    process.kill(pid, 'SIGSTOP');
+    try {
+      // The mocha timeout (60 s) is the only clock here; before the fix these took ~40 s each.
+      const [health, list, create] = await Promise.all([
+        request.get('/healthz'),
+        request.get(url).set(bearer(key)),
+        request.post(url).set(bearer(key)).send({ serviceId: `svc_${'0'.repeat(26)}`, path: '/frozen' }),
+      ]);
+      for (const res of [health, list, create]) {
+        expectError(res, 503, 'Service Unavailable');
+        expect(res.headers['retry-after']).to.equal('1');
+      }
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    for (let i = 0; i < 50 && (await request.get('/healthz')).status !== 200; i++) await sleep(200);
+    expect((await request.get(url).set(bearer(key))).status).to.equal(200);
+  });
+
+  it('defect 3: killed (SIGKILL), it is restarted, counted, and the service recovers without a restart', async () => {
+    const restarted = new Promise<number>((resolve) => runtime.databaseServer.onRestart!(resolve));
+    const before = runtime.databaseServer.restarts;
+    process.kill(databasePid(runtime), 'SIGKILL');
+    expect(await restarted).to.equal(before! + 1);
+    expect(runtime.databaseServer.restarts).to.equal(before! + 1);
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 200; i++) {
+      status = (await request.get(url).set(bearer(key))).status;
+      if (status !== 200) await sleep(200);
+    }
+    expect(status).to.equal(200);
+    expect((await request.get('/healthz')).status).to.equal(200);
+  });
+});
