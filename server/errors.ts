@@ -1,6 +1,7 @@
 // Every error outcome of the interface: one class per row of the status table, one translation
 // of foreign errors (body parser, driver) into them. The HTTP adapter renders them.
 import { MongoNetworkError, MongoServerSelectionError, MongoTopologyClosedError, MongoNotConnectedError } from 'mongodb';
+import type { Error as ErrorBody } from './schemas/generated/types.ts';
 
 /** One entry of `details` on a validation error: a JSON pointer into the body, or a query parameter name. */
 export interface FieldProblem {
@@ -21,7 +22,7 @@ export abstract class ApiError extends Error {
   }
 
   /** The error body: exactly `error` and, when there are any, `details`. */
-  body(): { error: string; details?: unknown } {
+  body(): ErrorBody {
     return this.details === undefined ? { error: this.error } : { error: this.error, details: this.details };
   }
 }
