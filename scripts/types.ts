@@ -34,7 +34,12 @@ const DROPPED = ['$schema', '$id', '$comment', 'if', 'then', 'else', 'dependentS
 
 // Keywords that say something about a value's type; a schema with none of them accepts anything.
 const SHAPING = ['type', 'tsType', 'enum', 'const', 'properties', 'patternProperties', 'additionalProperties',
-  'items', 'prefixItems', 'allOf', 'anyOf', 'oneOf', 'not', 'required'];
+  'items', 'prefixItems', 'allOf', 'anyOf', 'oneOf'];
+// Keywords that only accept or reject values without saying what type they have. A branch of
+// `allOf`/`anyOf`/`oneOf` made of these alone (`{"required": ["value"]}`, an if/then rule) is
+// left out of the type; the generator would turn it into an open `{[k: string]: unknown}`.
+const ASSERTING = ['required', 'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas',
+  'minProperties', 'maxProperties', 'title', 'description', '$comment'];
 
 /** One type to emit: a file's root schema or one of its `$defs`. */
 interface Unit {
@@ -64,6 +69,10 @@ function schemaFiles(dir: string, prefix = ''): string[] {
 function typeName(title: string): string {
   return title.split(/[^0-9A-Za-z]+/).filter(Boolean)
     .map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
+}
+
+function isAssertion(schema: Schema): boolean {
+  return isSchema(schema) && typeof schema.$ref !== 'string' && Object.keys(schema).every((key) => ASSERTING.includes(key));
 }
 
 /** A root that only holds `$defs` (defs/*.json) is a container, not a type. */
@@ -125,7 +134,10 @@ function prepare(schema: Schema, base: string, names: ReadonlyMap<string, string
     if (ONE.includes(keyword) && isSchema(value)) {
       out[keyword] = prepare(value, base, names, `${where}/${keyword}`, false);
     } else if (MANY.includes(keyword) && Array.isArray(value)) {
-      out[keyword] = value.map((item, i) => prepare(item as Schema, base, names, `${where}/${keyword}/${i}`, false));
+      const branches = value
+        .map((item, i) => prepare(item as Schema, base, names, `${where}/${keyword}/${i}`, false))
+        .filter((branch, i) => keyword === 'prefixItems' || !isAssertion(value[i] as Schema));
+      if (branches.length > 0) out[keyword] = branches;
     } else if (MAP.includes(keyword) && isSchema(value)) {
       out[keyword] = Object.fromEntries(Object.entries(value)
         .map(([key, item]) => [key, prepare(item as Schema, base, names, `${where}/${keyword}/${key}`, false)]));

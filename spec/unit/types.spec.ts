@@ -54,6 +54,7 @@ const thing = {
   },
   if: { required: ['size'] },
   then: { required: ['shape'] },
+  anyOf: [{ required: ['size'] }, { required: ['pair'] }], // a rule, not a shape: the type stays an interface
   $defs: {
     round: {
       title: 'Round shape', description: 'A circle.', type: 'object', additionalProperties: false,
@@ -82,7 +83,7 @@ describe('generated TypeScript types (scripts/types.ts)', function () {
     expect(text).not.to.include('x-id-prefix');
   });
 
-  it('copes with const, enum, oneOf, prefixItems, if/then, readOnly and untyped values', async () => {
+  it('copes with const, enum, oneOf, prefixItems, if/then, anyOf rules, readOnly and untyped values', async () => {
     const text = await generate(schemaDir({ 'defs/ids.json': ids, 'records/thing.json': thing }));
     expect(text).to.match(/^ {2}kind: "thing";$/m);
     expect(text).to.match(/^ {2}size\?: "small" \| "big";$/m);
