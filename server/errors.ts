@@ -4,6 +4,7 @@ import {
   MongoError, MongoNetworkError, MongoNotConnectedError, MongoOperationTimeoutError, MongoServerError, MongoServerSelectionError,
   MongoTopologyClosedError,
 } from 'mongodb';
+import type { Error as ErrorBody } from './schemas/generated/types.ts';
 
 /** One entry of `details` on a validation error: a JSON pointer into the body, or a query parameter name. */
 export interface FieldProblem {
@@ -24,7 +25,7 @@ export abstract class ApiError extends Error {
   }
 
   /** The error body: exactly `error` and, when there are any, `details`. */
-  body(): { error: string; details?: unknown } {
+  body(): ErrorBody {
     return this.details === undefined ? { error: this.error } : { error: this.error, details: this.details };
   }
 }

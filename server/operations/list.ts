@@ -2,6 +2,7 @@
 import { InvalidRequest } from '../errors.ts';
 import { CursorGone } from '../store/records.ts';
 import type { Operation } from './context.ts';
+import type { PaginationMetadata } from '../schemas/generated/types.ts';
 import { parseListQuery } from './list-query.ts';
 
 export const list: Operation = async ({ store, version, query }) => {
@@ -10,7 +11,7 @@ export const list: Operation = async ({ store, version, query }) => {
     const page = await store.list(listQuery);
     return {
       status: 200,
-      body: { items: page.items, pagination: { nextCursor: page.nextCursor, hasMore: page.nextCursor !== null, limit: listQuery.limit } },
+      body: { items: page.items, pagination: { nextCursor: page.nextCursor, hasMore: page.nextCursor !== null, limit: listQuery.limit } satisfies PaginationMetadata },
     };
   } catch (error) {
     if (error instanceof CursorGone) {

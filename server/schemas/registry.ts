@@ -8,6 +8,7 @@ import addFormats from 'ajv-formats';
 import { repoRoot } from '../config.ts';
 import { toProblems } from './problems.ts';
 import type { FieldProblem } from '../errors.ts';
+import type { CollectionDescriptor } from './generated/types.ts';
 
 export const SCHEMA_BASE = 'https://catalog.example/schemas/';
 const DESCRIPTORS_FILE = 'collections.json';
@@ -91,14 +92,7 @@ export function loadCatalog(schemaDir = path.join(repoRoot, 'schemas')): Catalog
   });
 }
 
-interface Descriptor {
-  name: string;
-  title: string;
-  record: string;
-  schema: string;
-  notFound: string;
-  filters?: string[];
-}
+type Descriptor = CollectionDescriptor;
 
 function describeCollection(ajv: Ajv2020, check: (ref: string) => Check, descriptor: Descriptor): Collection {
   const schema = ajv.getSchema(descriptor.schema)?.schema as AnySchemaObject | undefined;

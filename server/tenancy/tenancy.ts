@@ -3,8 +3,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
 import { newId } from '../ids.ts';
+import type { VersionType } from '../schemas/generated/types.ts';
 
-export type VersionType = 'branch' | 'environment';
+// defs/ids.json#/$defs/versionType
+export type { VersionType };
 
 export interface Project {
   id: string;

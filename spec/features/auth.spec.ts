@@ -8,6 +8,7 @@ import { issueToken, SCOPE_READ, SCOPE_WRITE, TOKEN_AUDIENCE } from '../../serve
 import { newId } from '../../server/ids.ts';
 import { FAMILIES, OPERATIONS, routeTable, type Family, type Route } from '../../server/routes/table.ts';
 import type { Collection } from '../../server/schemas/registry.ts';
+import type { Path, Request as RequestRecord } from '../../server/schemas/generated/types.ts';
 import type { Version } from '../../server/tenancy/tenancy.ts';
 import {
   BOTH_SCOPES, claims, craftJwt, nowSeconds, oneCharOff, rsaPrivateKey, unknownApiKey, withPayload, type Claims,
@@ -40,10 +41,13 @@ interface Target {
   key: string;
 }
 
+/** A record body as sent: `versionId` comes from the route. */
+type Body<T> = Omit<T, 'versionId'>;
+
 /** A valid record of each served collection (no id, no versionId). */
 const SAMPLES: Record<string, () => Record<string, unknown>> = {
-  paths: () => ({ serviceId: newId('svc_'), path: '/pets/{petId}', summary: 'auth spec' }),
-  requests: () => ({ operationId: newId('op_'), contentMediaType: 'application/json', description: 'auth spec' }),
+  paths: (): Body<Path> => ({ serviceId: newId('svc_'), path: '/pets/{petId}', summary: 'auth spec' }),
+  requests: (): Body<RequestRecord> => ({ operationId: newId('op_'), contentMediaType: 'application/json', description: 'auth spec' }),
 };
 
 const UNAUTHORIZED_BODY = '{"error":"Unauthorized"}';

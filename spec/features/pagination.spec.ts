@@ -14,6 +14,7 @@ import { parseListQuery } from '../../server/operations/list-query.ts';
 import { newId } from '../../server/ids.ts';
 import { RecordStore } from '../../server/store/records.ts';
 import type { Collection } from '../../server/schemas/registry.ts';
+import type { PaginationMetadata } from '../../server/schemas/generated/types.ts';
 
 /** A Path as the tests model it: `updatedAt` as the Date the database holds. */
 interface PathModel {
@@ -28,7 +29,7 @@ interface PathModel {
 
 interface Page {
   items: Array<Record<string, unknown> & { id: string }>;
-  pagination: { nextCursor: string | null; hasMore: boolean; limit: number };
+  pagination: PaginationMetadata;
 }
 
 type Params = Array<[string, string]>;

@@ -1,13 +1,15 @@
 // Assertions on the interface's error shape: exactly `error`, and `details` only when present.
 import { expect } from 'chai';
 import type { Response } from 'supertest';
+import type { Error as ErrorBody } from '../../server/schemas/generated/types.ts';
 
 export function expectError(res: Response, status: number, error: string): void {
   expect(res.status, `status (body ${JSON.stringify(res.body)})`).to.equal(status);
   expect(res.headers['content-type']).to.match(/^application\/json/);
   expect(res.body).to.be.an('object');
-  expect(res.body.error).to.equal(error);
-  expect(Object.keys(res.body).filter((key) => key !== 'error' && key !== 'details')).to.deep.equal([]);
+  const body = res.body as ErrorBody;
+  expect(body.error).to.equal(error);
+  expect(Object.keys(body).filter((key) => key !== 'error' && key !== 'details')).to.deep.equal([]);
 }
 
 /** A 400 whose details name `field` (a JSON pointer or a parameter name). */

@@ -1,0 +1,1224 @@
+// Generated from schemas/ by `npm run types`; do not edit.
+// Change the JSON Schema files instead and rerun `npm run types` (npm test fails when stale).
+
+/**
+ * Body of every error response: `error` and optionally `details`, no other fields.
+ *
+ * From schemas/api/error.json.
+ */
+export interface Error {
+  /**
+   * Name of the error outcome, for example `Invalid request` or `Path not found`.
+   */
+  error: string;
+  /**
+   * Any JSON value giving details. For validation errors: a list of `{ "field", "message" }` objects (field is a JSON pointer into the body, or the query parameter name).
+   */
+  details?: unknown;
+}
+
+/**
+ * Pagination metadata of a list response.
+ *
+ * From schemas/api/pagination.json.
+ */
+export interface PaginationMetadata {
+  /**
+   * Id of the first item of the next page; null when no further item id is available.
+   */
+  nextCursor: string | null;
+  /**
+   * Whether a next page exists.
+   */
+  hasMore: boolean;
+  /**
+   * Page size used for this page.
+   */
+  limit: number;
+}
+
+/**
+ * Schema of `collections.json`: the record kinds the service serves as collections, and how.
+ *
+ * From schemas/collection-descriptors.schema.json.
+ */
+export interface CollectionDescriptors {
+  /**
+   * Reference to this schema, for editors.
+   */
+  $schema?: string;
+  /**
+   * The served collections.
+   */
+  collections: CollectionDescriptor[];
+}
+
+/**
+ * One served collection.
+ *
+ * From schemas/collection-descriptors.schema.json#/$defs/collection.
+ */
+export interface CollectionDescriptor {
+  /**
+   * URL segment of the collection and name of its MongoDB collection.
+   */
+  name: string;
+  /**
+   * Display name of the collection, for documentation.
+   */
+  title: string;
+  /**
+   * Name of the record kind, for example `Path`.
+   */
+  record: string;
+  /**
+   * Absolute `$id` of the record schema.
+   */
+  schema: string;
+  /**
+   * The `error` string of the not found outcome, for example `Path not found`.
+   */
+  notFound: string;
+  /**
+   * Top-level reference fields of the record the list operation may filter on by equality. Defaults to `[]`.
+   */
+  filters?: string[];
+}
+
+/**
+ * A date-time string (ISO 8601, RFC 3339) or null.
+ *
+ * From schemas/defs/common.json#/$defs/timestamp.
+ */
+export type Timestamp = string | null;
+
+/**
+ * Text in markdown.
+ *
+ * From schemas/defs/common.json#/$defs/markdown.
+ */
+export type Markdown = string;
+
+/**
+ * Free-form custom metadata (any JSON values), including vendor extensions. Unknown top-level fields are rejected, so vendor data goes here.
+ *
+ * From schemas/defs/common.json#/$defs/kvStorage.
+ */
+export interface KeyValueStorage {
+  [k: string]: unknown;
+}
+
+/**
+ * A JSON Schema object describing a value. Stored and returned as sent (free form).
+ *
+ * From schemas/defs/common.json#/$defs/jsonSchema.
+ */
+export interface JSONSchema {
+  [k: string]: unknown;
+}
+
+/**
+ * A mark (formatting) applied to a rich-text node: required `type`, optional `attrs`.
+ *
+ * From schemas/defs/common.json#/$defs/richTextMark.
+ */
+export interface RichTextMark {
+  /**
+   * Kind of mark, for example bold or link.
+   */
+  type: string;
+  /**
+   * Attributes of the mark.
+   */
+  attrs?: {
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+
+/**
+ * A node of a rich-text tree: an object with optional `type`, `attrs`, `content` (child nodes), `marks` and `text`. The listed fields are type-checked; other keys are accepted and kept, since rich text is free-form editor JSON.
+ *
+ * From schemas/defs/common.json#/$defs/richTextNode.
+ */
+export interface RichTextNode {
+  /**
+   * Kind of node, for example paragraph or text.
+   */
+  type?: string;
+  /**
+   * Attributes of the node.
+   */
+  attrs?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Child nodes, in order.
+   */
+  content?: RichTextNode[];
+  /**
+   * Marks applied to the node.
+   */
+  marks?: RichTextMark[];
+  /**
+   * Text of a text node.
+   */
+  text?: string;
+  [k: string]: unknown;
+}
+
+/**
+ * A rich-text value (`descriptionBlocks`): one node or an array of nodes.
+ *
+ * From schemas/defs/common.json#/$defs/richText.
+ */
+export type RichText = RichTextNode | RichTextNode[];
+
+/**
+ * A link to external documentation.
+ *
+ * From schemas/defs/common.json#/$defs/externalDocs.
+ */
+export interface ExternalDocumentation {
+  /**
+   * URL of the external documentation.
+   */
+  url: string;
+  /**
+   * Description of the external documentation (markdown).
+   */
+  description?: Markdown;
+}
+
+/**
+ * An object mapping a security scheme id to the array of scope strings required for it. Keys are free strings (not checked against the `sec_sch_` format), since the contract also calls scheme names such as `projectApiKey` scheme ids.
+ *
+ * From schemas/defs/common.json#/$defs/securityRequirement.
+ */
+export interface SecurityRequirement {
+  /**
+   * Scopes required for this security scheme (may be empty).
+   */
+  [k: string]: string[];
+}
+
+/**
+ * An example whose value lives at a URL: `externalValue` is required and `value` is not allowed.
+ *
+ * From schemas/defs/common.json#/$defs/externalExample.
+ */
+export interface ExternalExample {
+  /**
+   * Short summary of the example.
+   */
+  summary?: string;
+  /**
+   * Description of the example (markdown).
+   */
+  description?: Markdown;
+  /**
+   * URL (or reference) of the example value.
+   */
+  externalValue: string;
+}
+
+/**
+ * An example carrying its value inline in `value` (any JSON value, optional); `externalValue` is not allowed.
+ *
+ * From schemas/defs/common.json#/$defs/embeddedExample.
+ */
+export interface EmbeddedExample {
+  /**
+   * Short summary of the example.
+   */
+  summary?: string;
+  /**
+   * Description of the example (markdown).
+   */
+  description?: Markdown;
+  /**
+   * The example value: any JSON value.
+   */
+  value?: unknown;
+}
+
+/**
+ * An example map entry: either an external example (required `externalValue`) or an embedded example (optional `value`), never both. An entry without `externalValue` (for example only a `summary`) is an embedded example.
+ *
+ * From schemas/defs/common.json#/$defs/example.
+ */
+export type CommonExample = ExternalExample | EmbeddedExample;
+
+/**
+ * A map from example name to example.
+ *
+ * From schemas/defs/common.json#/$defs/examples.
+ */
+export interface Examples {
+  [k: string]: CommonExample;
+}
+
+/**
+ * A header defined in place. `required` and `deprecated` default to false when absent (the default is documented here, not declared with `default`, because this shape is used inside `oneOf`, where Ajv does not apply defaults).
+ *
+ * From schemas/defs/common.json#/$defs/inlineHeader.
+ */
+export interface InlineHeader {
+  /**
+   * Description of the header (markdown).
+   */
+  description?: Markdown;
+  /**
+   * Whether the header is expected. Absent means false.
+   */
+  required?: boolean;
+  /**
+   * Whether the header is deprecated. Absent means false.
+   */
+  deprecated?: boolean;
+  /**
+   * Shape of the header value.
+   */
+  schema?: JSONSchema;
+  /**
+   * Examples of the header value, by name.
+   */
+  examples?: Examples;
+}
+
+/**
+ * A reference to a reusable header: an object with the required string `$ref` and nothing else.
+ *
+ * From schemas/defs/common.json#/$defs/headerReference.
+ */
+export interface HeaderReference {
+  /**
+   * Reference pointing to a reusable header.
+   */
+  $ref: string;
+}
+
+/**
+ * Either an inline header or a reference to a reusable header (an object with `$ref`).
+ *
+ * From schemas/defs/common.json#/$defs/headerOrReference.
+ */
+export type HeaderOrReference = HeaderReference | InlineHeader;
+
+/**
+ * A map from header name to an inline header or a header reference.
+ *
+ * From schemas/defs/common.json#/$defs/headers.
+ */
+export interface Headers {
+  [k: string]: HeaderOrReference;
+}
+
+/**
+ * A variable substituted into a server URL template placeholder `{name}`.
+ *
+ * From schemas/defs/common.json#/$defs/serverVariable.
+ */
+export interface ServerVariable {
+  /**
+   * Value used when no other value is supplied.
+   */
+  default: string;
+  /**
+   * Allowed values of the variable; at least 1 item.
+   *
+   * @minItems 1
+   */
+  enum?: [string, ...string[]];
+  /**
+   * Description of the variable (markdown).
+   */
+  description?: Markdown;
+}
+
+/**
+ * Identifier of a catalog version: the prefix `ver_` followed by exactly 26 characters of `[0-9A-Za-z]` (30 characters in total). Generated ids are ULIDs, so they sort by creation time.
+ *
+ * From schemas/defs/ids.json#/$defs/versionId.
+ */
+export type CatalogVersionId = string;
+
+/**
+ * Identifier of a service: the prefix `svc_` followed by exactly 26 characters of `[0-9A-Za-z]` (30 characters in total). Generated ids are ULIDs, so they sort by creation time.
+ *
+ * From schemas/defs/ids.json#/$defs/serviceId.
+ */
+export type ServiceId = string;
+
+/**
+ * Identifier of a resource (reusable object schema): the prefix `rsc_` followed by exactly 26 characters of `[0-9A-Za-z]` (30 characters in total). Generated ids are ULIDs, so they sort by creation time.
+ *
+ * From schemas/defs/ids.json#/$defs/resourceId.
+ */
+export type ResourceId = string;
+
+/**
+ * Identifier of a path: the prefix `path_` followed by exactly 26 characters of `[0-9A-Za-z]` (31 characters in total). Generated ids are ULIDs, so they sort by creation time.
+ *
+ * From schemas/defs/ids.json#/$defs/pathId.
+ */
+export type PathId = string;
+
+/**
+ * Identifier of a operation: the prefix `op_` followed by exactly 26 characters of `[0-9A-Za-z]` (29 characters in total). Generated ids are ULIDs, so they sort by creation time.
+ *
+ * From schemas/defs/ids.json#/$defs/operationId.
+ */
+export type OperationId = string;
+
+/**
+ * Identifier of a parameter: the prefix `par_` followed by exactly 26 characters of `[0-9A-Za-z]` (30 characters in total). Generated ids are ULIDs, so they sort by creation time.
+ *
+ * From schemas/defs/ids.json#/$defs/parameterId.
+ */
+export type ParameterId = string;
+
+/**
+ * Identifier of a request (request-body definition): the prefix `req_` followed by exactly 26 characters of `[0-9A-Za-z]` (30 characters in total). Generated ids are ULIDs, so they sort by creation time.
+ *
+ * From schemas/defs/ids.json#/$defs/requestId.
+ */
+export type RequestId = string;
+
+/**
+ * Identifier of a response: the prefix `res_` followed by exactly 26 characters of `[0-9A-Za-z]` (30 characters in total). Generated ids are ULIDs, so they sort by creation time.
+ *
+ * From schemas/defs/ids.json#/$defs/responseId.
+ */
+export type ResponseId = string;
+
+/**
+ * Identifier of a server: the prefix `srv_` followed by exactly 26 characters of `[0-9A-Za-z]` (30 characters in total). Generated ids are ULIDs, so they sort by creation time.
+ *
+ * From schemas/defs/ids.json#/$defs/serverId.
+ */
+export type ServerId = string;
+
+/**
+ * Identifier of a security scheme: the prefix `sec_sch_` followed by exactly 26 characters of `[0-9A-Za-z]` (34 characters in total). Generated ids are ULIDs, so they sort by creation time.
+ *
+ * From schemas/defs/ids.json#/$defs/securitySchemeId.
+ */
+export type SecuritySchemeId = string;
+
+/**
+ * Identifier of a reusable header: the prefix `head_` followed by exactly 26 characters of `[0-9A-Za-z]` (31 characters in total). Generated ids are ULIDs, so they sort by creation time.
+ *
+ * From schemas/defs/ids.json#/$defs/headerId.
+ */
+export type HeaderId = string;
+
+/**
+ * Identifier of a reusable example: the prefix `expl_` followed by exactly 26 characters of `[0-9A-Za-z]` (31 characters in total). Generated ids are ULIDs, so they sort by creation time.
+ *
+ * From schemas/defs/ids.json#/$defs/exampleId.
+ */
+export type ExampleId = string;
+
+/**
+ * Identifier of a project: the prefix `proj_` followed by exactly 26 characters of `[0-9A-Za-z]` (31 characters in total). Generated ids are ULIDs, so they sort by creation time.
+ *
+ * From schemas/defs/ids.json#/$defs/projectId.
+ */
+export type ProjectId = string;
+
+/**
+ * Human-readable project identifier: lower-case letters, digits and `-`, 1 to 100 characters.
+ *
+ * From schemas/defs/ids.json#/$defs/projectSlug.
+ */
+export type ProjectSlug = string;
+
+/**
+ * Identifier of a project API key (not the secret): the prefix `key_` followed by exactly 26 characters of `[0-9A-Za-z]` (30 characters in total). Used by the admin CLI to list and revoke keys.
+ *
+ * From schemas/defs/ids.json#/$defs/apiKeyId.
+ */
+export type APIKeyId = string;
+
+/**
+ * Either a project id (`proj_` prefix, 31 characters) or a project slug (any string of min length 1). A value of the `proj_` id form is treated as a project id; anything else as a slug.
+ *
+ * From schemas/defs/ids.json#/$defs/projectRef.
+ */
+export type ProjectReference = ProjectId | string;
+
+/**
+ * Type of a catalog version: `branch` or `environment`.
+ *
+ * From schemas/defs/ids.json#/$defs/versionType.
+ */
+export type VersionType = "branch" | "environment";
+
+/**
+ * Slug of a catalog version within its project and type, for example the default branch name.
+ *
+ * From schemas/defs/ids.json#/$defs/versionSlug.
+ */
+export type VersionSlug = string;
+
+/**
+ * Assistant conversation payload: a list of messages.
+ *
+ * From schemas/records/assistant-conversation.json.
+ */
+export interface AssistantConversation {
+  /**
+   * The messages of the conversation, in order.
+   */
+  messages: Message[];
+}
+
+/**
+ * A message of the conversation.
+ *
+ * From schemas/records/assistant-conversation.json#/$defs/message.
+ */
+export interface Message {
+  /**
+   * Identifier of the message.
+   */
+  id?: string;
+  /**
+   * Author of the message.
+   */
+  role: "system" | "user" | "assistant";
+  /**
+   * Free-form message metadata.
+   */
+  metadata?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The parts of the message, in order.
+   */
+  parts: MessagePart[];
+}
+
+/**
+ * A part of a message: a text or reasoning part, a file part, or any other object with a `type` string of min length 1 (other than text, reasoning and file).
+ *
+ * From schemas/records/assistant-conversation.json#/$defs/part.
+ */
+export type MessagePart = TextOrReasoningPart | FilePart | OtherPart;
+
+/**
+ * A text or reasoning part: `text` required.
+ *
+ * From schemas/records/assistant-conversation.json#/$defs/textPart.
+ */
+export interface TextOrReasoningPart {
+  /**
+   * `text` or `reasoning`.
+   */
+  type: "text" | "reasoning";
+  /**
+   * The text.
+   */
+  text: string;
+  /**
+   * Whether the text is still streaming or done.
+   */
+  state?: "streaming" | "done";
+  /**
+   * Provider-specific metadata.
+   */
+  providerMetadata?: {
+    [k: string]: unknown;
+  };
+}
+
+/**
+ * A file part: `mediaType` and `url` required.
+ *
+ * From schemas/records/assistant-conversation.json#/$defs/filePart.
+ */
+export interface FilePart {
+  /**
+   * `file`.
+   */
+  type: "file";
+  /**
+   * MIME type of the file.
+   */
+  mediaType: string;
+  /**
+   * Where the file is (URL or data URL).
+   */
+  url: string;
+  /**
+   * Name of the file.
+   */
+  filename?: string;
+  /**
+   * Provider-specific metadata.
+   */
+  providerMetadata?: {
+    [k: string]: unknown;
+  };
+}
+
+/**
+ * Any other part: an object with a `type` string of min length 1 other than text, reasoning and file; other fields are free.
+ *
+ * From schemas/records/assistant-conversation.json#/$defs/otherPart.
+ */
+export interface OtherPart {
+  /**
+   * Kind of part.
+   */
+  type: string;
+  [k: string]: unknown;
+}
+
+/**
+ * A reusable Example. `value` and `externalValue` are mutually exclusive, as for example map entries.
+ *
+ * From schemas/records/example.json.
+ */
+export interface Example {
+  /**
+   * Identifier of the example (`expl_` id).
+   */
+  id?: ExampleId;
+  /**
+   * Name of the example (not unique).
+   */
+  name?: string;
+  /**
+   * The example value: any JSON value. Not allowed together with `externalValue`.
+   */
+  value?: unknown;
+  /**
+   * URL of the example value. Not allowed together with `value`.
+   */
+  externalValue?: string;
+  /**
+   * Short summary of the example.
+   */
+  summary?: string;
+  /**
+   * Description of the example (markdown).
+   */
+  description?: Markdown;
+  /**
+   * Description as rich text: one node or an array of nodes.
+   */
+  descriptionBlocks?: RichText;
+  /**
+   * Custom metadata (object, any values), including vendor extensions. Defaults to `{}`.
+   */
+  kvStorage?: KeyValueStorage;
+  /**
+   * The catalog version the record belongs to (`ver_` id). May be omitted in a body: it is taken from the route.
+   */
+  versionId: CatalogVersionId;
+  /**
+   * When the record was last written (ISO 8601, UTC). Assigned by the service; a submitted value is ignored.
+   */
+  updatedAt?: Timestamp;
+}
+
+/**
+ * A reusable Header definition.
+ *
+ * From schemas/records/header.json.
+ */
+export interface Header {
+  /**
+   * Identifier of the header (`head_` id).
+   */
+  id?: HeaderId;
+  /**
+   * Header name; case-insensitive on the wire.
+   */
+  name: string;
+  /**
+   * Description of the header (markdown).
+   */
+  description?: Markdown;
+  /**
+   * Whether the header is expected.
+   */
+  required?: boolean;
+  /**
+   * Whether the header is deprecated.
+   */
+  deprecated?: boolean;
+  /**
+   * Serialization style of the value.
+   */
+  style?: "simple";
+  /**
+   * Whether array and object values are exploded.
+   */
+  explode?: boolean;
+  /**
+   * Shape of the header value.
+   */
+  schema?: JSONSchema;
+  /**
+   * Examples, by name. Defaults to `{}`.
+   */
+  examples?: Examples;
+  /**
+   * Custom metadata (object, any values), including vendor extensions. Defaults to `{}`.
+   */
+  kvStorage?: KeyValueStorage;
+  /**
+   * Map of content type to media description: `schema` required, `examples` optional.
+   */
+  content?: {
+    /**
+     * Representation of the header value for one content type.
+     */
+    [k: string]: {
+      /**
+       * Shape of the header value in this content type.
+       */
+      schema: JSONSchema;
+      /**
+       * Examples, by name.
+       */
+      examples?: Examples;
+    };
+  };
+  /**
+   * The catalog version the record belongs to (`ver_` id). May be omitted in a body: it is taken from the route.
+   */
+  versionId: CatalogVersionId;
+  /**
+   * When the record was last written (ISO 8601, UTC). Assigned by the service; a submitted value is ignored.
+   */
+  updatedAt?: Timestamp;
+}
+
+/**
+ * An Operation is one HTTP method on a path.
+ *
+ * From schemas/records/operation.json.
+ */
+export interface Operation {
+  /**
+   * Identifier of the operation record (`op_` id). Not to be confused with `operationId`, the stable identifier string.
+   */
+  id?: OperationId;
+  /**
+   * HTTP method in lower case, for example `get`.
+   */
+  method: string;
+  /**
+   * The path this operation belongs to (`path_` id).
+   */
+  pathId: PathId;
+  /**
+   * Short summary of the operation.
+   */
+  summary?: string;
+  /**
+   * Description of the operation (markdown).
+   */
+  description?: Markdown;
+  /**
+   * Description as rich text: one node or an array of nodes.
+   */
+  descriptionBlocks?: RichText;
+  /**
+   * Whether the operation is deprecated. Defaults to false.
+   */
+  deprecated?: boolean;
+  /**
+   * Stable identifier of the operation (a free string, not an `op_` id).
+   */
+  operationId: string;
+  /**
+   * Tags. Defaults to empty.
+   */
+  tags?: string[];
+  /**
+   * Custom metadata (object, any values), including vendor extensions. Defaults to `{}`.
+   */
+  kvStorage?: KeyValueStorage;
+  /**
+   * Link to external documentation: `url` required, `description` optional.
+   */
+  externalDocs?: ExternalDocumentation;
+  /**
+   * Security requirements: an array of objects, each mapping a security scheme id to an array of scope strings.
+   */
+  security?: SecurityRequirement[];
+  /**
+   * The catalog version the record belongs to (`ver_` id). May be omitted in a body: it is taken from the route.
+   */
+  versionId: CatalogVersionId;
+  /**
+   * When the record was last written (ISO 8601, UTC). Assigned by the service; a submitted value is ignored.
+   */
+  updatedAt?: Timestamp;
+}
+
+/**
+ * A Parameter of a path (all its operations) or of one operation.
+ *
+ * From schemas/records/parameter.json.
+ */
+export interface Parameter {
+  /**
+   * Identifier of the parameter (`par_` id).
+   */
+  id?: ParameterId;
+  /**
+   * Name of the parameter; case-sensitive for headers.
+   */
+  name: string;
+  /**
+   * Description of the parameter (markdown).
+   */
+  description?: Markdown;
+  /**
+   * Set when the parameter applies to all operations of a path (`path_` id).
+   */
+  pathId?: PathId;
+  /**
+   * Set when the parameter is specific to one operation (`op_` id).
+   */
+  operationId?: OperationId;
+  /**
+   * Whether the parameter is deprecated. Defaults to false.
+   */
+  deprecated?: boolean;
+  /**
+   * Whether the parameter is required. Defaults to false.
+   */
+  required?: boolean;
+  /**
+   * Where the parameter is sent.
+   */
+  in: "query" | "header" | "path" | "cookie";
+  /**
+   * Shape of the parameter value.
+   */
+  schema: JSONSchema;
+  /**
+   * @deprecated
+   * Whether an empty value is allowed (deprecated). Defaults to false.
+   */
+  allowEmptyValue?: boolean;
+  /**
+   * Examples, by name. Defaults to `{}`.
+   */
+  examples?: Examples;
+  /**
+   * Custom metadata (object, any values), including vendor extensions. Defaults to `{}`.
+   */
+  kvStorage?: KeyValueStorage;
+  /**
+   * The catalog version the record belongs to (`ver_` id). May be omitted in a body: it is taken from the route.
+   */
+  versionId: CatalogVersionId;
+  /**
+   * When the record was last written (ISO 8601, UTC). Assigned by the service; a submitted value is ignored.
+   */
+  updatedAt?: Timestamp;
+}
+
+/**
+ * A Path is an API path entry: a templated URL segment with metadata shared by its operations. Managed through the Paths collection.
+ *
+ * From schemas/records/path.json.
+ */
+export interface Path {
+  /**
+   * Identifier of the path (`path_` id). Optional on create: generated by the service when omitted.
+   */
+  id?: PathId;
+  /**
+   * The owning service (`svc_` id).
+   */
+  serviceId: ServiceId;
+  /**
+   * Path template, for example `/users/{userId}`; must start with `/`.
+   */
+  path: string;
+  /**
+   * Short summary across its operations.
+   */
+  summary?: string;
+  /**
+   * Description of the path (markdown).
+   */
+  description?: Markdown;
+  /**
+   * Custom metadata (object, any values), including vendor extensions. Defaults to `{}`.
+   */
+  kvStorage?: KeyValueStorage;
+  /**
+   * The catalog version the record belongs to (`ver_` id). May be omitted in a body: it is taken from the route.
+   */
+  versionId: CatalogVersionId;
+  /**
+   * When the record was last written (ISO 8601, UTC). Assigned by the service; a submitted value is ignored.
+   */
+  updatedAt?: Timestamp;
+}
+
+/**
+ * A Request is the request-body definition of an operation. Managed through the Requests collection.
+ *
+ * From schemas/records/request.json.
+ */
+export interface Request {
+  /**
+   * Identifier of the request (`req_` id). Optional on create: generated by the service when omitted.
+   */
+  id?: RequestId;
+  /**
+   * The operation whose request body this is (`op_` id).
+   */
+  operationId: OperationId;
+  /**
+   * Description of the request body (markdown).
+   */
+  description?: Markdown;
+  /**
+   * Description as rich text: one node or an array of nodes.
+   */
+  descriptionBlocks?: RichText;
+  /**
+   * MIME type of the body; null means the request has no body.
+   */
+  contentMediaType?: string | null;
+  /**
+   * Map of header name to inline header or header reference. Documents expectations only: presence does not make a header required and does not change server behavior. Defaults to `{}`.
+   */
+  headers?: Headers;
+  /**
+   * Shape of the payload.
+   */
+  schema?: JSONSchema;
+  /**
+   * Custom metadata (object, any values), including vendor extensions and the encoding details of the body. Defaults to `{}`.
+   */
+  kvStorage?: KeyValueStorage;
+  /**
+   * Examples of the payload, by name. Defaults to `{}`.
+   */
+  examples?: Examples;
+  /**
+   * The catalog version the record belongs to (`ver_` id). May be omitted in a body: it is taken from the route.
+   */
+  versionId: CatalogVersionId;
+  /**
+   * When the record was last written (ISO 8601, UTC). Assigned by the service; a submitted value is ignored.
+   */
+  updatedAt?: Timestamp;
+}
+
+/**
+ * A Resource is a reusable object schema.
+ *
+ * From schemas/records/resource.json.
+ */
+export interface Resource {
+  /**
+   * Identifier of the resource (`rsc_` id).
+   */
+  id?: ResourceId;
+  /**
+   * Name of the resource. Defaults to empty.
+   */
+  name?: string;
+  /**
+   * Description of the resource (markdown).
+   */
+  description?: Markdown;
+  /**
+   * The catalog version the record belongs to (`ver_` id). May be omitted in a body: it is taken from the route.
+   */
+  versionId: CatalogVersionId;
+  /**
+   * The reusable object schema.
+   */
+  schema: JSONSchema;
+  /**
+   * Custom metadata (object, any values), including vendor extensions. Defaults to `{}`.
+   */
+  kvStorage?: KeyValueStorage;
+  /**
+   * Link to external documentation: `url` required, `description` optional.
+   */
+  externalDocs?: ExternalDocumentation;
+  /**
+   * When the record was created (date-time or null).
+   */
+  createdAt?: Timestamp;
+  /**
+   * When the record was last written (ISO 8601, UTC). Assigned by the service; a submitted value is ignored.
+   */
+  updatedAt?: Timestamp;
+}
+
+/**
+ * A Response of an operation, for one status code or the default response.
+ *
+ * From schemas/records/response.json.
+ */
+export interface Response {
+  /**
+   * Identifier of the response (`res_` id).
+   */
+  id?: ResponseId;
+  /**
+   * The operation this response belongs to (`op_` id).
+   */
+  operationId: OperationId;
+  /**
+   * HTTP status code; null is the default response (any status not described otherwise).
+   */
+  statusCode?: number | null;
+  /**
+   * Description of the response (markdown).
+   */
+  description?: Markdown;
+  /**
+   * Description as rich text: one node or an array of nodes.
+   */
+  descriptionBlocks?: RichText;
+  /**
+   * MIME type of the body; null means the response has no body.
+   */
+  contentMediaType?: string | null;
+  /**
+   * Shape of the response body.
+   */
+  schema?: JSONSchema;
+  /**
+   * Examples, by name. Defaults to `{}`.
+   */
+  examples?: Examples;
+  /**
+   * Custom metadata (object, any values), including vendor extensions. Defaults to `{}`.
+   */
+  kvStorage?: KeyValueStorage;
+  /**
+   * Map of header name to inline header or header reference. Defaults to `{}`.
+   */
+  headers?: Headers;
+  /**
+   * The catalog version the record belongs to (`ver_` id). May be omitted in a body: it is taken from the route.
+   */
+  versionId: CatalogVersionId;
+  /**
+   * When the record was last written (ISO 8601, UTC). Assigned by the service; a submitted value is ignored.
+   */
+  updatedAt?: Timestamp;
+}
+
+/**
+ * A SecurityScheme: how a client authenticates.
+ *
+ * From schemas/records/security-scheme.json.
+ */
+export interface SecurityScheme {
+  /**
+   * Identifier of the security scheme (`sec_sch_` id).
+   */
+  id?: SecuritySchemeId;
+  /**
+   * Type of the scheme.
+   */
+  type: "apiKey" | "http" | "mutualTls" | "oauth2" | "openIdConnect";
+  /**
+   * Where the API key is sent (for `apiKey`).
+   */
+  in?: "query" | "header" | "cookie";
+  /**
+   * Scheme identifier.
+   */
+  name: string;
+  /**
+   * Description of the security scheme (markdown).
+   */
+  description?: Markdown;
+  /**
+   * Description as rich text: one node or an array of nodes.
+   */
+  descriptionBlocks?: RichText;
+  /**
+   * HTTP authentication scheme (for `http`), for example basic, bearer, digest.
+   */
+  scheme?: string;
+  /**
+   * Hint about the bearer token format, for example JWT.
+   */
+  bearerFormat?: string;
+  /**
+   * OAuth 2.0 flow configuration (for `oauth2`).
+   */
+  flows?: {
+    [k: string]: unknown;
+  };
+  /**
+   * OpenID Connect discovery URL (for `openIdConnect`).
+   */
+  openIdConnectUrl?: string;
+  /**
+   * The catalog version the record belongs to (`ver_` id). May be omitted in a body: it is taken from the route.
+   */
+  versionId: CatalogVersionId;
+  /**
+   * When the record was last written (ISO 8601, UTC). Assigned by the service; a submitted value is ignored.
+   */
+  updatedAt?: Timestamp;
+}
+
+/**
+ * A Server: a base URL template. At most one scope field (`serviceId`, `pathId`, `operationId`) may be set; they cannot be combined.
+ *
+ * From schemas/records/server.json.
+ */
+export interface Server {
+  /**
+   * Identifier of the server (`srv_` id).
+   */
+  id?: ServerId;
+  /**
+   * URL template that may contain `{variable}` placeholders.
+   */
+  url: string;
+  /**
+   * Description of the server (markdown).
+   */
+  description?: Markdown;
+  /**
+   * Map of variable name to server variable. Defaults to `{}`.
+   */
+  variables?: {
+    [k: string]: ServerVariable;
+  };
+  /**
+   * Scope: the service this server applies to (`svc_` id). Cannot be combined with `pathId` or `operationId`.
+   */
+  serviceId?: ServiceId;
+  /**
+   * Scope: the path this server applies to (`path_` id). Cannot be combined with `serviceId` or `operationId`.
+   */
+  pathId?: PathId;
+  /**
+   * Scope: the operation this server applies to (`op_` id). Cannot be combined with `serviceId` or `pathId`.
+   */
+  operationId?: OperationId;
+  /**
+   * Custom metadata (object, any values), including vendor extensions. Defaults to `{}`.
+   */
+  kvStorage?: KeyValueStorage;
+  /**
+   * The catalog version the record belongs to (`ver_` id). May be omitted in a body: it is taken from the route.
+   */
+  versionId: CatalogVersionId;
+  /**
+   * When the record was last written (ISO 8601, UTC). Assigned by the service; a submitted value is ignored.
+   */
+  updatedAt?: Timestamp;
+}
+
+/**
+ * A service of the catalog: the unit that owns paths and operations.
+ *
+ * From schemas/records/service.json.
+ */
+export interface Service {
+  /**
+   * Identifier of the service (`svc_` id).
+   */
+  id?: ServiceId;
+  /**
+   * Display name. Defaults to empty.
+   */
+  name?: string;
+  /**
+   * URL-friendly identifier: lower-case letters, digits and `-`.
+   */
+  slug: string;
+  /**
+   * Plain-text summary. Defaults to empty.
+   */
+  summary?: string;
+  /**
+   * Description of the service (markdown). Defaults to empty.
+   */
+  description?: Markdown;
+  /**
+   * Description as rich text: one node or an array of nodes.
+   */
+  descriptionBlocks?: RichText;
+  /**
+   * Tags. Defaults to empty.
+   */
+  tags?: string[];
+  /**
+   * Slugs the service had before. Defaults to empty.
+   */
+  previousSlugs?: string[];
+  /**
+   * Security requirements applying to every endpoint of the service: an array of objects, each mapping a security scheme id to an array of scope strings.
+   */
+  security?: SecurityRequirement[];
+  /**
+   * The catalog version the record belongs to (`ver_` id). May be omitted in a body: it is taken from the route.
+   */
+  versionId: CatalogVersionId;
+  /**
+   * The owning organization.
+   */
+  organizationId: string;
+  /**
+   * When the record was created (date-time or null).
+   */
+  createdAt?: Timestamp;
+  /**
+   * When the record was last written (ISO 8601, UTC). Assigned by the service; a submitted value is ignored.
+   */
+  updatedAt?: Timestamp;
+  /**
+   * Custom metadata (object, any values), including vendor extensions. Defaults to `{}`.
+   */
+  kvStorage?: KeyValueStorage;
+  /**
+   * When the last report was received (date-time or null).
+   */
+  lastReportAt?: Timestamp;
+  /**
+   * When the service was last mentioned (date-time or null).
+   */
+  lastMentionAt?: Timestamp;
+  /**
+   * When the service last connected (date-time or null).
+   */
+  lastConnectionAt?: Timestamp;
+  /**
+   * Whether the service keeps a direct connection from which reports are expected. Defaults to false.
+   */
+  hasConnection?: boolean;
+}
+
+/** Record types by record kind (the schema title that collections.json names in `record`). */
+export interface RecordTypes {
+  "Assistant conversation": AssistantConversation;
+  "Example": Example;
+  "Header": Header;
+  "Operation": Operation;
+  "Parameter": Parameter;
+  "Path": Path;
+  "Request": Request;
+  "Resource": Resource;
+  "Response": Response;
+  "SecurityScheme": SecurityScheme;
+  "Server": Server;
+  "Service": Service;
+}
