@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { bearerAuthentication } from './auth/authenticate.ts';
 import type { Config } from './config.ts';
 import { jsonBodyReader } from './http/body.ts';
-import { renderError, routeNotFound } from './http/errors.ts';
+import { errorRenderer, routeNotFound } from './http/errors.ts';
 import { health } from './http/health.ts';
 import { requestLog } from './http/request-log.ts';
 import { catalogRouter } from './routes/router.ts';
@@ -43,6 +43,6 @@ export function createApp(parts: AppParts): express.Express {
     stores: parts.stores,
   }));
   app.use(routeNotFound);
-  app.use(renderError);
+  app.use(errorRenderer());
   return app;
 }

@@ -12,7 +12,7 @@ import { createDemoIfEmpty, demoBanner } from './tenancy/first-run.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, config.logFormat);
   const runtime = await openRuntime(config, logger);
   const app = createApp({ ...runtime, logger });
   // Never with MONGODB_URI: an operator's database gets no demo project and no unasked-for key.
