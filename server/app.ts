@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import { jsonBodyReader } from './http/body.ts';
 import { errorRenderer, routeNotFound } from './http/errors.ts';
 import { health } from './http/health.ts';
+import { rateLimited } from './http/rate-limit.ts';
 import { requestLog } from './http/request-log.ts';
 import { catalogRouter } from './routes/router.ts';
 import { routeTable } from './routes/table.ts';
@@ -35,9 +36,10 @@ export function createApp(parts: AppParts): express.Express {
   app.use(requestLog(parts.logger));
   app.use(helmet());
   app.get('/healthz', health((timeoutMs) => parts.database.ping(timeoutMs)));
+  const authenticate = bearerAuthentication(parts.tenancy, parts.config.jwtSecret);
   app.use(catalogRouter(routeTable(parts.catalog.collections), {
     catalog: parts.catalog,
-    authenticate: bearerAuthentication(parts.tenancy, parts.config.jwtSecret),
+    authenticate: parts.config.rateLimit ? rateLimited(authenticate, parts.config.rateLimit) : authenticate,
     versions: new VersionResolver(parts.tenancy, parts.config.versionCacheMs),
     readBody: jsonBodyReader(parts.config.bodyLimit),
     stores: parts.stores,
