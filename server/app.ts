@@ -8,9 +8,11 @@ import type { Config } from './config.ts';
 import { jsonBodyReader } from './http/body.ts';
 import { errorRenderer, routeNotFound } from './http/errors.ts';
 import { health } from './http/health.ts';
+import { METRICS_PATH } from './http/metrics.ts';
 import { rateLimited } from './http/rate-limit.ts';
 import { requestLog } from './http/request-log.ts';
 import { catalogRouter } from './routes/router.ts';
+import { Metrics } from './observability/metrics.ts';
 import { routeTable } from './routes/table.ts';
 import type { Catalog } from './schemas/registry.ts';
 import type { Database } from './store/database.ts';
@@ -21,7 +23,9 @@ import { VersionResolver } from './versions/resolve.ts';
 export interface AppParts {
   config: Config & { jwtSecret: string };
   logger: Logger;
-  database: Pick<Database, 'ping'>;
+  database: Pick<Database, 'ping' | 'client'>;
+  /** The embedded server, for its restart count in the metrics (see RestartCounting). */
+  databaseServer?: object;
   catalog: Catalog;
   tenancy: Tenancy;
   stores: ReadonlyMap<string, RecordStore>;
@@ -34,7 +38,16 @@ export function createApp(parts: AppParts): express.Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestLog(parts.logger));
+  const metrics = parts.config.metrics ? new Metrics() : undefined;
+  if (metrics) {
+    metrics.watchDatabase(parts.database.client);
+    if (parts.databaseServer) metrics.watchDatabaseServer(parts.databaseServer);
+    app.use(metrics.track);
+    // index.ts serves them on METRICS_PORT instead when one is set.
+    app.locals['metrics'] = metrics;
+  }
   app.use(helmet());
+  if (metrics && parts.config.metrics?.port === undefined) app.get(METRICS_PATH, metrics.expose);
   app.get('/healthz', health((timeoutMs) => parts.database.ping(timeoutMs)));
   const authenticate = bearerAuthentication(parts.tenancy, parts.config.jwtSecret);
   app.use(catalogRouter(routeTable(parts.catalog.collections), {

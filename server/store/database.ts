@@ -25,7 +25,8 @@ const DEFAULTS: Record<string, { uriKeys: string[]; option: object }> = {
 };
 
 export async function connectDatabase(uri: string, databaseName: string): Promise<Database> {
-  const client = new MongoClient(uri, { ...defaultsNotIn(uri), appName: 'catalog-service' });
+  // monitorCommands: command latency for the metrics (server/observability/metrics.ts).
+  const client = new MongoClient(uri, { ...defaultsNotIn(uri), appName: 'catalog-service', monitorCommands: true });
   await client.connect();
   const db = client.db(databaseName);
   const server = await identifyServer(db);
