@@ -23,8 +23,8 @@ export interface Targets {
   versionType: string;
   /** Read-write and read-only keys and a token of the fuzzed tenant. */
   keys: { readWrite: string; readOnly: string; token: string };
-  /** The bystander's version id and read-write key. */
-  bystander: { versionId: string; key: string };
+  /** The bystander's version id, and a read-write key of a third project that reaches neither. */
+  bystander: { versionId: string; strangerKey: string };
   /** Ids of records that exist, by collection. */
   existing: Record<string, string[]>;
 }
@@ -127,7 +127,7 @@ function headersFor(targets: Targets): fc.Arbitrary<Record<string, string>> {
     { weight: 10, arbitrary: fc.constant(`Bearer ${targets.keys.readWrite}`) },
     { weight: 2, arbitrary: fc.constant(`Bearer ${targets.keys.readOnly}`) },
     { weight: 2, arbitrary: fc.constant(`Bearer ${targets.keys.token}`) },
-    { weight: 1, arbitrary: fc.constant(`Bearer ${targets.bystander.key}`) },
+    { weight: 1, arbitrary: fc.constant(`Bearer ${targets.bystander.strangerKey}`) },
     { weight: 1, arbitrary: fc.constantFrom('', 'Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', `bearer ${targets.keys.readWrite}`, `Bearer ${targets.keys.readWrite}x`,
       'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.', `Bearer ${targets.keys.readWrite} ${targets.keys.readWrite}`) },
     { weight: 1, arbitrary: hostileText.map((text) => `Bearer ${text.replace(/[^\x21-\x7e]/g, '')}`) },

@@ -24,6 +24,8 @@ export async function fuzzWorld(env: Record<string, string> = {}): Promise<FuzzW
   await new Promise((resolve) => server.once('listening', resolve));
   const tenant = await givenTenant(service);
   const bystander = await givenTenant(service);
+  // Its key reaches neither version, so nothing generated may change the bystander's records.
+  const stranger = await givenTenant(service);
   const existing: Record<string, string[]> = {};
   for (const who of [tenant, bystander]) {
     const client = new Client(service, who);
@@ -48,7 +50,7 @@ export async function fuzzWorld(env: Record<string, string> = {}): Promise<FuzzW
     versionSlug: tenant.version.slug,
     versionType: tenant.version.type,
     keys: { readWrite: tenant.key, readOnly: tenant.readOnlyKey, token: tokenFor([tenant.project.id]) },
-    bystander: { versionId: bystander.version.id, key: bystander.key },
+    bystander: { versionId: bystander.version.id, strangerKey: stranger.key },
     existing,
   };
   const { port } = server.address() as AddressInfo;
