@@ -40,6 +40,8 @@ export interface ChaosReport {
   lost: number;
   /** Writes answered otherwise than 201 (by status, or `network` when no answer came). */
   refused: Record<string, number>;
+  /** Distinct causes the service logged for its 500 answers (`request failed`), with counts. */
+  causesOf500: Record<string, number>;
 }
 
 const COLLECTION = 'paths';
@@ -66,8 +68,10 @@ async function drive(first: ServiceProcess, setup: ServiceSetup, options: ChaosO
   const log = options.log ?? (() => {});
   const random = mulberry32(options.seed);
   let service = first;
+  const outputs: (() => string)[] = [service.output];
   const restartService = async () => {
     service = await startService(setup);
+    outputs.push(service.output);
     replaced(service);
   };
   const [, key] = await service.waitFor(/\b(catk_[\w-]{43})\b/);
@@ -174,7 +178,22 @@ async function drive(first: ServiceProcess, setup: ServiceSetup, options: ChaosO
       log(`  LOST ${id}: ${res.status}`);
     }
   }
-  return { cycles, acknowledged: acknowledged.size, lost, refused };
+  return { cycles, acknowledged: acknowledged.size, lost, refused, causesOf500: causesOf500(outputs.map((output) => output()).join('\n')) };
+}
+
+function causesOf500(output: string): Record<string, number> {
+  const causes: Record<string, number> = {};
+  for (const line of output.split('\n')) {
+    if (!line.includes('"msg":"request failed"')) continue;
+    try {
+      const err = (JSON.parse(line) as { err?: { type?: string; message?: string } }).err;
+      const cause = `${err?.type ?? 'Error'}: ${String(err?.message ?? '').replace(/\d+/g, 'N').slice(0, 120)}`;
+      causes[cause] = (causes[cause] ?? 0) + 1;
+    } catch {
+      // not a JSON line
+    }
+  }
+  return causes;
 }
 
 /** Waits until an acknowledged write that began after `since` is seen; its time, or undefined after `limitMs`. */
@@ -201,7 +220,8 @@ async function stopAll(service: ServiceProcess, setup: ServiceSetup): Promise<vo
 /** The report as the lines `npm run chaos` prints. */
 export function describeChaos(report: ChaosReport): string {
   const lines = [`chaos: cycles ${report.cycles.length}, writes acknowledged ${report.acknowledged}, writes lost ${report.lost}`,
-    `writes not acknowledged: ${Object.entries(report.refused).map(([status, n]) => `${status}: ${n}`).join(', ') || 'none'}`];
+    `writes not acknowledged: ${Object.entries(report.refused).map(([status, n]) => `${status}: ${n}`).join(', ') || 'none'}`,
+    ...Object.entries(report.causesOf500).map(([cause, n]) => `500 cause (${n}×): ${cause}`)];
   for (const fault of FAULTS) {
     const of = report.cycles.filter((cycle) => cycle.fault === fault);
     if (of.length === 0) continue;
