@@ -1,8 +1,12 @@
 // The service's logger (pino) at the configured level: JSON lines, or pretty lines for people
 // when the output is a terminal (LOG_FORMAT=auto) or asked for (pretty).
+import { createRequire } from 'node:module';
 import { pino, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type { PrettyOptions } from 'pino-pretty';
 import type { LogFormat, LogLevel } from './config.ts';
+
+// Loaded only when asked for: JSON output (containers, CI, tests) does without it.
+const loadPretty = () => createRequire(import.meta.url)('pino-pretty') as (options: PrettyOptions) => NodeJS.WritableStream;
 
 type Output = NodeJS.WritableStream & { isTTY?: boolean };
 
@@ -10,7 +14,7 @@ export function createLogger(level: LogLevel, format: LogFormat = 'auto', output
   const options = { level, base: { service: 'catalog' }, timestamp: pino.stdTimeFunctions.isoTime };
   const asPretty = format === 'pretty' || (format === 'auto' && output.isTTY === true);
   if (!asPretty) return output === process.stdout ? pino(options) : pino(options, output);
-  return pino(options, pretty({
+  return pino(options, loadPretty()({
     destination: output,
     sync: true,
     colorize: output.isTTY === true,

@@ -131,6 +131,9 @@ async function drive(first: ServiceProcess, setup: ServiceSetup, options: ChaosO
       if (fault === 'service-kill') {
         service.child.kill('SIGKILL');
         await service.exited;
+        // Its database goes with it (the wrapper sees the pipe close); a restart before it is gone
+        // would attach to a server on its way out.
+        await databaseGone(setup.databasePort);
         await sleep(random() * 500);
         // A killed service is restarted by its supervisor (systemd, Docker): here, by us.
         await restartService();
@@ -194,6 +197,11 @@ function causesOf500(output: string): Record<string, number> {
     }
   }
   return causes;
+}
+
+async function databaseGone(port: number, limitMs = 20_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (databasePid(port) !== undefined && Date.now() < deadline) await sleep(50);
 }
 
 /** Waits until an acknowledged write that began after `since` is seen; its time, or undefined after `limitMs`. */

@@ -18,7 +18,9 @@ export function rateLimited(authenticate: Authenticate, limit: RateLimit): Authe
   const limiter = rateLimit({
     windowMs: limit.windowMs,
     limit: limit.max,
-    standardHeaders: 'draft-7',
+    // Only Retry-After, on the 429 itself: RateLimit headers on every answer would make the
+    // answers to different credentials differ (the 401/403 answers are meant to be identical).
+    standardHeaders: false,
     legacyHeaders: false,
     keyGenerator(req) {
       const credential = credentials.get(req);

@@ -7,7 +7,7 @@ describe('Rate limits', () => {
     let tenant: Tenant;
 
     before(async () => {
-      service = await startService({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000' });
+      service = await startService({ RATE_LIMIT: 'on', RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000' });
       tenant = await givenTenant(service);
     });
     after(() => service.close());

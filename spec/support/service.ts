@@ -22,7 +22,8 @@ export interface TestService {
 
 /** A service on the run's database; `env` overrides configuration (BODY_LIMIT, ...). */
 export async function startService(env: Record<string, string> = {}, catalog?: Catalog): Promise<TestService> {
-  const config = loadConfig({ MONGODB_URI: testDatabase().uri, JWT_SECRET, LOG_LEVEL: 'silent', ...env });
+  // No rate limit unless a test asks for one: suites walk every route with one credential.
+  const config = loadConfig({ MONGODB_URI: testDatabase().uri, JWT_SECRET, LOG_LEVEL: 'silent', RATE_LIMIT: 'off', ...env });
   const logger = pino({ level: 'silent' });
   const runtime = await openRuntime(config, logger, catalog);
   const app = createApp({ ...runtime, logger });

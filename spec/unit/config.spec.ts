@@ -10,6 +10,14 @@ describe('Configuration', () => {
       expect(config).to.include({ port: 8080, host: '127.0.0.1', mongodbUri: undefined, databaseName: 'catalog', bodyLimit: 1024 * 1024, logLevel: 'info', embeddedEngine: 'auto' });
     });
 
+    it('rate-limits generously and serves metrics on the service port', () => {
+      const config = loadConfig({});
+      expect(config.rateLimit).to.deep.equal({ max: 6000, windowMs: 60_000 });
+      expect(config.metrics).to.deep.equal({ port: undefined });
+      expect(config.logFormat).to.equal('auto');
+      expect(loadConfig({ RATE_LIMIT: 'off', METRICS: 'off' })).to.include({ rateLimit: undefined, metrics: undefined });
+    });
+
     it('is frozen', () => {
       expect(Object.isFrozen(loadConfig({}))).to.equal(true);
     });
