@@ -6,12 +6,15 @@ import type { Logger } from 'pino';
 import { bearerAuthentication } from './auth/authenticate.ts';
 import type { Config } from './config.ts';
 import { jsonBodyReader } from './http/body.ts';
-import { renderError, routeNotFound } from './http/errors.ts';
+import { errorRenderer, routeNotFound } from './http/errors.ts';
 import { health } from './http/health.ts';
+import { METRICS_PATH } from './http/metrics.ts';
+import { rateLimited } from './http/rate-limit.ts';
 import { requestLog } from './http/request-log.ts';
 import { serviceDocument } from './openapi/inventory.ts';
 import { selfDescriptionRouter } from './openapi/service-routes.ts';
 import { catalogRouter } from './routes/router.ts';
+import { Metrics } from './observability/metrics.ts';
 import { routeTable } from './routes/table.ts';
 import type { Catalog } from './schemas/registry.ts';
 import type { Database } from './store/database.ts';
@@ -22,7 +25,9 @@ import { VersionResolver } from './versions/resolve.ts';
 export interface AppParts {
   config: Config & { jwtSecret: string };
   logger: Logger;
-  database: Pick<Database, 'ping'>;
+  database: Pick<Database, 'ping' | 'client'>;
+  /** The embedded server, for its restart count in the metrics (see RestartCounting). */
+  databaseServer?: object;
   catalog: Catalog;
   tenancy: Tenancy;
   stores: ReadonlyMap<string, RecordStore>;
@@ -38,18 +43,28 @@ export function createApp(parts: AppParts): express.Express {
   app.set('strict routing', true);
   app.set('case sensitive routing', true);
   app.use(requestLog(parts.logger));
+  const metrics = parts.config.metrics ? new Metrics() : undefined;
+  if (metrics) {
+    metrics.watchDatabase(parts.database.client);
+    if (parts.databaseServer) metrics.watchDatabaseServer(parts.databaseServer);
+    app.use(metrics.track);
+    // index.ts serves them on METRICS_PORT instead when one is set.
+    app.locals['metrics'] = metrics;
+  }
   app.use(helmet());
+  if (metrics && parts.config.metrics?.port === undefined) app.get(METRICS_PATH, metrics.expose);
   app.get('/healthz', health((timeoutMs) => parts.database.ping(timeoutMs), parts.config.dbTimeoutMs));
   app.use(selfDescriptionRouter(serviceDocument(parts.catalog)));
+  const authenticate = bearerAuthentication(parts.tenancy, parts.config.jwtSecret);
   app.use(catalogRouter(routeTable(parts.catalog.collections), {
     catalog: parts.catalog,
-    authenticate: bearerAuthentication(parts.tenancy, parts.config.jwtSecret),
+    authenticate: parts.config.rateLimit ? rateLimited(authenticate, parts.config.rateLimit) : authenticate,
     versions: new VersionResolver(parts.tenancy, parts.config.versionCacheMs),
     readBody: jsonBodyReader(parts.config.bodyLimit, parts.config.recordLimits),
     stores: parts.stores,
     dbTimeoutMs: parts.config.dbTimeoutMs,
   }));
   app.use(routeNotFound);
-  app.use(renderError);
+  app.use(errorRenderer());
   return app;
 }

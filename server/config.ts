@@ -6,6 +6,7 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 
 export type EmbeddedEngine = 'auto' | 'mongodb' | 'ferretdb';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type LogFormat = 'json' | 'pretty' | 'auto';
 
 export interface Config {
   readonly port: number;
@@ -28,6 +29,12 @@ export interface Config {
   readonly recordLimits: { readonly maxBytes: number; readonly maxKeys: number; readonly maxDepth: number };
   /** Bound on every database call, client side (timeoutMS) and server side (maxTimeMS). */
   readonly dbTimeoutMs: number;
+  /** `auto`: pretty on a terminal, JSON lines otherwise. */
+  readonly logFormat: LogFormat;
+  /** Requests per credential (or per IP when unauthenticated) per window; undefined when off. */
+  readonly rateLimit: { readonly max: number; readonly windowMs: number } | undefined;
+  /** Prometheus exposition: off, on the service's port at /metrics, or on a port of its own. */
+  readonly metrics: { readonly port: number | undefined } | undefined;
 }
 
 /** A bad setting. Its message is the one line printed before the process exits. */
@@ -36,6 +43,8 @@ export class ConfigError extends Error {
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_FORMATS: readonly LogFormat[] = ['json', 'pretty', 'auto'];
+const SWITCH = ['on', 'off'] as const;
 const ENGINES: readonly EmbeddedEngine[] = ['auto', 'mongodb', 'ferretdb'];
 const MIN_JWT_SECRET_BYTES = 32;
 
@@ -66,6 +75,15 @@ export function loadConfig(env: Env = process.env): Config {
       maxDepth: integer(env, 'RECORD_MAX_DEPTH', 64, 2, 256),
     }),
     dbTimeoutMs: integer(env, 'DB_TIMEOUT_MS', 4_000, 100, 600_000),
+    logFormat: oneOf(env, 'LOG_FORMAT', LOG_FORMATS, 'auto'),
+    rateLimit: oneOf(env, 'RATE_LIMIT', SWITCH, 'on') === 'off' ? undefined : Object.freeze({
+      // Generous: a busy integration stays far below 100 requests a second per credential.
+      max: integer(env, 'RATE_LIMIT_MAX', 6000, 1, 10_000_000),
+      windowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 3_600_000),
+    }),
+    metrics: oneOf(env, 'METRICS', SWITCH, 'on') === 'off' ? undefined : Object.freeze({
+      port: optional(env, 'METRICS_PORT') === undefined ? undefined : integer(env, 'METRICS_PORT', 0, 0, 65535),
+    }),
   };
   if (config.mongodbUri !== undefined && config.jwtSecret === undefined) {
     throw new ConfigError('JWT_SECRET is required when MONGODB_URI is set (at least 32 bytes, e.g. `openssl rand -base64 48`)');

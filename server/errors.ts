@@ -104,6 +104,17 @@ export class HeadersTooLarge extends ApiError {
   readonly error = 'Invalid request';
 }
 
+/** Over the rate limit (server/http/rate-limit.ts); `Retry-After` in whole seconds. */
+export class TooManyRequests extends ApiError {
+  readonly status = 429;
+  readonly error = 'Too many requests';
+  override readonly headers: Readonly<Record<string, string>>;
+  constructor(retryAfterSeconds: number) {
+    super();
+    this.headers = { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) };
+  }
+}
+
 export class ServiceUnavailable extends ApiError {
   readonly status = 503;
   readonly error = 'Service Unavailable';
@@ -124,7 +135,7 @@ export class InternalError extends ApiError {
 /** The status table of decisions.md, as classes; a test holds this, the docs and the classes together. */
 export const ERROR_CLASSES = [
   InvalidRequest, PayloadTooLarge, HeadersTooLarge, UnsupportedMediaType, Unauthorized, Forbidden, RecordNotFound,
-  RouteNotFound, MethodNotAllowed, Conflict, ServiceUnavailable, InternalError,
+  RouteNotFound, MethodNotAllowed, Conflict, TooManyRequests, ServiceUnavailable, InternalError,
 ] as const;
 
 /** The error body parser (body-parser / raw-body) raises, by its `type`. */

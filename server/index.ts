@@ -5,6 +5,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
+import { metricsApp } from './http/metrics.ts';
+import type { Metrics } from './observability/metrics.ts';
 import { openRuntime, type Runtime } from './boot.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
@@ -13,7 +15,7 @@ import { createHttpServer } from './http/server.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, config.logFormat);
   const runtime = await openRuntime(config, logger);
   const app = createApp({ ...runtime, logger });
   // Never with MONGODB_URI: an operator's database gets no demo project and no unasked-for key.
@@ -23,6 +25,14 @@ async function main(): Promise<void> {
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   logger.info({ url: baseUrl, database: runtime.database.server.label }, 'catalog service listening');
+  const metrics = app.locals['metrics'] as Metrics | undefined;
+  if (metrics && config.metrics?.port !== undefined) {
+    const metricsServer = metricsApp(metrics).listen(config.metrics.port, config.host);
+    await once(metricsServer, 'listening');
+    // It holds no request worth finishing: it closes with the process.
+    metricsServer.unref();
+    logger.info({ port: (metricsServer.address() as AddressInfo).port }, 'metrics listening');
+  }
 
   if (demo) process.stdout.write(`${demoBanner(demo, baseUrl)}\n`);
 

@@ -1,16 +1,41 @@
-// Request ids and access logs: every response carries `X-Request-Id`, every log line its id.
+// Request ids and access logs: every response carries `X-Request-Id`; every request logs one
+// line with its route template, method, status, latency and id. Credentials never reach a log:
+// no header is logged and the URL is redacted (server/observability/redact.ts).
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
+import { redactUrl } from '../observability/redact.ts';
 
 const HEADER = 'X-Request-Id';
 // A caller's id is kept (so traces join up across services) only when it is short and plain.
 const ACCEPTABLE_ID = /^[\w.:-]{1,128}$/;
+/** The route label of a request no route matched (kept apart so unknown URLs cannot flood labels). */
+export const UNMATCHED = '(unmatched)';
+
+/** The route template that served `req` (e.g. `/v2/catalog/versions/:versionId/paths/:id`). */
+export function routeOf(req: IncomingMessage): string {
+  const route = (req as Partial<Request>).route as { path?: unknown } | undefined;
+  return typeof route?.path === 'string' ? route.path : UNMATCHED;
+}
+
+interface AccessValue {
+  res?: unknown;
+  responseTime?: unknown;
+}
 
 export function requestLog(logger: Logger) {
+  const fields = (req: IncomingMessage, res: ServerResponse) => ({
+    route: routeOf(req),
+    method: req.method,
+    status: res.statusCode,
+    url: redactUrl((req as Partial<Request>).originalUrl ?? req.url ?? ''),
+  });
   return pinoHttp({
     logger,
+    // Lines written during a request carry only its id; the request itself (headers included) is never logged.
+    quietReqLogger: true,
     genReqId(req: IncomingMessage, res: ServerResponse) {
       const given = req.headers['x-request-id'];
       const id = typeof given === 'string' && ACCEPTABLE_ID.test(given) ? given : randomUUID();
@@ -18,13 +43,19 @@ export function requestLog(logger: Logger) {
       return id;
     },
     customLogLevel(_req, res, error) {
-      if (error || res.statusCode >= 500) return 'error';
-      return res.statusCode >= 400 ? 'info' : 'debug';
+      // 503 is the database being away: its cause is logged once in a while (http/errors.ts), not per request.
+      if (error || (res.statusCode >= 500 && res.statusCode !== 503)) return 'error';
+      return 'info';
     },
-    // Never log credentials.
+    // pino-http would add the whole request (headers included); the line keeps only what is safe.
+    customSuccessObject: (req, res, value: AccessValue) => ({ res: value.res, responseTime: value.responseTime, ...fields(req, res) }),
+    // An unexpected error is logged with its stack by the error renderer; the access line stays one line.
+    customErrorObject: (req, res, _error, value: AccessValue) => ({ res: value.res, responseTime: value.responseTime, ...fields(req, res) }),
+    customSuccessMessage: (req, res) => `${req.method} ${routeOf(req)} ${res.statusCode}`,
+    customErrorMessage: (req, res) => `${req.method} ${routeOf(req)} ${res.statusCode}`,
     serializers: {
-      req(req: { id: unknown; method: string; url: string }) {
-        return { id: req.id, method: req.method, url: req.url };
+      req(req: { id?: unknown; method?: string; url?: string }) {
+        return { id: req.id, method: req.method, url: redactUrl(req.url ?? '') };
       },
       res(res: { statusCode: number }) {
         return { statusCode: res.statusCode };

@@ -22,3 +22,8 @@ export function send(res: Response, outcome: Outcome): void {
 export function errorOutcome(error: ApiError): Outcome {
   return { status: error.status, body: error.body(), headers: error.headers };
 }
+
+/** A text answer in another format than JSON (the Prometheus exposition). */
+export function sendText(res: Response, status: number, contentType: string, text: string): void {
+  res.status(status).type(contentType).send(text);
+}

@@ -27,6 +27,7 @@ const DEFAULTS: Record<string, { uriKeys: string[]; option: object }> = {
 export const DEFAULT_DB_TIMEOUT_MS = 4_000;
 
 export async function connectDatabase(uri: string, databaseName: string, options: { timeoutMs?: number } = {}): Promise<Database> {
+  // monitorCommands: command latency for the metrics (server/observability/metrics.ts).
   // Without a bound given (test helpers, one-off scripts) only server selection is bounded.
   const { timeoutMs } = options;
   // Driver 7 ignores timeoutMS (deprecated, "has no effect"), so each step is bounded on its
@@ -38,7 +39,7 @@ export async function connectDatabase(uri: string, databaseName: string, options
       .filter((option) => !uriHas(uri, option.toLowerCase()))
       .map((option) => [option, timeoutMs ?? DEFAULT_DB_TIMEOUT_MS]),
   );
-  const client = new MongoClient(uri, { ...defaultsNotIn(uri), ...bounded, appName: 'catalog-service' });
+  const client = new MongoClient(uri, { ...defaultsNotIn(uri), ...bounded, appName: 'catalog-service', monitorCommands: true });
   await client.connect();
   const db = client.db(databaseName);
   const server = await identifyServer(db);

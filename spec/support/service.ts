@@ -22,9 +22,12 @@ export interface TestService {
 
 /** A service on the run's database; `env` overrides configuration (BODY_LIMIT, ...). */
 export async function startService(env: Record<string, string> = {}, catalog?: Catalog): Promise<TestService> {
-  // DB_TIMEOUT_MS well above the default: six test runs share two cores here, and a slow but
-  // healthy database must not turn into 503s; the tests of the bound set their own.
-  const config = loadConfig({ MONGODB_URI: testDatabase().uri, JWT_SECRET, LOG_LEVEL: 'silent', DB_TIMEOUT_MS: '15000', ...env });
+  // DB_TIMEOUT_MS well above the default: a loaded machine makes a slow but healthy database,
+  // which must not turn into 503s; the tests of the bound set their own. No rate limit unless a
+  // test asks for one: suites walk every route with one credential.
+  const config = loadConfig({
+    MONGODB_URI: testDatabase().uri, JWT_SECRET, LOG_LEVEL: 'silent', DB_TIMEOUT_MS: '15000', RATE_LIMIT: 'off', ...env,
+  });
   const logger = pino({ level: 'silent' });
   const runtime = await openRuntime(config, logger, catalog);
   const app = createApp({ ...runtime, logger });

@@ -10,6 +10,14 @@ describe('Configuration', () => {
       expect(config).to.include({ port: 8080, host: '127.0.0.1', mongodbUri: undefined, databaseName: 'catalog', bodyLimit: 1024 * 1024, logLevel: 'info', embeddedEngine: 'auto' });
     });
 
+    it('rate-limits generously and serves metrics on the service port', () => {
+      const config = loadConfig({});
+      expect(config.rateLimit).to.deep.equal({ max: 6000, windowMs: 60_000 });
+      expect(config.metrics).to.deep.equal({ port: undefined });
+      expect(config.logFormat).to.equal('auto');
+      expect(loadConfig({ RATE_LIMIT: 'off', METRICS: 'off' })).to.include({ rateLimit: undefined, metrics: undefined });
+    });
+
     it('is frozen', () => {
       expect(Object.isFrozen(loadConfig({}))).to.equal(true);
     });
@@ -36,6 +44,12 @@ describe('Configuration', () => {
       ['BODY_LIMIT', { BODY_LIMIT: 'lots' }],
       ['BODY_LIMIT', { BODY_LIMIT: '0' }],
       ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+      ['LOG_FORMAT', { LOG_FORMAT: 'xml' }],
+      ['RATE_LIMIT', { RATE_LIMIT: 'maybe' }],
+      ['RATE_LIMIT_MAX', { RATE_LIMIT_MAX: '0' }],
+      ['RATE_LIMIT_WINDOW_MS', { RATE_LIMIT_WINDOW_MS: 'soon' }],
+      ['METRICS', { METRICS: 'yes' }],
+      ['METRICS_PORT', { METRICS_PORT: '99999' }],
       ['MONGODB_URI', { MONGODB_URI: 'postgres://db/', JWT_SECRET: SECRET }],
       ['MONGODB_URI', { MONGODB_URI: 'mongodb://db/bad.name', JWT_SECRET: SECRET }],
       ['JWT_SECRET', { JWT_SECRET: 'short' }],

@@ -8,7 +8,7 @@ import { MongoNetworkError, MongoNetworkTimeoutError, MongoServerError } from 'm
 import { repoRoot } from '../../server/config.ts';
 import {
   ApiError, Conflict, ERROR_CLASSES, Forbidden, HeadersTooLarge, InternalError, InvalidRequest, MethodNotAllowed, PayloadTooLarge,
-  RecordNotFound, RouteNotFound, ServiceUnavailable, Unauthorized, UnsupportedMediaType, toApiError,
+  RecordNotFound, RouteNotFound, ServiceUnavailable, TooManyRequests, Unauthorized, UnsupportedMediaType, toApiError,
 } from '../../server/errors.ts';
 import { renderError } from '../../server/http/errors.ts';
 import { requestLog } from '../../server/http/request-log.ts';
@@ -17,8 +17,7 @@ import { requestLog } from '../../server/http/request-log.ts';
 const EXAMPLES: ApiError[] = [
   InvalidRequest.field('/path', 'must match pattern "^/"'), new PayloadTooLarge(), new UnsupportedMediaType(), new Unauthorized(),
   new Forbidden(), new RecordNotFound('Path not found'), new RouteNotFound(), new MethodNotAllowed(['GET']), new Conflict(),
-  new HeadersTooLarge(),
-  new ServiceUnavailable(), new InternalError(),
+  new HeadersTooLarge(), new TooManyRequests(30), new ServiceUnavailable(), new InternalError(),
 ];
 
 describe('Errors: the status table', () => {

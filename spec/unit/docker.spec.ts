@@ -1,0 +1,97 @@
+// What can be checked of the container files without a Docker engine: they parse, refer to
+// what exists, start the service the way the README documents, and check a health route that exists.
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { repoRoot } from '../../server/config.ts';
+
+interface Instruction {
+  keyword: string;
+  args: string;
+}
+
+/** Dockerfile instructions, with line continuations joined and comments dropped. */
+function instructions(text: string): Instruction[] {
+  const logical = text.replace(/\\\r?\n/g, ' ').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+  return logical.map((line) => {
+    const [keyword, ...rest] = line.split(/\s+/);
+    return { keyword: keyword!.toUpperCase(), args: rest.join(' ') };
+  });
+}
+
+/** The exec form `["a", "b"]` of CMD/HEALTHCHECK CMD as an array. */
+function execForm(args: string): string[] {
+  return JSON.parse(args.slice(args.indexOf('['))) as string[];
+}
+
+describe('Docker files', () => {
+  const dockerfile = instructions(fs.readFileSync(path.join(repoRoot, 'docker/Dockerfile'), 'utf8'));
+  const compose = parse(fs.readFileSync(path.join(repoRoot, 'docker/compose.yaml'), 'utf8')) as {
+    services: Record<string, Record<string, unknown>>;
+  };
+  const ignored = fs.readFileSync(path.join(repoRoot, '.dockerignore'), 'utf8').split('\n').map((line) => line.trim()).filter(Boolean);
+  const packageJson = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+
+  describe('Dockerfile', () => {
+    it('is multi-stage: dependencies built in one stage, copied into the final one', () => {
+      const stages = dockerfile.filter((i) => i.keyword === 'FROM');
+      expect(stages.length).to.be.at.least(2);
+      const named = stages.map((i) => /\bAS\s+(\S+)/i.exec(i.args)?.[1]).filter(Boolean);
+      const fromStages = dockerfile.filter((i) => i.keyword === 'COPY' && /--from=/.test(i.args)).map((i) => /--from=(\S+)/.exec(i.args)![1]);
+      expect(fromStages.length).to.be.greaterThan(0);
+      for (const stage of fromStages) expect(named).to.include(stage);
+    });
+
+    it('copies only what exists in the build context and is not in .dockerignore', () => {
+      const sources = dockerfile.filter((i) => i.keyword === 'COPY' && !/--from=/.test(i.args))
+        .flatMap((i) => i.args.split(/\s+/).filter((word) => !word.startsWith('--')).slice(0, -1));
+      expect(sources.length).to.be.greaterThan(3);
+      for (const source of sources) {
+        expect(fs.existsSync(path.join(repoRoot, source)), `${source} exists`).to.equal(true);
+        expect(ignored.some((pattern) => source === pattern || source.startsWith(`${pattern}/`)), `${source} is not ignored`).to.equal(false);
+      }
+    });
+
+    it('runs as a user other than root in the final stage', () => {
+      const lastFrom = dockerfile.map((i) => i.keyword).lastIndexOf('FROM');
+      const users = dockerfile.slice(lastFrom).filter((i) => i.keyword === 'USER').map((i) => i.args);
+      expect(users).to.have.length.greaterThan(0);
+      expect(users.at(-1)).not.to.match(/^(root|0)(:|$)/);
+    });
+
+    it('starts the service with the command `npm start` runs', () => {
+      const cmd = dockerfile.filter((i) => i.keyword === 'CMD').at(-1)!;
+      expect(execForm(cmd.args).join(' ')).to.equal(packageJson.scripts['start']);
+    });
+
+    it('checks its health on /healthz, a route the service serves without credentials', () => {
+      const healthcheck = dockerfile.find((i) => i.keyword === 'HEALTHCHECK')!;
+      expect(healthcheck.args).to.include('/healthz');
+      expect(fs.readFileSync(path.join(repoRoot, 'server/app.ts'), 'utf8')).to.include("app.get('/healthz'");
+    });
+
+    it('is built the way the README says', () => {
+      const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+      expect(readme).to.include('docker build -f docker/Dockerfile -t catalog-service .');
+      expect(readme).to.include('docker compose -f docker/compose.yaml up --build');
+    });
+  });
+
+  describe('compose.yaml', () => {
+    it('runs the service beside a single-node MongoDB replica set it waits for', () => {
+      const { mongodb, catalog } = compose.services as Record<string, Record<string, any>>;
+      expect(mongodb!['command']).to.include('--replSet');
+      expect(JSON.stringify(mongodb!['healthcheck'])).to.include('rs.initiate');
+      expect(catalog!['environment']['MONGODB_URI']).to.match(/^mongodb:\/\/mongodb:27017\/catalog\?replicaSet=rs0$/);
+      expect(catalog!['depends_on']).to.deep.equal({ mongodb: { condition: 'service_healthy' } });
+    });
+
+    it('builds from the Dockerfile that exists, with the repository as context', () => {
+      const build = compose.services['catalog']!['build'] as { context: string; dockerfile: string };
+      const context = path.resolve(repoRoot, 'docker', build.context);
+      expect(context).to.equal(repoRoot);
+      expect(fs.existsSync(path.join(context, build.dockerfile))).to.equal(true);
+    });
+  });
+});
