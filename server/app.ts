@@ -9,13 +9,17 @@ import { jsonBodyReader } from './http/body.ts';
 import { renderError, routeNotFound } from './http/errors.ts';
 import { health } from './http/health.ts';
 import { requestLog } from './http/request-log.ts';
+import { recordEndpoint } from './pipeline.ts';
 import { catalogRouter } from './routes/router.ts';
 import { routeTable } from './routes/table.ts';
 import type { Catalog } from './schemas/registry.ts';
 import type { Database } from './store/database.ts';
 import type { RecordStore } from './store/records.ts';
+import type { VersionRecords } from './store/version-records.ts';
 import type { Tenancy } from './tenancy/tenancy.ts';
+import type { VersionManager } from './versions/manage.ts';
 import { VersionResolver } from './versions/resolve.ts';
+import { versionEndpoints } from './versions/routes.ts';
 
 export interface AppParts {
   config: Config & { jwtSecret: string };
@@ -24,6 +28,8 @@ export interface AppParts {
   catalog: Catalog;
   tenancy: Tenancy;
   stores: ReadonlyMap<string, RecordStore>;
+  versionRecords: VersionRecords;
+  versionManager: VersionManager;
 }
 
 export function createApp(parts: AppParts): express.Express {
@@ -35,7 +41,11 @@ export function createApp(parts: AppParts): express.Express {
   app.use(requestLog(parts.logger));
   app.use(helmet());
   app.get('/healthz', health((timeoutMs) => parts.database.ping(timeoutMs)));
-  app.use(catalogRouter(routeTable(parts.catalog.collections), {
+  const endpoints = [
+    ...routeTable(parts.catalog.collections).map((route) => recordEndpoint(route, parts.stores)),
+    ...versionEndpoints({ catalog: parts.catalog, tenancy: parts.tenancy, manager: parts.versionManager, records: parts.versionRecords }),
+  ];
+  app.use(catalogRouter(endpoints, {
     catalog: parts.catalog,
     authenticate: bearerAuthentication(parts.tenancy, parts.config.jwtSecret),
     versions: new VersionResolver(parts.tenancy, parts.config.versionCacheMs),

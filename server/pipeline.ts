@@ -1,17 +1,18 @@
 // The life of a request, in order: authenticate → address (route parameters) → resolve the
-// version → authorize → read the body → run the operation → send the outcome. Each stage
-// either passes its result on or throws an ApiError; nothing here knows a collection.
+// version or project → authorize → read the body → run the operation → send the outcome. Each
+// stage either passes its result on or throws an ApiError; nothing here knows a collection.
+// Record routes and version routes are both endpoints: data this one pipeline runs.
 import type { Request, RequestHandler } from 'express';
 import type { Authenticate } from './auth/authenticate.ts';
-import { authorize } from './auth/credential.ts';
+import { authorize, type Access, type Credential } from './auth/credential.ts';
 import { Forbidden, InvalidRequest } from './errors.ts';
 import type { BodyReader } from './http/body.ts';
-import { send } from './http/respond.ts';
-import type { Route } from './routes/table.ts';
+import { send, type Outcome } from './http/respond.ts';
+import type { Method, Route } from './routes/table.ts';
 import type { Catalog, Check } from './schemas/registry.ts';
 import type { RecordStore } from './store/records.ts';
 import type { VersionType } from './tenancy/tenancy.ts';
-import type { VersionAddress, VersionResolver } from './versions/resolve.ts';
+import type { ResolvedVersion, VersionAddress, VersionResolver } from './versions/resolve.ts';
 
 export interface PipelineParts {
   catalog: Catalog;
@@ -22,25 +23,81 @@ export interface PipelineParts {
   stores: ReadonlyMap<string, RecordStore>;
 }
 
-export function handlerFor(route: Route, parts: PipelineParts): RequestHandler {
-  const store = parts.stores.get(route.collection.name)!;
+/** What a route acts on: a version by id (family V) or by project, type and slug (P), or a project. */
+export type Target = 'V' | 'P' | 'project';
+
+/** What the stages before `run` found. */
+export interface EndpointContext {
+  credential: Credential;
+  /** The project the route acts in (authorized for the endpoint's access). */
+  projectId: string;
+  /** The version, for version targets. */
+  version: ResolvedVersion | undefined;
+  /** The item id of item routes, already checked. */
+  id: string;
+  body: unknown;
+  /** Query parameters as Express parsed them (repeated parameters become arrays). */
+  query: Readonly<Record<string, unknown>>;
+  /** For operations that reach a second version (diff) or change versions (delete). */
+  versions: VersionResolver;
+}
+
+/** A route as data: enough for the router, the pipeline and the OpenAPI generator. */
+export interface Endpoint {
+  method: Method;
+  /** Express path. */
+  path: string;
+  target: Target;
+  access: Access;
+  /** Whether it reads a JSON body. */
+  body: boolean;
+  /** Whether it takes query parameters; any parameter is 400 otherwise. */
+  query: boolean;
+  /** The `:id` parameter's check, for item routes. */
+  checkId?: Check;
+  /** Success statuses, for documentation. */
+  success: readonly number[];
+  run(context: EndpointContext): Promise<Outcome>;
+}
+
+/** A record route of the table as an endpoint: its operation run against its collection's store. */
+export function recordEndpoint(route: Route, stores: ReadonlyMap<string, RecordStore>): Endpoint {
+  const store = stores.get(route.collection.name)!;
   const { operation } = route;
-  return async (req, res) => {
-    const credential = await parts.authenticate(req, res);
-    const address = addressOf(route, req, parts.catalog);
-    const id = operation.item ? param(req, 'id', route.collection.checkId) : '';
-    if (operation.name !== 'list') refuseQuery(req);
-    const version = await parts.versions.resolve(address);
-    // An unknown version gets the answer an out-of-reach one gets from authorize: nothing leaks.
-    if (!version) throw new Forbidden();
-    authorize(credential, version.projectId, operation.access);
-    const body = operation.body ? await parts.readBody(req, res) : undefined;
-    send(res, await operation.run({ store, version, id, body, query: req.query as Record<string, unknown> }));
+  return {
+    method: operation.method,
+    path: route.path,
+    target: route.family.name,
+    access: operation.access,
+    body: operation.body,
+    query: operation.name === 'list',
+    ...(operation.item && { checkId: route.collection.checkId }),
+    success: operation.success,
+    run: ({ version, id, body, query }) => operation.run({ store, version: version!, id, body, query }),
   };
 }
 
-function addressOf(route: Route, req: Request, catalog: Catalog): VersionAddress {
-  if (route.family.name === 'V') return { family: 'V', versionId: param(req, 'versionId', catalog.checkVersionId) };
+export function handlerFor(endpoint: Endpoint, parts: PipelineParts): RequestHandler {
+  return async (req, res) => {
+    const credential = await parts.authenticate(req, res);
+    const address = endpoint.target === 'project' ? undefined : addressOf(endpoint.target, req, parts.catalog);
+    const projectRef = endpoint.target === 'project' ? param(req, 'projectRef', parts.catalog.checkProjectRef) : undefined;
+    const id = endpoint.checkId ? param(req, 'id', endpoint.checkId) : '';
+    if (!endpoint.query) refuseQuery(req);
+    const version = address ? await parts.versions.resolve(address) : undefined;
+    const projectId = version ? version.projectId : projectRef !== undefined ? await parts.versions.project(projectRef) : null;
+    // Unknown gets the answer out-of-reach gets from authorize: nothing leaks.
+    if (!projectId || version === null) throw new Forbidden();
+    authorize(credential, projectId, endpoint.access);
+    const body = endpoint.body ? await parts.readBody(req, res) : undefined;
+    send(res, await endpoint.run({
+      credential, projectId, version, id, body, query: req.query as Record<string, unknown>, versions: parts.versions,
+    }));
+  };
+}
+
+function addressOf(family: 'V' | 'P', req: Request, catalog: Catalog): VersionAddress {
+  if (family === 'V') return { family: 'V', versionId: param(req, 'versionId', catalog.checkVersionId) };
   return {
     family: 'P',
     projectRef: param(req, 'projectRef', catalog.checkProjectRef),
@@ -57,7 +114,7 @@ function param(req: Request, name: string, check: Check): string {
   return value;
 }
 
-/** Only the list operation takes query parameters; elsewhere any is a mistake worth reporting. */
+/** Only lists (and the diff) take query parameters; elsewhere any is a mistake worth reporting. */
 function refuseQuery(req: Request): void {
   const [name] = Object.keys(req.query);
   if (name !== undefined) throw InvalidRequest.field(name, 'is not a query parameter of this operation');

@@ -13,9 +13,12 @@ export type VersionAddress =
   | { family: 'P'; projectRef: string; versionType: VersionType; versionSlug: string };
 
 /**
- * Resolves addresses, caching what it found for `ttlMs`. Only hits are cached: versions are
- * never deleted, renamed or moved between projects, so a hit stays true, while a miss may
- * stop being one the moment the version is created (in this process or another).
+ * Resolves addresses, caching what it found for `ttlMs`. Only hits are cached: a miss may stop
+ * being one the moment the version is created (in this process or another). Versions are
+ * never renamed or moved, but they can be deleted: a delete made here forgets the version at
+ * once; another instance may serve a cached hit for up to `ttlMs` (VERSION_CACHE_MS), which is
+ * why a delete purges the version's records again once that lifetime has passed
+ * (server/versions/manage.ts).
  */
 export class VersionResolver {
   readonly #tenancy: Tenancy;
@@ -40,6 +43,16 @@ export class VersionResolver {
       this.#evictExpired();
     }
     return version;
+  }
+
+  /** The project id a project reference (id or slug) names, or null. Projects are not cached. */
+  async project(ref: string): Promise<string | null> {
+    return (await this.#tenancy.findProject(ref))?.id ?? null;
+  }
+
+  /** Drops every cached address of a version (it was deleted by this process). */
+  forget(versionId: string): void {
+    for (const [key, entry] of this.#cache) if (entry.version.versionId === versionId) this.#cache.delete(key);
   }
 
   async #lookup(address: VersionAddress): Promise<ResolvedVersion | null> {
