@@ -17,6 +17,8 @@ export interface CollectionDiff {
 /** Documents per insertMany, and per batch read from the source. */
 export const COPY_BATCH = 1000;
 export const DIFF_CAP = 1000;
+/** Below SQLite's limit of 32,766 bound variables per statement (see purge). */
+const PURGE_BATCH = 10_000;
 
 // Stored fields that belong to the version rather than the record's content.
 const VERSION_FIELDS = ['_id', 'versionId', 'updatedAt'];
@@ -56,10 +58,23 @@ export class VersionRecords {
     return copied;
   }
 
-  /** Removes every record of the version; how many there were. */
+  /**
+   * Removes every record of the version; how many there were. In batches of `_id`s: FerretDB
+   * 1.24 deletes by binding every matched `_id` to one SQLite statement, and a single
+   * deleteMany of 100,000 records failed with "too many SQL variables".
+   */
   async purge(versionId: string): Promise<number> {
     let removed = 0;
-    for (const documents of this.#collections.values()) removed += (await documents.deleteMany({ versionId })).deletedCount;
+    for (const documents of this.#collections.values()) {
+      for (;;) {
+        const ids = (await documents.find({ versionId }, { projection: { _id: 1 } }).limit(PURGE_BATCH).toArray()).map((document) => document._id);
+        if (ids.length === 0) break;
+        const deleted = (await documents.deleteMany({ _id: { $in: ids } })).deletedCount;
+        removed += deleted;
+        // A short batch was the last one; none deleted means a concurrent purge took them.
+        if (ids.length < PURGE_BATCH || deleted === 0) break;
+      }
+    }
     return removed;
   }
 
