@@ -57,6 +57,10 @@ export interface Endpoint {
   checkId?: Check;
   /** Success statuses, for documentation. */
   success: readonly number[];
+  /** For documentation, where the endpoint knows them: a one-line summary, and `$id`s of its body and answer schemas. */
+  summary?: string;
+  bodySchema?: string;
+  responseSchema?: string;
   run(context: EndpointContext): Promise<Outcome>;
 }
 

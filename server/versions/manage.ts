@@ -46,6 +46,8 @@ export class VersionManager {
         lastBeat = Date.now();
         await this.#tenancy.heartbeat(version.id);
       });
+      // A source deleted during the copy was being purged under the cursor: the copy may miss records.
+      if (!(await this.#tenancy.findVersion(copyFrom))) throw new Error(`version ${copyFrom} was deleted while being copied`);
       const ready = await this.#tenancy.finishCopy(version.id);
       if (!ready) throw new Error(`copy into ${version.id} was swept as stale before it finished`);
       return ready;
