@@ -252,6 +252,7 @@ describe('admin CLI', function () {
     });
 
     it('creates a version as a copy and deletes one, through the same code as the HTTP interface', async function () {
+      this.timeout(90_000); // seven CLI runs one after another
       const [project, other] = await Promise.all(['copied', 'foreign'].map((slug) => json('project', 'create', '--slug', unique(slug))));
       const main = await json('version', 'create', '--project', project!['id'] as string, '--type', 'branch', '--slug', 'main');
       const foreign = await json('version', 'create', '--project', other!['id'] as string, '--type', 'branch', '--slug', 'main');
