@@ -13,14 +13,18 @@ import { rateLimited } from './http/rate-limit.ts';
 import { requestLog } from './http/request-log.ts';
 import { serviceDocument } from './openapi/inventory.ts';
 import { selfDescriptionRouter } from './openapi/service-routes.ts';
+import { recordEndpoint } from './pipeline.ts';
 import { catalogRouter } from './routes/router.ts';
 import { Metrics } from './observability/metrics.ts';
 import { routeTable } from './routes/table.ts';
 import type { Catalog } from './schemas/registry.ts';
 import type { Database } from './store/database.ts';
 import type { RecordStore } from './store/records.ts';
+import type { VersionRecords } from './store/version-records.ts';
 import type { Tenancy } from './tenancy/tenancy.ts';
+import type { VersionManager } from './versions/manage.ts';
 import { VersionResolver } from './versions/resolve.ts';
+import { versionEndpoints } from './versions/routes.ts';
 
 export interface AppParts {
   config: Config & { jwtSecret: string };
@@ -31,6 +35,8 @@ export interface AppParts {
   catalog: Catalog;
   tenancy: Tenancy;
   stores: ReadonlyMap<string, RecordStore>;
+  versionRecords: VersionRecords;
+  versionManager: VersionManager;
 }
 
 export function createApp(parts: AppParts): express.Express {
@@ -56,7 +62,11 @@ export function createApp(parts: AppParts): express.Express {
   app.get('/healthz', health((timeoutMs) => parts.database.ping(timeoutMs), parts.config.dbTimeoutMs));
   app.use(selfDescriptionRouter(serviceDocument(parts.catalog)));
   const authenticate = bearerAuthentication(parts.tenancy, parts.config.jwtSecret);
-  app.use(catalogRouter(routeTable(parts.catalog.collections), {
+  const endpoints = [
+    ...routeTable(parts.catalog.collections).map((route) => recordEndpoint(route, parts.stores)),
+    ...versionEndpoints({ catalog: parts.catalog, tenancy: parts.tenancy, manager: parts.versionManager, records: parts.versionRecords }),
+  ];
+  app.use(catalogRouter(endpoints, {
     catalog: parts.catalog,
     authenticate: parts.config.rateLimit ? rateLimited(authenticate, parts.config.rateLimit) : authenticate,
     versions: new VersionResolver(parts.tenancy, parts.config.versionCacheMs),

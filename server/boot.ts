@@ -9,7 +9,9 @@ import { loadCatalog, SCHEMA_BASE, type Catalog } from './schemas/registry.ts';
 import { connectDatabase, type Database } from './store/database.ts';
 import { provisionDatabase, type DatabaseServer } from './store/provision.ts';
 import { RecordStore } from './store/records.ts';
+import { VersionRecords } from './store/version-records.ts';
 import { Tenancy } from './tenancy/tenancy.ts';
+import { VersionManager } from './versions/manage.ts';
 
 export interface Runtime {
   config: Config & { jwtSecret: string };
@@ -19,6 +21,10 @@ export interface Runtime {
   tenancy: Tenancy;
   /** One store per collection descriptor, by collection name. */
   stores: ReadonlyMap<string, RecordStore>;
+  /** A whole version's records across collections (copy, purge, diff). */
+  versionRecords: VersionRecords;
+  /** Creates, copies and deletes versions; its sweeper is started by the service process only. */
+  versionManager: VersionManager;
   /** Closes the client, then stops the embedded server if this process started it. */
   close(): Promise<void>;
 }
@@ -36,7 +42,7 @@ export async function openRuntime(config: Config, logger: Logger, catalog: Catal
     const uri = config.mongodbUri ?? `${databaseServer.uri.replace(/\/?$/, '/')}${config.databaseName}`;
     const database = await connectDatabase(uri, config.databaseName, { timeoutMs: config.dbTimeoutMs });
     logger.info({ server: database.server.label, database: config.databaseName, embedded: databaseServer.kind !== 'external' }, 'database ready');
-    const runtime = await assemble(config, catalog, database, databaseServer);
+    const runtime = await assemble(config, catalog, database, databaseServer, logger);
     return runtime;
   } catch (error) {
     await databaseServer.stop();
@@ -44,7 +50,7 @@ export async function openRuntime(config: Config, logger: Logger, catalog: Catal
   }
 }
 
-async function assemble(config: Config, catalog: Catalog, database: Database, databaseServer: DatabaseServer): Promise<Runtime> {
+async function assemble(config: Config, catalog: Catalog, database: Database, databaseServer: DatabaseServer, logger: Logger): Promise<Runtime> {
   const checkProjectId = catalog.check(`${SCHEMA_BASE}defs/ids.json#/$defs/projectId`);
   const tenancy = new Tenancy(database.db, {
     project: catalog.idPrefix('projectId'),
@@ -56,6 +62,11 @@ async function assemble(config: Config, catalog: Catalog, database: Database, da
   // this process there (and the embedded database is single-instance); MongoDB needs no lock.
   const serialiseWrites = database.server.kind === 'ferretdb';
   const stores = new Map(catalog.collections.map((collection) => [collection.name, new RecordStore(database.db, collection, { serialiseWrites })]));
+  const versionRecords = new VersionRecords(database.db, catalog.collections);
+  const versionManager = new VersionManager(tenancy, versionRecords, {
+    cacheMs: config.versionCacheMs,
+    log: (message, fields) => logger.warn(fields ?? {}, message),
+  });
   await tenancy.createIndexes();
   for (const store of stores.values()) await store.createIndexes();
   return {
@@ -65,7 +76,10 @@ async function assemble(config: Config, catalog: Catalog, database: Database, da
     catalog,
     tenancy,
     stores,
+    versionRecords,
+    versionManager,
     async close() {
+      await versionManager.stopSweeper();
       await database.close();
       await databaseServer.stop();
     },

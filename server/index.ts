@@ -18,6 +18,8 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, config.logFormat);
   const runtime = await openRuntime(config, logger);
   const app = createApp({ ...runtime, logger });
+  // Finishes deletes and removes copies a crashed instance left behind, now and periodically.
+  runtime.versionManager.startSweeper();
   // Never with MONGODB_URI: an operator's database gets no demo project and no unasked-for key.
   const demo = config.mongodbUri === undefined ? await createDemoIfEmpty(runtime.tenancy) : null;
   const server = createHttpServer(app).listen(config.port, config.host);

@@ -1,17 +1,19 @@
 // The life of a request, in order: authenticate → address (route parameters) → resolve the
-// version → authorize → read the body → run the operation → send the outcome. Each stage
-// either passes its result on or throws an ApiError; nothing here knows a collection.
+// version or project → authorize → read the body → run the operation → send the outcome. Each
+// stage either passes its result on or throws an ApiError; nothing here knows a collection.
+// Record routes and version routes are both endpoints: data this one pipeline runs.
 import type { Request, RequestHandler } from 'express';
 import type { Authenticate } from './auth/authenticate.ts';
-import { authorize } from './auth/credential.ts';
-import { Forbidden, InvalidRequest, ServiceUnavailable } from './errors.ts';
+import { authorize, type Access, type Credential } from './auth/credential.ts';
+import { Deadline } from './deadline.ts';
+import { Forbidden, InvalidRequest } from './errors.ts';
 import type { BodyReader } from './http/body.ts';
 import { send, type Outcome } from './http/respond.ts';
-import type { Route } from './routes/table.ts';
+import type { Method, Route } from './routes/table.ts';
 import type { Catalog, Check } from './schemas/registry.ts';
 import type { RecordStore } from './store/records.ts';
 import type { VersionType } from './tenancy/tenancy.ts';
-import type { VersionAddress, VersionResolver } from './versions/resolve.ts';
+import type { ResolvedVersion, VersionAddress, VersionResolver } from './versions/resolve.ts';
 
 export interface PipelineParts {
   catalog: Catalog;
@@ -24,72 +26,111 @@ export interface PipelineParts {
   dbTimeoutMs: number;
 }
 
-export function handlerFor(route: Route, parts: PipelineParts): RequestHandler {
-  const store = parts.stores.get(route.collection.name)!;
+/** What a route acts on: a version by id (family V) or by project, type and slug (P), or a project. */
+export type Target = 'V' | 'P' | 'project';
+
+/** What the stages before `run` found. */
+export interface EndpointContext {
+  credential: Credential;
+  /** The project the route acts in (authorized for the endpoint's access). */
+  projectId: string;
+  /** The version, for version targets. */
+  version: ResolvedVersion | undefined;
+  /** The item id of item routes, already checked. */
+  id: string;
+  body: unknown;
+  /** Query parameters as Express parsed them (repeated parameters become arrays). */
+  query: Readonly<Record<string, unknown>>;
+  /** For operations that reach a second version (diff) or change versions (delete). */
+  versions: VersionResolver;
+}
+
+/** A route as data: enough for the router, the pipeline and the OpenAPI generator. */
+export interface Endpoint {
+  method: Method;
+  /** Express path. */
+  path: string;
+  target: Target;
+  access: Access;
+  /** Whether it reads a JSON body. */
+  body: boolean;
+  /** Whether it takes query parameters; any parameter is 400 otherwise. */
+  query: boolean;
+  /** The `:id` parameter's check, for item routes. */
+  checkId?: Check;
+  /** Success statuses, for documentation. */
+  success: readonly number[];
+  /**
+   * Work over a whole version (copy, purge, diff, import) takes longer than one request's
+   * database budget: each of its database calls is bounded by the driver's socket timeout
+   * instead, so a frozen database still fails it, but a big copy is not cut off half-way.
+   */
+  longRunning?: boolean;
+  /** For documentation, where the endpoint knows them: a one-line summary, and `$id`s of its body and answer schemas. */
+  summary?: string;
+  bodySchema?: string;
+  responseSchema?: string;
+  run(context: EndpointContext): Promise<Outcome>;
+}
+
+/** A record route of the table as an endpoint: its operation run against its collection's store. */
+export function recordEndpoint(route: Route, stores: ReadonlyMap<string, RecordStore>): Endpoint {
+  const store = stores.get(route.collection.name)!;
   const { operation } = route;
+  return {
+    method: operation.method,
+    path: route.path,
+    target: route.family.name,
+    access: operation.access,
+    body: operation.body,
+    query: operation.name === 'list',
+    ...(operation.item && { checkId: route.collection.checkId }),
+    success: operation.success,
+    run: ({ version, id, body, query }) => operation.run({ store, version: version!, id, body, query }),
+  };
+}
+
+export function handlerFor(endpoint: Endpoint, parts: PipelineParts): RequestHandler {
   return async (req, res) => {
     // One budget for the request's database work; reading the body does not count against it.
     const deadline = new Deadline(parts.dbTimeoutMs);
     const credential = await deadline.bound(parts.authenticate(req, res));
-    const address = addressOf(route, req, parts.catalog);
-    const id = operation.item ? param(req, 'id', route.collection.checkId) : '';
-    if (operation.name !== 'list') refuseQuery(req);
-    const cached = parts.versions.isCached(address);
-    const version = await deadline.bound(parts.versions.resolve(address));
-    // An unknown version gets the answer an out-of-reach one gets from authorize: nothing leaks.
-    if (!version) throw new Forbidden();
+    const address = endpoint.target === 'project' ? undefined : addressOf(endpoint.target, req, parts.catalog);
+    const projectRef = endpoint.target === 'project' ? param(req, 'projectRef', parts.catalog.checkProjectRef) : undefined;
+    const id = endpoint.checkId ? param(req, 'id', endpoint.checkId) : '';
+    if (!endpoint.query) refuseQuery(req);
+    const cached = address !== undefined && parts.versions.isCached(address);
+    const version = address ? await deadline.bound(parts.versions.resolve(address)) : undefined;
+    const projectId = version ? version.projectId : projectRef !== undefined ? await deadline.bound(parts.versions.project(projectRef)) : null;
+    // Unknown gets the answer out-of-reach gets from authorize: nothing leaks.
+    if (!projectId || version === null) throw new Forbidden();
     try {
-      authorize(credential, version.projectId, operation.access);
+      authorize(credential, projectId, endpoint.access);
     } catch (refusal) {
       // Nor does the time: a version refused from the cache costs the lookups of an unknown one.
       if (cached) await deadline.bound(parts.versions.lookUpAsIfUncached(address));
       throw refusal;
     }
-    const body = operation.body ? await parts.readBody(req, res) : undefined;
-    const outcome = await deadline.bound(operation.run({ store, version, id, body, query: req.query as Record<string, unknown> }), 'restart');
-    send(res, outcome.status === 201 ? withLocation(outcome, req, operation.item) : outcome);
+    const body = endpoint.body ? await parts.readBody(req, res) : undefined;
+    const work = endpoint.run({
+      credential, projectId, version, id, body, query: req.query as Record<string, unknown>, versions: parts.versions,
+    });
+    const outcome = await (endpoint.longRunning ? work : deadline.bound(work, 'restart'));
+    send(res, outcome.status === 201 ? withLocation(outcome, req, endpoint.checkId !== undefined) : outcome);
   };
 }
 
 /** A 201 names what it created: the record's URL, in the family (and spelling) it was addressed by. */
 function withLocation(outcome: Outcome, req: Request, isItemRoute: boolean): Outcome {
   const id = (outcome.body as { id?: unknown } | undefined)?.id;
-  if (typeof id !== 'string') return outcome;
+  if (typeof id !== 'string' || outcome.headers?.['Location'] !== undefined) return outcome;
   const path = req.originalUrl.split('?')[0]!;
   const location = isItemRoute ? path : `${path}/${encodeURIComponent(id)}`;
   return { ...outcome, headers: { ...outcome.headers, Location: location } };
 }
 
-/**
- * The answer is bounded even where the driver is not: past the budget the request is answered
- * 503 (the database call itself may still finish, as after any lost connection).
- */
-class Deadline {
-  #ends: number;
-  readonly #budgetMs: number;
-
-  constructor(budgetMs: number) {
-    this.#budgetMs = budgetMs;
-    this.#ends = Date.now() + budgetMs;
-  }
-
-  /** `restart`: the body was read in between, so the operation gets the whole budget afresh. */
-  async bound<T>(work: Promise<T>, restart?: 'restart'): Promise<T> {
-    if (restart) this.#ends = Math.max(this.#ends, Date.now() + this.#budgetMs);
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ServiceUnavailable()), Math.max(0, this.#ends - Date.now()));
-    });
-    try {
-      return await Promise.race([work, expired]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-}
-
-function addressOf(route: Route, req: Request, catalog: Catalog): VersionAddress {
-  if (route.family.name === 'V') return { family: 'V', versionId: param(req, 'versionId', catalog.checkVersionId) };
+function addressOf(family: 'V' | 'P', req: Request, catalog: Catalog): VersionAddress {
+  if (family === 'V') return { family: 'V', versionId: param(req, 'versionId', catalog.checkVersionId) };
   return {
     family: 'P',
     projectRef: param(req, 'projectRef', catalog.checkProjectRef),
@@ -106,7 +147,7 @@ function param(req: Request, name: string, check: Check): string {
   return value;
 }
 
-/** Only the list operation takes query parameters; elsewhere any is a mistake worth reporting. */
+/** Only lists (and the diff) take query parameters; elsewhere any is a mistake worth reporting. */
 function refuseQuery(req: Request): void {
   const [name] = Object.keys(req.query);
   if (name !== undefined) throw InvalidRequest.field(name, 'is not a query parameter of this operation');

@@ -22,8 +22,12 @@ export function projectJson(project: Project) {
   return { id: project.id, slug: project.slug, name: project.name, createdAt: iso(project.createdAt) };
 }
 
+/** The same shape as the HTTP interface's version (schemas/api/version.json). */
 export function versionJson(version: Version) {
-  return { id: version.id, projectId: version.projectId, type: version.type, slug: version.slug, createdAt: iso(version.createdAt) };
+  return {
+    id: version.id, projectId: version.projectId, type: version.type, slug: version.slug,
+    createdAt: iso(version.createdAt), updatedAt: iso(version.updatedAt), copiedFrom: version.copiedFrom,
+  };
 }
 
 export function apiKeyJson(key: ApiKey) {

@@ -1,6 +1,7 @@
-// `version create` and `version list`: the catalog versions (branches, environments) of a project.
+// `version create`, `version list` and `version delete`: the catalog versions (branches,
+// environments) of a project, through the same version manager as the HTTP interface.
 import { DuplicateSlug, type Version, type VersionType } from '../../server/tenancy/tenancy.ts';
-import { CommandError, requiredString, type Command } from './command.ts';
+import { CommandError, optionalString, requiredString, type Command } from './command.ts';
 import { table, versionJson } from './output.ts';
 import { REF_OPTION, resolveProject } from './projects.ts';
 import { checkAgainst } from './validate.ts';
@@ -12,21 +13,28 @@ export const versionCommands: readonly Command[] = [
   {
     group: 'version',
     name: 'create',
-    summary: 'create a catalog version (a branch or an environment) in a project',
-    synopsis: '--project REF --type branch|environment --slug S',
+    summary: 'create a catalog version (a branch or an environment) in a project, empty or as a copy',
+    synopsis: '--project REF --type branch|environment --slug S [--copy-from VERSION_ID]',
     options: {
       project: REF_OPTION,
       type: { type: 'string', value: 'T', description: 'branch or environment' },
       slug: { type: 'string', value: 'S', description: 'unique within the project and type, e.g. main or production' },
+      'copy-from': { type: 'string', value: 'VERSION_ID', description: 'start with a copy of every record of this version of the same project (ids kept)' },
     },
     prepare(args, catalog) {
       const ref = checkAgainst(catalog, 'projectRef', requiredString(args, 'project'), '--project');
       const type = checkAgainst(catalog, 'versionType', requiredString(args, 'type'), '--type') as VersionType;
       const slug = checkAgainst(catalog, 'versionSlug', requiredString(args, 'slug'), '--slug');
-      return async ({ tenancy }) => {
+      const given = optionalString(args, 'copy-from');
+      const copyFrom = given === undefined ? null : checkAgainst(catalog, 'versionId', given, '--copy-from');
+      return async ({ tenancy, versionManager }) => {
         const project = await resolveProject(tenancy, ref);
+        if (copyFrom !== null) {
+          const source = await tenancy.findVersion(copyFrom);
+          if (!source || source.projectId !== project.id) throw new CommandError(`version "${copyFrom}" not found in project "${project.slug}"`);
+        }
         try {
-          const version = await tenancy.createVersion(project.id, type, slug);
+          const version = await versionManager.create(project.id, type, slug, copyFrom);
           return { json: versionJson(version), human: versionTable([version]) };
         } catch (error) {
           // Tenancy says "in this project"; on the command line, name the project.
@@ -51,6 +59,22 @@ export const versionCommands: readonly Command[] = [
           json: { versions: versions.map(versionJson) },
           human: versions.length === 0 ? `Project "${project.slug}" has no versions yet.\n` : versionTable(versions),
         };
+      };
+    },
+  },
+  {
+    group: 'version',
+    name: 'delete',
+    summary: 'delete a catalog version and all its records',
+    synopsis: 'VERSION_ID',
+    options: {},
+    positional: { name: 'VERSION_ID', description: 'the version to delete (ver_…)' },
+    prepare(args, catalog) {
+      const id = checkAgainst(catalog, 'versionId', args.positionals[0]!, 'VERSION_ID');
+      return async ({ tenancy, versionManager }) => {
+        const version = await tenancy.findVersion(id);
+        if (!version || !(await versionManager.delete(version))) throw new CommandError(`version "${id}" not found`);
+        return { json: { deleted: versionJson(version) }, human: `Deleted ${version.type} "${version.slug}" (${version.id}) and its records.\n` };
       };
     },
   },

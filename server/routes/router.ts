@@ -1,20 +1,20 @@
-// Mounts the route table on an Express router, and answers 405 with `Allow` for the other
-// methods on a known path. The only place routes meet Express.
+// Mounts endpoints (the record route table and the version routes) on an Express router, and
+// answers 405 with `Allow` for the other methods on a known path. The only place routes meet
+// Express.
 import express from 'express';
 import { MethodNotAllowed } from '../errors.ts';
-import { handlerFor, type PipelineParts } from '../pipeline.ts';
-import type { Route } from './table.ts';
+import { handlerFor, type Endpoint, type PipelineParts } from '../pipeline.ts';
 
-export function catalogRouter(routes: readonly Route[], parts: PipelineParts): express.Router {
+export function catalogRouter(endpoints: readonly Endpoint[], parts: PipelineParts): express.Router {
   const router = express.Router({ strict: true, caseSensitive: true });
   const methodsByPath = new Map<string, Set<string>>();
-  for (const route of routes) {
-    router[route.operation.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete'](route.path, handlerFor(route, parts));
-    const methods = methodsByPath.get(route.path) ?? new Set<string>();
-    methods.add(route.operation.method);
+  for (const endpoint of endpoints) {
+    router[endpoint.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete'](endpoint.path, handlerFor(endpoint, parts));
+    const methods = methodsByPath.get(endpoint.path) ?? new Set<string>();
+    methods.add(endpoint.method);
     // Express answers HEAD with the GET handler.
-    if (route.operation.method === 'GET') methods.add('HEAD');
-    methodsByPath.set(route.path, methods);
+    if (endpoint.method === 'GET') methods.add('HEAD');
+    methodsByPath.set(endpoint.path, methods);
   }
   for (const [path, methods] of methodsByPath) {
     const allowed = [...methods].sort();

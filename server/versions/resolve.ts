@@ -15,8 +15,11 @@ export type VersionAddress =
 /**
  * Resolves addresses, caching what it found for `ttlMs` (VERSION_CACHE_MS). Only hits are
  * cached: a miss may stop being one the moment the version is created (in this process or
- * another). The bound this gives, documented in docs/scaling.md: a version deleted through
- * any instance stops resolving on every instance within `ttlMs`; 0 makes it the next request.
+ * another). Versions are never renamed or moved, but they can be deleted: a delete made here
+ * forgets the version at once; another instance may serve a cached hit for up to `ttlMs`, which
+ * is why a delete purges the version's records again once that lifetime has passed
+ * (server/versions/manage.ts). The bound, documented in docs/scaling.md: a version deleted
+ * through any instance stops resolving on every instance within `ttlMs`; 0 makes it the next request.
  */
 export class VersionResolver {
   readonly #tenancy: Tenancy;
@@ -52,6 +55,16 @@ export class VersionResolver {
    */
   async lookUpAsIfUncached(address: VersionAddress): Promise<void> {
     await this.#lookup(address);
+  }
+
+  /** The project id a project reference (id or slug) names, or null. Projects are not cached. */
+  async project(ref: string): Promise<string | null> {
+    return (await this.#tenancy.findProject(ref))?.id ?? null;
+  }
+
+  /** Drops every cached address of a version (it was deleted by this process). */
+  forget(versionId: string): void {
+    for (const [key, entry] of this.#cache) if (entry.version.versionId === versionId) this.#cache.delete(key);
   }
 
   async #lookup(address: VersionAddress): Promise<ResolvedVersion | null> {

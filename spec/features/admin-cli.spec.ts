@@ -211,8 +211,8 @@ describe('admin CLI', function () {
         json('version', 'create', '--project', project['id'] as string, '--type', 'environment', '--slug', 'staging'),
         human('version', 'create', '--project', project['slug'] as string, '--type', 'environment', '--slug', 'main'),
       ]);
-      expect(main).to.have.all.keys('id', 'projectId', 'type', 'slug', 'createdAt');
-      expect(main).to.include({ projectId: project['id'], type: 'branch', slug: 'main' });
+      expect(main).to.have.all.keys('id', 'projectId', 'type', 'slug', 'createdAt', 'updatedAt', 'copiedFrom');
+      expect(main).to.include({ projectId: project['id'], type: 'branch', slug: 'main', copiedFrom: null });
       expect(main['id']).to.match(VERSION_ID);
       expect(main['createdAt']).to.match(ISO);
       expect(staging).to.include({ projectId: project['id'], type: 'environment', slug: 'staging' });
@@ -249,6 +249,23 @@ describe('admin CLI', function () {
       expect(lines.slice(1).map((line) => line.split(/\s+/).slice(1, 3).join('/'))).to.deep.equal(['branch/feature-x', 'branch/main', 'environment/prod']);
       expect(empty).to.match(/has no versions/);
       expectFailure(unknown, 1, /project "proj_00000000000000000000000000" not found/);
+    });
+
+    it('creates a version as a copy and deletes one, through the same code as the HTTP interface', async function () {
+      this.timeout(90_000); // seven CLI runs one after another
+      const [project, other] = await Promise.all(['copied', 'foreign'].map((slug) => json('project', 'create', '--slug', unique(slug))));
+      const main = await json('version', 'create', '--project', project!['id'] as string, '--type', 'branch', '--slug', 'main');
+      const foreign = await json('version', 'create', '--project', other!['id'] as string, '--type', 'branch', '--slug', 'main');
+      const copy = await json('version', 'create', '--project', project!['slug'] as string, '--type', 'branch', '--slug', 'next', '--copy-from', main['id'] as string);
+      expect(copy).to.include({ projectId: project!['id'], slug: 'next', copiedFrom: main['id'] });
+      expectFailure(
+        await admin(['version', 'create', '--project', project!['id'] as string, '--type', 'branch', '--slug', 'x', '--copy-from', foreign['id'] as string]),
+        1, /not found in project/);
+      const deleted = await json('version', 'delete', copy['id'] as string);
+      expect(deleted).to.deep.equal({ deleted: copy });
+      expectFailure(await admin(['version', 'delete', copy['id'] as string]), 1, /not found/);
+      const listed = await json('version', 'list', '--project', project!['id'] as string);
+      expect((listed['versions'] as Json[]).map((v) => v['slug'])).to.deep.equal(['main']);
     });
   });
 

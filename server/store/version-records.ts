@@ -1,0 +1,137 @@
+// A whole version's records across every collection: copying them into another version (ids
+// kept), purging them, and comparing two versions. Generic over the collection descriptors,
+// streamed in batches so memory stays flat however large the version.
+import { isDeepStrictEqual } from 'node:util';
+import type { Collection as MongoCollection, Db, Document } from 'mongodb';
+import type { Collection } from '../schemas/registry.ts';
+import { documentId } from './records.ts';
+
+/** Record ids of one collection that differ between two versions, each list capped. */
+export interface CollectionDiff {
+  added: string[];
+  removed: string[];
+  changed: string[];
+  truncated: boolean;
+}
+
+/** Documents per insertMany, and per batch read from the source. */
+export const COPY_BATCH = 1000;
+export const DIFF_CAP = 1000;
+/** Below SQLite's limit of 32,766 bound variables per statement (see purge). */
+const PURGE_BATCH = 10_000;
+
+// Stored fields that belong to the version rather than the record's content.
+const VERSION_FIELDS = ['_id', 'versionId', 'updatedAt'];
+
+export class VersionRecords {
+  readonly #collections: ReadonlyMap<string, MongoCollection<Document>>;
+  readonly #purgeBatch: number;
+
+  /** `purgeBatch` is for tests, which slice small versions to exercise the sliced purge. */
+  constructor(db: Db, collections: readonly Collection[], purgeBatch = PURGE_BATCH) {
+    this.#purgeBatch = purgeBatch;
+    // A null-prototype fieldsAsRaw, as in RecordStore: arrays under keys like `__proto__` would
+    // otherwise come back as raw BSON buffers and be copied as such.
+    this.#collections = new Map(collections.map((collection) =>
+      [collection.name, db.collection(collection.name, { fieldsAsRaw: Object.create(null) as Document })]));
+  }
+
+  /**
+   * Copies every record of `from` into `to`, keeping ids and every stored field (updatedAt
+   * included) but `_id` and `versionId`. Stored documents are copied as stored, so nothing is
+   * decoded and re-encoded. `onBatch` runs after each insertMany (the copier's heartbeat).
+   */
+  async copy(from: string, to: string, onBatch: (copied: number) => Promise<void> = async () => {}): Promise<number> {
+    let copied = 0;
+    for (const documents of this.#collections.values()) {
+      let batch: Document[] = [];
+      const flush = async () => {
+        if (batch.length === 0) return;
+        await documents.insertMany(batch, { ordered: true });
+        copied += batch.length;
+        batch = [];
+        await onBatch(copied);
+      };
+      for await (const document of documents.find({ versionId: from }, { batchSize: COPY_BATCH })) {
+        batch.push({ ...document, _id: documentId(to, String(document['id'])), versionId: to });
+        if (batch.length >= COPY_BATCH) await flush();
+      }
+      await flush();
+    }
+    return copied;
+  }
+
+  /**
+   * Removes every record of the version; how many there were. In slices of at most
+   * PURGE_BATCH records by id range: FerretDB 1.24 binds every matched `_id` to one SQLite
+   * statement, and one deleteMany of a 100,000-record version failed with "too many SQL
+   * variables"; a `$in` of the ids instead was slow there (~70 s for 10,000 under load), and
+   * slicing costs a sorted scan per slice, so it is only done for versions that need it.
+   */
+  async purge(versionId: string): Promise<number> {
+    let removed = 0;
+    for (const documents of this.#collections.values()) {
+      // Most versions fit one statement: then one plain deleteMany, the cheapest on FerretDB.
+      const large = await documents.find({ versionId }, { projection: { _id: 1 } }).skip(this.#purgeBatch).limit(1).next();
+      if (!large) {
+        removed += (await documents.deleteMany({ versionId })).deletedCount;
+        continue;
+      }
+      for (;;) {
+        // The id that ends the first slice; none when fewer than a slice remain.
+        const boundary = await documents.find({ versionId }, { projection: { _id: 0, id: 1 } })
+          .sort({ id: 1 }).skip(this.#purgeBatch - 1).limit(1).next();
+        const filter = boundary ? { versionId, id: { $lte: boundary['id'] } } : { versionId };
+        removed += (await documents.deleteMany(filter)).deletedCount;
+        if (!boundary) break;
+      }
+    }
+    return removed;
+  }
+
+  /**
+   * Per collection, what `versionId` has that `against` has not: a sort-merge of both
+   * versions' records by id, one document of each side in hand at a time.
+   */
+  async diff(versionId: string, against: string, cap = DIFF_CAP): Promise<Record<string, CollectionDiff>> {
+    const result: Record<string, CollectionDiff> = {};
+    for (const [name, documents] of this.#collections) {
+      const ours = documents.find({ versionId }, { batchSize: COPY_BATCH }).sort({ id: 1 })[Symbol.asyncIterator]();
+      const theirs = documents.find({ versionId: against }, { batchSize: COPY_BATCH }).sort({ id: 1 })[Symbol.asyncIterator]();
+      const diff: CollectionDiff = { added: [], removed: [], changed: [], truncated: false };
+      const note = (list: string[], id: string) => {
+        if (list.length < cap) list.push(id);
+        else diff.truncated = true;
+      };
+      let a = await ours.next();
+      let b = await theirs.next();
+      while (!a.done || !b.done) {
+        const aId = a.done ? undefined : String(a.value['id']);
+        const bId = b.done ? undefined : String(b.value['id']);
+        if (bId === undefined || (aId !== undefined && aId < bId)) {
+          note(diff.added, aId!);
+          a = await ours.next();
+        } else if (aId === undefined || bId < aId) {
+          note(diff.removed, bId);
+          b = await theirs.next();
+        } else {
+          if (!sameContent(a.value as Document, b.value as Document)) note(diff.changed, aId);
+          a = await ours.next();
+          b = await theirs.next();
+        }
+      }
+      result[name] = diff;
+    }
+    return result;
+  }
+}
+
+function sameContent(a: Document, b: Document): boolean {
+  return isDeepStrictEqual(content(a), content(b));
+}
+
+function content(document: Document): Document {
+  const copy = { ...document };
+  for (const field of VERSION_FIELDS) delete copy[field];
+  return copy;
+}

@@ -1,0 +1,121 @@
+// The versions interface's operations: list, create (empty or as a copy), get, delete and diff.
+// Each runs after the pipeline has authenticated, resolved and authorized, and returns an outcome.
+import { authorize } from '../auth/credential.ts';
+import { Conflict, Forbidden, InvalidRequest } from '../errors.ts';
+import type { Outcome } from '../http/respond.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../operations/list-query.ts';
+import { SCHEMA_BASE, type Catalog } from '../schemas/registry.ts';
+import type { VersionRecords } from '../store/version-records.ts';
+import { DuplicateSlug, type Tenancy, type Version, type VersionType } from '../tenancy/tenancy.ts';
+import type { EndpointContext } from '../pipeline.ts';
+import type { VersionManager } from './manage.ts';
+
+export const VERSION_SCHEMA = `${SCHEMA_BASE}api/version.json`;
+
+export interface VersionParts {
+  catalog: Catalog;
+  tenancy: Tenancy;
+  manager: VersionManager;
+  records: VersionRecords;
+}
+
+/** A version as the interface shows it (schemas/api/version.json). */
+export function versionJson(version: Version): Record<string, unknown> {
+  return {
+    id: version.id, projectId: version.projectId, type: version.type, slug: version.slug,
+    createdAt: version.createdAt.toISOString(), updatedAt: version.updatedAt.toISOString(), copiedFrom: version.copiedFrom,
+  };
+}
+
+export function versionOperations({ catalog, tenancy, manager, records }: VersionParts) {
+  const checkCreate = catalog.check(`${VERSION_SCHEMA}#/$defs/versionCreate`);
+
+  /** The version the pipeline resolved, read whole; a version deleted meanwhile is out of reach. */
+  async function current(context: EndpointContext): Promise<Version> {
+    const version = await tenancy.findVersion(context.version!.versionId);
+    if (!version) throw new Forbidden();
+    return version;
+  }
+
+  return {
+    async list({ projectId, query }: EndpointContext): Promise<Outcome> {
+      for (const name of Object.keys(query)) {
+        if (!['cursor', 'limit', 'type'].includes(name)) throw InvalidRequest.field(name, 'is not a query parameter of this list (use cursor, limit, type)');
+      }
+      const cursor = single('cursor', query['cursor']);
+      if (cursor !== undefined) check(catalog.checkVersionId, 'cursor', cursor);
+      const type = single('type', query['type']);
+      if (type !== undefined) check(catalog.checkVersionType, 'type', type);
+      const limit = parseLimit(single('limit', query['limit']));
+      const page = await tenancy.listVersionPage({ projectId, type: type as VersionType | undefined, cursor, limit });
+      return {
+        status: 200,
+        body: { items: page.items.map(versionJson), pagination: { nextCursor: page.nextCursor, hasMore: page.nextCursor !== null, limit } },
+      };
+    },
+
+    async create({ credential, projectId, body }: EndpointContext): Promise<Outcome> {
+      const problems = checkCreate(body);
+      if (problems.length > 0) throw new InvalidRequest(problems);
+      const { type, slug, copyFrom } = body as { type: VersionType; slug: string; copyFrom?: string };
+      if (copyFrom !== undefined) {
+        const source = await tenancy.findVersion(copyFrom);
+        // Unknown or out of reach: 403 as anywhere else; reachable but another project's: 400.
+        if (!source) throw new Forbidden();
+        authorize(credential, source.projectId, 'read');
+        if (source.projectId !== projectId) throw InvalidRequest.field('/copyFrom', 'must be a version of the same project');
+      }
+      try {
+        const version = await manager.create(projectId, type, slug, copyFrom ?? null);
+        return { status: 201, body: versionJson(version), headers: { Location: `/v2/catalog/versions/${version.id}` } };
+      } catch (error) {
+        if (error instanceof DuplicateSlug) throw new Conflict([{ field: '/slug', message: error.message }]);
+        throw error;
+      }
+    },
+
+    async get(context: EndpointContext): Promise<Outcome> {
+      return { status: 200, body: versionJson(await current(context)) };
+    },
+
+    async delete(context: EndpointContext): Promise<Outcome> {
+      const version = await current(context);
+      const deleted = await manager.delete(version);
+      context.versions.forget(version.id);
+      if (!deleted) throw new Forbidden();
+      return { status: 204 };
+    },
+
+    async diff({ credential, version, query, versions }: EndpointContext): Promise<Outcome> {
+      for (const name of Object.keys(query)) {
+        if (name !== 'against') throw InvalidRequest.field(name, 'is not a query parameter of the diff (use against)');
+      }
+      const against = single('against', query['against']);
+      if (against === undefined) throw InvalidRequest.field('against', 'is required: the id of the version to compare with');
+      check(catalog.checkVersionId, 'against', against);
+      const other = await versions.resolve({ family: 'V', versionId: against });
+      if (!other) throw new Forbidden();
+      authorize(credential, other.projectId, 'read');
+      const collections = await records.diff(version!.versionId, against);
+      return { status: 200, body: { versionId: version!.versionId, against, collections } };
+    },
+  };
+}
+
+function single(name: string, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw InvalidRequest.field(name, 'must be given once');
+  return value;
+}
+
+function check(checker: (value: unknown) => { message: string }[], name: string, value: string): void {
+  const problem = checker(value)[0];
+  if (problem) throw InvalidRequest.field(name, problem.message);
+}
+
+function parseLimit(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_LIMIT;
+  const limit = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
+  if (!(limit >= 1 && limit <= MAX_LIMIT)) throw InvalidRequest.field('limit', `must be an integer from 1 to ${MAX_LIMIT}`);
+  return limit;
+}
