@@ -167,8 +167,14 @@ export function toApiError(thrown: unknown): { error: ApiError; unexpected: bool
 
 export function isDatabaseUnreachable(thrown: unknown): boolean {
   return thrown instanceof MongoServerSelectionError || thrown instanceof MongoNetworkError
-    || thrown instanceof MongoTopologyClosedError || thrown instanceof MongoNotConnectedError;
+    || thrown instanceof MongoTopologyClosedError || thrown instanceof MongoNotConnectedError
+    || SOCKET_FAILURES.has(String((thrown as { code?: unknown } | null)?.code));
 }
+
+// A socket to the database that died under the driver ("This socket has been ended by the other
+// party" is EPIPE) reaches us unwrapped when the database is killed or frozen mid-write; seen by
+// `npm run chaos` and the frozen-database test on a loaded machine.
+const SOCKET_FAILURES = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT']);
 
 // SQLite's "database is locked" (SQLITE_BUSY) as FerretDB passes it on, under concurrent writes.
 const BUSY = /database is locked|SQLITE_BUSY/i;

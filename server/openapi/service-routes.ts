@@ -33,6 +33,13 @@ export const serviceRouteDocs: readonly DocumentedRoute[] = [
     errors: [503],
   },
   {
+    method: 'GET', path: '/metrics', operationId: 'getMetrics', tag: SERVICE_TAG.name, access: 'none',
+    summary: 'Read the metrics',
+    description: 'Prometheus text exposition: requests by route template, database command latency, pool, process and embedded-database restarts. Not mounted with `METRICS=off`, or served on `METRICS_PORT` instead when one is set.',
+    responses: [{ status: 200, description: 'The metrics.', mediaType: 'text/plain', schema: { type: 'string' } }],
+    errors: [],
+  },
+  {
     method: 'GET', path: OPENAPI_PATH, operationId: 'getOpenApiDocument', tag: SERVICE_TAG.name, access: 'none',
     summary: 'Get this OpenAPI document',
     description: 'The OpenAPI 3.1 document of the service, generated at start-up from its schemas and route table.',

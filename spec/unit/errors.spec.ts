@@ -56,6 +56,8 @@ describe('Errors: translating what others throw', () => {
     ['MongoDB: a transient transaction error', new MongoServerError({ errmsg: 'write conflict', code: 112, errorLabels: ['TransientTransactionError'] }), 503, 'Service Unavailable'],
     ['MongoDB: maxTimeMS expired', new MongoServerError({ errmsg: 'operation exceeded time limit', code: 50 }), 503, 'Service Unavailable'],
     ['the driver: socket timeout (a frozen database)', new MongoNetworkTimeoutError('connection 1 to 127.0.0.1:27018 timed out'), 503, 'Service Unavailable'],
+    // Seen by npm run chaos and the frozen-database test under load: the socket died under the driver.
+    ['a database socket ended by the other party', Object.assign(new Error('This socket has been ended by the other party'), { code: 'EPIPE' }), 503, 'Service Unavailable'],
     ['MongoDB: a duplicate key is no passing trouble', new MongoServerError({ errmsg: 'E11000', code: 11000 }), 500, 'Internal Server Error'],
     ['a bug', new TypeError("Cannot read properties of undefined (reading 'x')"), 500, 'Internal Server Error'],
     ['a thrown string', 'oops', 500, 'Internal Server Error'],

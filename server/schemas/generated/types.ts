@@ -38,6 +38,130 @@ export interface PaginationMetadata {
 }
 
 /**
+ * A catalog version of a project: a branch or an environment holding its own copy of every record. Managed under `/v2/catalog/projects/{projectRef}/versions`.
+ *
+ * From schemas/api/version.json.
+ */
+export interface CatalogVersion {
+  /**
+   * Identifier of the version, used by the `/v2/catalog/versions/{versionId}` routes.
+   */
+  id: CatalogVersionId;
+  /**
+   * The project the version belongs to.
+   */
+  projectId: ProjectId;
+  /**
+   * `branch` or `environment`.
+   */
+  type: VersionType;
+  /**
+   * Unique within the project and type; the `{versionSlug}` of the project routes.
+   */
+  slug: VersionSlug;
+  /**
+   * When the version was created (ISO 8601, UTC, milliseconds).
+   */
+  createdAt: string;
+  /**
+   * When the version itself last changed (its copy finished, for a copied version); record changes do not move it.
+   */
+  updatedAt: string;
+  /**
+   * Id of the version whose records this version started with, or null when it started empty.
+   */
+  copiedFrom: CatalogVersionId | null;
+}
+
+/**
+ * Body of `POST /v2/catalog/projects/{projectRef}/versions`.
+ *
+ * From schemas/api/version.json#/$defs/versionCreate.
+ */
+export interface NewCatalogVersion {
+  /**
+   * `branch` or `environment`.
+   */
+  type: VersionType;
+  /**
+   * Unique within the project and type.
+   */
+  slug: VersionSlug;
+  /**
+   * Id of a version of the same project whose records (every collection, ids kept) the new version starts with. The new version is not visible until the copy has finished.
+   */
+  copyFrom?: CatalogVersionId;
+}
+
+/**
+ * One page of a project's versions, ordered by id (creation order).
+ *
+ * From schemas/api/version.json#/$defs/versionList.
+ */
+export interface CatalogVersionList {
+  /**
+   * The versions of this page.
+   */
+  items: CatalogVersion[];
+  /**
+   * Where the next page starts.
+   */
+  pagination: PaginationMetadata;
+}
+
+/**
+ * Record ids of one collection that differ between the two versions; each list holds at most 1,000 ids, in id order.
+ *
+ * From schemas/api/version.json#/$defs/collectionDiff.
+ */
+export interface CollectionDifference {
+  /**
+   * Ids of records in the version and not in `against`.
+   *
+   * Items: A record id.
+   */
+  added: string[];
+  /**
+   * Ids of records in `against` and not in the version.
+   *
+   * Items: A record id.
+   */
+  removed: string[];
+  /**
+   * Ids of records in both whose fields differ (any field but `versionId` and `updatedAt`).
+   *
+   * Items: A record id.
+   */
+  changed: string[];
+  /**
+   * True when at least one of the three lists was cut at 1,000 ids.
+   */
+  truncated: boolean;
+}
+
+/**
+ * Answer of `GET /v2/catalog/versions/{versionId}/diff?against={versionId}`: per collection, what the version has that `against` has not.
+ *
+ * From schemas/api/version.json#/$defs/versionDiff.
+ */
+export interface CatalogVersionDifference {
+  /**
+   * The version compared.
+   */
+  versionId: CatalogVersionId;
+  /**
+   * The version it is compared against.
+   */
+  against: CatalogVersionId;
+  /**
+   * By collection name (`paths`, `requests`, ...), every served collection.
+   */
+  collections: {
+    [k: string]: CollectionDifference;
+  };
+}
+
+/**
  * Schema of `collections.json`: the record kinds the service serves as collections, and how.
  *
  * From schemas/collection-descriptors.schema.json.
