@@ -11,6 +11,7 @@ import { health } from './http/health.ts';
 import { requestLog } from './http/request-log.ts';
 import { catalogRouter } from './routes/router.ts';
 import { routeTable } from './routes/table.ts';
+import { versionRouteTable } from './routes/version-routes.ts';
 import type { Catalog } from './schemas/registry.ts';
 import type { Database } from './store/database.ts';
 import type { RecordStore } from './store/records.ts';
@@ -41,7 +42,7 @@ export function createApp(parts: AppParts): express.Express {
     versions: new VersionResolver(parts.tenancy, parts.config.versionCacheMs),
     readBody: jsonBodyReader(parts.config.bodyLimit),
     stores: parts.stores,
-  }));
+  }, versionRouteTable()));
   app.use(routeNotFound);
   app.use(renderError);
   return app;

@@ -7,7 +7,8 @@ import { authorize } from './auth/credential.ts';
 import { Forbidden, InvalidRequest } from './errors.ts';
 import type { BodyReader } from './http/body.ts';
 import { send } from './http/respond.ts';
-import type { Route } from './routes/table.ts';
+import type { Family, Route } from './routes/table.ts';
+import type { VersionRoute } from './routes/version-routes.ts';
 import type { Catalog, Check } from './schemas/registry.ts';
 import type { RecordStore } from './store/records.ts';
 import type { VersionType } from './tenancy/tenancy.ts';
@@ -27,7 +28,7 @@ export function handlerFor(route: Route, parts: PipelineParts): RequestHandler {
   const { operation } = route;
   return async (req, res) => {
     const credential = await parts.authenticate(req, res);
-    const address = addressOf(route, req, parts.catalog);
+    const address = addressOf(route.family, req, parts.catalog);
     const id = operation.item ? param(req, 'id', route.collection.checkId) : '';
     if (operation.name !== 'list') refuseQuery(req);
     const version = await parts.versions.resolve(address);
@@ -39,8 +40,22 @@ export function handlerFor(route: Route, parts: PipelineParts): RequestHandler {
   };
 }
 
-function addressOf(route: Route, req: Request, catalog: Catalog): VersionAddress {
-  if (route.family.name === 'V') return { family: 'V', versionId: param(req, 'versionId', catalog.checkVersionId) };
+/** The same stages for a route about the whole version (no item, no body, no query). */
+export function versionHandlerFor(route: VersionRoute, parts: PipelineParts): RequestHandler {
+  const { operation } = route;
+  return async (req, res) => {
+    const credential = await parts.authenticate(req, res);
+    const address = addressOf(route.family, req, parts.catalog);
+    refuseQuery(req);
+    const version = await parts.versions.resolve(address);
+    if (!version) throw new Forbidden();
+    authorize(credential, version.projectId, operation.access);
+    send(res, await operation.run({ version, stores: parts.stores }));
+  };
+}
+
+function addressOf(family: Family, req: Request, catalog: Catalog): VersionAddress {
+  if (family.name === 'V') return { family: 'V', versionId: param(req, 'versionId', catalog.checkVersionId) };
   return {
     family: 'P',
     projectRef: param(req, 'projectRef', catalog.checkProjectRef),
