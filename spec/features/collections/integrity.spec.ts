@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { startService, givenTenant, tokenFor, type TestService, type Tenant } from '../../support/service.ts';
 import { expectError } from '../../support/expect.ts';
 import { Client, VIAS, call, catalog, newIdOf, prefixOf } from '../../support/records.ts';
+import { INTEGRITY_CAP } from '../../../server/operations/integrity.ts';
 
 describe('collections: integrity', () => {
   let service: TestService;
@@ -64,6 +65,23 @@ describe('collections: integrity', () => {
     const after = (await report()).body.collections;
     expect(after.paths.dangling).to.deep.equal([]);
     expect(after.requests.dangling).to.deep.equal([]);
+  });
+
+  it(`lists at most ${INTEGRITY_CAP} entries per collection and says when it left some out`, async () => {
+    const own = await givenTenant(service);
+    const paths = service.runtime.stores.get('paths')!;
+    const now = new Date();
+    // Written through the store: the HTTP path is proven above, this is about the cap.
+    for (let batch = 0; batch <= INTEGRITY_CAP; batch += 100) {
+      await Promise.all(Array.from({ length: Math.min(100, INTEGRITY_CAP + 1 - batch) }, (_, i) => paths.insert({
+        id: newIdOf('path_'), versionId: own.version.id, serviceId: newIdOf('svc_'), path: `/p${batch + i}`, kvStorage: {},
+      }, now)));
+    }
+    const res = await call(service, 'GET', `${own.prefixes.V}/integrity`, { key: own.key });
+    expect(res.status).to.equal(200);
+    expect(res.body.collections.paths.dangling).to.have.length(INTEGRITY_CAP);
+    expect(res.body.collections.paths.truncated).to.equal(true);
+    expect(res.body.collections.operations).to.deep.equal({ dangling: [], truncated: false });
   });
 
   it('answers only to credentials that reach the version: 401 without one, 403 elsewhere; read-only keys may read', async () => {
