@@ -17,6 +17,7 @@ import { recordEndpoint } from './pipeline.ts';
 import { catalogRouter } from './routes/router.ts';
 import { Metrics } from './observability/metrics.ts';
 import { routeTable } from './routes/table.ts';
+import { wholeVersionEndpoints } from './routes/version-routes.ts';
 import type { Catalog } from './schemas/registry.ts';
 import type { Database } from './store/database.ts';
 import type { RecordStore } from './store/records.ts';
@@ -64,6 +65,7 @@ export function createApp(parts: AppParts): express.Express {
   const authenticate = bearerAuthentication(parts.tenancy, parts.config.jwtSecret);
   const endpoints = [
     ...routeTable(parts.catalog.collections).map((route) => recordEndpoint(route, parts.stores)),
+    ...wholeVersionEndpoints(parts.stores),
     ...versionEndpoints({ catalog: parts.catalog, tenancy: parts.tenancy, manager: parts.versionManager, records: parts.versionRecords }),
   ];
   app.use(catalogRouter(endpoints, {

@@ -6,16 +6,17 @@ import type { Catalog } from '../schemas/registry.ts';
 import { collectionRouteDocs, collectionTags } from './collection-routes.ts';
 import { openApiDocument, type DocumentInput, type OpenApiDocument } from './document.ts';
 import { SERVICE_TAG, serviceRouteDocs } from './service-routes.ts';
-import { VERSIONS_TAG, versionRouteDocs } from './version-routes.ts';
+import { INTEGRITY_TAG, integrityRouteDocs, VERSIONS_TAG, versionRouteDocs } from './version-routes.ts';
 
 export function serviceDocumentation(catalog: Catalog): DocumentInput {
   return {
     routes: [
       ...serviceRouteDocs,
       ...versionRouteDocs,
+      ...integrityRouteDocs,
       ...collectionRouteDocs(catalog, routeTable(catalog.collections)),
     ],
-    tags: [SERVICE_TAG, VERSIONS_TAG, ...collectionTags(catalog.collections)],
+    tags: [SERVICE_TAG, VERSIONS_TAG, INTEGRITY_TAG, ...collectionTags(catalog.collections)],
   };
 }
 

@@ -4,12 +4,29 @@ import { DEFAULT_LIMIT, MAX_LIMIT } from '../operations/list-query.ts';
 import { SCHEMA_BASE } from '../schemas/registry.ts';
 import type { DocumentedRoute, Schema, Tag } from './documented-route.ts';
 import { FAMILY_PARAMS } from './collection-routes.ts';
+import { FAMILIES } from '../routes/table.ts';
+import { INTEGRITY_SEGMENT } from '../routes/version-routes.ts';
 
 const IDS = `${SCHEMA_BASE}defs/ids.json#/$defs/`;
 const VERSION = `${SCHEMA_BASE}api/version.json`;
 const PROJECT = '/v2/catalog/projects/:projectRef';
 const BY_ID = '/v2/catalog/versions/:versionId';
 const BY_ADDRESS = `${PROJECT}/:versionType/:versionSlug`;
+
+export const INTEGRITY_TAG: Tag = {
+  name: 'Integrity',
+  description: 'References between records are not enforced on write; this report lists the dangling ones of a version.',
+};
+
+/** GET {prefix}/integrity on both families (server/routes/version-routes.ts). */
+export const integrityRouteDocs: readonly DocumentedRoute[] = FAMILIES.map((family) => ({
+  method: 'GET', path: `${family.prefix}/${INTEGRITY_SEGMENT}`, operationId: `getIntegrity${family.name === 'V' ? '' : 'ByProject'}`,
+  tag: INTEGRITY_TAG.name, access: 'read', params: FAMILY_PARAMS[family.name]!,
+  summary: 'Report dangling references',
+  description: 'Per collection: reference fields (`serviceId`, `pathId`, `operationId`, ...) naming no record of the version, and `$ref`s `#/components/schemas/<name>` or `#/components/headers/<name>` naming no Resource or Header. At most 1,000 per collection, with `truncated`.',
+  responses: [{ status: 200, description: 'The report.', schema: { $ref: `${SCHEMA_BASE}api/integrity.json` } }],
+  errors: [400, 401, 403, 500, 503],
+}));
 
 export const VERSIONS_TAG: Tag = {
   name: 'Versions',

@@ -1,5 +1,5 @@
-// The list operation's query string: `cursor`, `limit`, `sort` and the collection's equality
-// filters; anything else, or any malformed value, is 400 naming the parameter.
+// The list operation's query string: `cursor`, `limit`, `sort`, `updatedAfter` and the
+// collection's equality filters; anything else, or any malformed value, is 400 naming the parameter.
 import { InvalidRequest } from '../errors.ts';
 import type { Collection } from '../schemas/registry.ts';
 import { withTieBreaker, type SortKey } from '../store/cursor.ts';
@@ -7,21 +7,28 @@ import type { ListQuery } from '../store/records.ts';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 1000;
-const CONTROL_PARAMETERS = new Set(['cursor', 'limit', 'sort']);
+const CONTROL_PARAMETERS = new Set(['cursor', 'limit', 'sort', 'updatedAfter']);
+/** RFC 3339 date-time with a time zone (what `format: date-time` means), fractions to the millisecond or beyond. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
 export function parseListQuery(collection: Collection, versionId: string, query: Readonly<Record<string, unknown>>): ListQuery {
   for (const name of Object.keys(query)) {
     if (!CONTROL_PARAMETERS.has(name) && !collection.filters.has(name)) {
-      throw InvalidRequest.field(name, `is not a query parameter of this list (use cursor, limit, sort${[...collection.filters.keys()].map((f) => `, ${f}`).join('')})`);
+      throw InvalidRequest.field(name, `is not a query parameter of this list (use cursor, limit, sort${[...collection.filters.keys()].map((f) => `, ${f}`).join('')}, updatedAfter)`);
     }
   }
   return {
     versionId,
     filters: parseFilters(collection, query),
+    ...optional('updatedAfter', parseUpdatedAfter(query['updatedAfter'])),
     sort: withTieBreaker(parseSort(collection, query['sort'])),
     cursor: parseCursor(collection, query['cursor']),
     limit: parseLimit(query['limit']),
   };
+}
+
+function optional<K extends string, V>(name: K, value: V | undefined): { [key in K]?: V } {
+  return (value === undefined ? {} : { [name]: value }) as { [key in K]?: V };
 }
 
 function single(name: string, value: unknown): string | undefined {
@@ -45,16 +52,26 @@ function parseCursor(collection: Collection, value: unknown): string | undefined
   return cursor;
 }
 
-function parseFilters(collection: Collection, query: Readonly<Record<string, unknown>>): Record<string, string> {
-  const filters: Record<string, string> = {};
-  for (const [field, check] of collection.filters) {
-    const value = single(field, query[field]);
-    if (value === undefined) continue;
-    const problem = check(value)[0];
-    if (problem) throw InvalidRequest.field(field, problem.message);
-    filters[field] = value;
+/** Each filter's text typed as its field (`statusCode=200` a number, `contentMediaType=null` null). */
+function parseFilters(collection: Collection, query: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const filters: Record<string, unknown> = {};
+  for (const [field, valueOf] of collection.filters) {
+    const text = single(field, query[field]);
+    if (text === undefined) continue;
+    const parsed = valueOf(text);
+    if ('problem' in parsed) throw InvalidRequest.field(field, parsed.problem);
+    filters[field] = parsed.value;
   }
   return filters;
+}
+
+/** Exclusive lower bound on `updatedAt`. */
+function parseUpdatedAfter(value: unknown): Date | undefined {
+  const text = single('updatedAfter', value);
+  if (text === undefined) return undefined;
+  const time = DATE_TIME.test(text) ? Date.parse(text) : NaN;
+  if (Number.isNaN(time)) throw InvalidRequest.field('updatedAfter', 'must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T12:00:00.000Z');
+  return new Date(time);
 }
 
 /** `sort=path,-updatedAt` or `sort=path&sort=-updatedAt`: `-` for descending. */

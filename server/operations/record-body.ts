@@ -1,8 +1,8 @@
 // Rules every record body follows (decisions.md, Identifiers): `updatedAt` is the service's,
 // `versionId` comes from the route, and problems are reported before anything is stored.
-import { InvalidRequest } from '../errors.ts';
+import { Conflict, InvalidRequest } from '../errors.ts';
 import type { Collection } from '../schemas/registry.ts';
-import type { CatalogRecord } from '../store/records.ts';
+import { NaturalKeyTaken, type CatalogRecord } from '../store/records.ts';
 
 export type Fields = Record<string, unknown>;
 
@@ -36,4 +36,19 @@ export function checkedRecord(collection: Collection, fields: Fields): CatalogRe
   const problems = collection.checkRecord(fields);
   if (problems.length > 0) throw new InvalidRequest(problems);
   return fields as CatalogRecord;
+}
+
+/** Runs a write; a natural key held by another record becomes 409 naming the key's fields. */
+export async function withNaturalKey<T>(collection: Collection, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!(error instanceof NaturalKeyTaken)) throw error;
+    const holder = error.holder ? ` ${error.holder}` : '';
+    const key = collection.naturalKey.join(', ');
+    throw new Conflict(collection.naturalKey.map((field) => ({
+      field: `/${field}`,
+      message: `is taken: ${collection.record}${holder} has the same ${key} in this version (a missing value counts as null)`,
+    })));
+  }
 }

@@ -4,7 +4,7 @@
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
 import { escapePointer } from '../http/body.ts';
 import type { Operation } from './context.ts';
-import { checkedRecord, fieldsOf, placeInVersion, requireSameId } from './record-body.ts';
+import { checkedRecord, fieldsOf, placeInVersion, requireSameId, withNaturalKey } from './record-body.ts';
 
 export const update: Operation = async ({ store, version, id, body }) => {
   const { collection } = store;
@@ -22,8 +22,8 @@ export const update: Operation = async ({ store, version, id, body }) => {
     if (!current) throw new RecordNotFound(collection.notFound);
     const { updatedAt: _updatedAt, ...stored } = current;
     // Decoded records print -0 through JSON.rawJSON objects; the schema must see plain JSON.
-    checkedRecord(collection, { ...JSON.parse(JSON.stringify(stored)), ...changes });
-    return store.update(version.versionId, id, changes, new Date());
+    const merged = checkedRecord(collection, { ...JSON.parse(JSON.stringify(stored)), ...changes });
+    return withNaturalKey(collection, () => store.update(version.versionId, id, changes, new Date(), merged));
   });
   if (!record) throw new RecordNotFound(collection.notFound);
   return { status: 200, body: record };

@@ -1,30 +1,71 @@
 // The one place that turns Ajv errors into `details` entries: `{ field, message }`, the field
-// a JSON pointer into the checked value.
-import type { ErrorObject } from 'ajv';
+// a JSON pointer into the checked value. Ajv reports a failed `if`/`then` or `oneOf` as the
+// branch errors plus a summary error; a user needs the real problem once, so summaries are
+// dropped and a `then` problem says when it applies ("is required when type is \"http\""),
+// read from the `if` beside it in the validated (root) schema.
+import type { AnySchemaObject, ErrorObject } from 'ajv';
 import type { FieldProblem } from '../errors.ts';
 import { escapePointer } from '../http/body.ts';
 
-export function toProblems(errors: readonly ErrorObject[]): FieldProblem[] {
-  // Ajv (allErrors off) stops at the first failing keyword, so a failed oneOf/anyOf comes last,
-  // after the errors of every branch it tried: one entry, from the branch that got furthest.
-  const last = errors.at(-1);
-  if (errors.length > 1 && (last!.keyword === 'oneOf' || last!.keyword === 'anyOf') && !last!.params['passingSchemas']) {
-    return [toProblem(bestBranch(errors.slice(0, -1)))];
-  }
-  return errors.map(toProblem);
+interface Entry {
+  problem: FieldProblem;
+  /** The instance path and keyword of the error that produced it. */
+  at: string;
+  keyword: string;
 }
 
-// A missing or unknown field says the value has another branch's shape; a wrong value at the
-// same depth says this branch is the one meant.
-const SHAPE_MISMATCH = new Set(['required', 'additionalProperties']);
+export function toProblems(errors: readonly ErrorObject[], root?: AnySchemaObject): FieldProblem[] {
+  let entries: Entry[] = [];
+  for (const error of errors) {
+    if (error.keyword === 'if') continue;
+    if (error.keyword === 'oneOf' || error.keyword === 'anyOf') entries = pickBranch(entries, error);
+    else entries.push({ problem: explainThen(toProblem(error), error, root), at: error.instancePath, keyword: error.keyword });
+  }
+  return entries.map((entry) => entry.problem);
+}
 
-/** The error deepest into the value (the branch that matched longest); the first on a tie. */
-function bestBranch(errors: readonly ErrorObject[]): ErrorObject {
-  const score = (error: ErrorObject) => {
-    const { field } = toProblem(error);
-    return (field === '/' ? 0 : field.split('/').length - 1) - (SHAPE_MISMATCH.has(error.keyword) ? 0.5 : 0);
-  };
-  return errors.reduce((best, error) => (score(error) > score(best) ? error : best));
+/** A problem found by a `then` branch of the root schema gets the `if` condition that made it apply. */
+function explainThen(problem: FieldProblem, error: ErrorObject, root: AnySchemaObject | undefined): FieldProblem {
+  const branch = /^#((?:\/[^/]+)*?)\/then\//.exec(error.schemaPath);
+  if (!branch || !root) return problem;
+  const condition = conditionOf(pointerInto(root, `${branch[1]}/if`));
+  return condition ? { ...problem, message: `${problem.message} when ${condition}` } : problem;
+}
+
+function pointerInto(schema: unknown, pointer: string): unknown {
+  return pointer.split('/').slice(1).reduce<unknown>((at, token) =>
+    (typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[token.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), schema);
+}
+
+/** `{properties: {type: {const: "http"}}}` → `type is "http"`. */
+function conditionOf(schema: unknown): string | undefined {
+  const properties = (schema as { properties?: Record<string, { const?: unknown }> } | undefined)?.properties;
+  if (!properties) return undefined;
+  const parts = Object.entries(properties)
+    .filter(([, sub]) => sub.const !== undefined)
+    .map(([field, sub]) => `${field} is ${JSON.stringify(sub.const)}`);
+  return parts.length > 0 ? parts.join(' and ') : undefined;
+}
+
+/**
+ * No branch (or several) matched: of the branch problems at or under the value, keep the one
+ * most likely meant: a wrong value in a field the client sent beats a missing or unknown field
+ * (which only say the value is of another shape), then the deepest field, then the first.
+ */
+function pickBranch(entries: Entry[], error: ErrorObject): Entry[] {
+  const at = error.instancePath;
+  const inside = (entry: Entry): boolean => entry.at === at || entry.at.startsWith(`${at}/`);
+  const branch = entries.filter(inside);
+  const rest = entries.filter((entry) => !inside(entry));
+  const several = Array.isArray(error.params['passingSchemas']);
+  if (several || branch.length === 0) {
+    const message = several ? 'matches more than one of the allowed shapes' : 'does not match any of the allowed shapes';
+    return [...rest, { problem: { field: at || '/', message }, at, keyword: error.keyword }];
+  }
+  const shapeOnly = new Set(['required', 'additionalProperties']);
+  const rank = (entry: Entry): number => (shapeOnly.has(entry.keyword) ? 0 : 1000) + entry.problem.field.split('/').length;
+  const best = branch.reduce((found, entry) => (rank(entry) > rank(found) ? entry : found));
+  return [...rest, best];
 }
 
 function toProblem(error: ErrorObject): FieldProblem {
@@ -34,6 +75,12 @@ function toProblem(error: ErrorObject): FieldProblem {
       return { field: `${at}/${escapePointer(String(error.params['additionalProperty']))}`, message: 'is not a known field' };
     case 'required':
       return { field: `${at}/${escapePointer(String(error.params['missingProperty']))}`, message: 'is required' };
+    case 'const':
+      return { field: at || '/', message: `must be ${JSON.stringify(error.params['allowedValue'])}` };
+    case 'enum':
+      return { field: at || '/', message: `must be one of: ${(error.params['allowedValues'] as unknown[]).map((value) => JSON.stringify(value)).join(', ')}` };
+    case 'type':
+      return { field: at || '/', message: `must be ${String(error.params['type']).split(',').join(' or ')}` };
     default:
       return { field: at || '/', message: error.message ?? `fails ${error.keyword}` };
   }

@@ -1,6 +1,6 @@
 // Loads schemas/ once at start-up: compiles every validator and derives from the schemas what
 // the rest of the service needs to know about each collection (id format, sortable fields,
-// defaults, filters). Requests only read what this builds.
+// defaults, filters, references, natural keys, scope rules). Requests only read what this builds.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Ajv2020, type ValidateFunction, type AnySchemaObject, type Logger } from 'ajv/dist/2020.js';
@@ -35,12 +35,34 @@ export interface Collection {
   readonly sortable: ReadonlySet<string>;
   /** Top-level defaults, present in every returned record. */
   readonly defaults: Readonly<Record<string, unknown>>;
-  /** Equality filters of the list operation, each with its value's check. */
-  readonly filters: ReadonlyMap<string, Check>;
-  /** Validates a whole record and fills in schema defaults (mutates its argument). */
+  /** Equality filters of the list operation: each turns the query text into a typed value. */
+  readonly filters: ReadonlyMap<string, FilterValue>;
+  /** Reference fields (not enforced on write), each to the collection it names. */
+  readonly references: ReadonlyMap<string, string>;
+  /** Fields whose values together are unique in a version; empty when the kind has none. */
+  readonly naturalKey: readonly string[];
+  /** The scope rule: between `min` and `max` of `fields` set. */
+  readonly scope: Scope | undefined;
+  /** What `$ref`s of the form `#/components/<section>/<name>` name in this collection, by its `key` field. */
+  readonly component: Component | undefined;
+  /** Validates a whole record (schema, then scope rule) and fills in schema defaults (mutates its argument). */
   readonly checkRecord: Check;
   readonly checkId: Check;
 }
+
+export interface Scope {
+  readonly fields: readonly string[];
+  readonly min: number;
+  readonly max: number;
+}
+
+export interface Component {
+  readonly section: string;
+  readonly key: string;
+}
+
+/** A filter's query text as the field's value (`200` a number, `null` null), or the problem. */
+export type FilterValue = (text: string) => { value: unknown } | { problem: string };
 
 export interface Catalog {
   readonly collections: readonly Collection[];
@@ -106,11 +128,22 @@ function describeCollection(ajv: Ajv2020, check: (ref: string) => Check, descrip
   }
   const idPrefix = resolve('id')['x-id-prefix'];
   if (typeof idPrefix !== 'string') throw new Error(`collection ${descriptor.name}: its id schema has no x-id-prefix`);
-  const filters = new Map<string, Check>();
-  for (const field of descriptor.filters ?? []) {
-    if (!fields.has(field)) throw new Error(`collection ${descriptor.name}: filter ${field} is not a field of ${descriptor.record}`);
-    filters.set(field, checkOf(ajv, `${descriptor.schema}#/properties/${field}`));
+  const references = new Map(Object.entries(descriptor.references ?? {}));
+  const naturalKey: readonly string[] = descriptor.naturalKey ?? [];
+  for (const [rule, names] of [['reference', [...references.keys()]], ['natural key', naturalKey], ['scope', descriptor.scope?.fields ?? []], ['filter', descriptor.filters ?? []], ['component key', descriptor.component ? [descriptor.component.key] : []]] as const) {
+    for (const field of names) {
+      if (!fields.has(field)) throw new Error(`collection ${descriptor.name}: ${rule} field ${field} is not a field of ${descriptor.record}`);
+    }
   }
+  const filters = new Map<string, FilterValue>();
+  for (const field of descriptor.filters ?? []) {
+    if (!references.has(field) && !naturalKey.includes(field)) {
+      throw new Error(`collection ${descriptor.name}: filter ${field} is neither a reference nor a natural-key field`);
+    }
+    filters.set(field, filterValue(resolve(field), checkOf(ajv, `${descriptor.schema}#/properties/${field}`)));
+  }
+  const checkSchema = check(descriptor.schema);
+  const scope = descriptor.scope && Object.freeze({ ...descriptor.scope, fields: Object.freeze([...descriptor.scope.fields]) });
 
   return Object.freeze({
     name: descriptor.name,
@@ -126,9 +159,44 @@ function describeCollection(ajv: Ajv2020, check: (ref: string) => Check, descrip
       .filter((field) => properties[field]!['default'] !== undefined)
       .map((field) => [field, properties[field]!['default']]))),
     filters,
-    checkRecord: check(descriptor.schema),
+    references,
+    naturalKey: Object.freeze([...naturalKey]),
+    scope,
+    component: descriptor.component && Object.freeze({ ...descriptor.component }),
+    checkRecord: (value: unknown) => {
+      const problems = checkSchema(value);
+      return problems.length > 0 || !scope ? problems : scopeProblems(scope, value as Record<string, unknown>);
+    },
     checkId: checkOf(ajv, `${descriptor.schema}#/properties/id`),
   });
+}
+
+/** The scope rule's problem, at the first field that breaks it (none set, or one too many). */
+function scopeProblems(scope: Scope, record: Record<string, unknown>): FieldProblem[] {
+  const set = scope.fields.filter((field) => record[field] !== undefined);
+  const names = scope.fields.join(', ');
+  const rule = scope.min === scope.max ? `exactly ${scope.min}` : scope.min === 0 ? `at most ${scope.max}` : `${scope.min} to ${scope.max}`;
+  if (set.length < scope.min) return [{ field: `/${scope.fields[0]}`, message: `is required: set ${rule} of ${names}` }];
+  if (set.length > scope.max) {
+    return [{ field: `/${set[scope.max]}`, message: `cannot be combined with ${set.slice(0, scope.max).join(', ')}: set ${rule} of ${names}` }];
+  }
+  return [];
+}
+
+/**
+ * Query text → the field's type: `null` is null where the field may be null, numbers and
+ * booleans where the field is one; otherwise the text itself. Then the field's own schema.
+ */
+function filterValue(schema: AnySchemaObject, check: Check): FilterValue {
+  const types = new Set(schema['type'] === undefined ? [] : [schema['type']].flat() as string[]);
+  return (text) => {
+    let value: unknown = text;
+    if (types.has('null') && text === 'null') value = null;
+    else if ((types.has('integer') || types.has('number')) && /^-?\d+(\.\d+)?$/.test(text)) value = Number(text);
+    else if (types.has('boolean') && (text === 'true' || text === 'false')) value = text === 'true';
+    const problem = check(value)[0];
+    return problem ? { problem: problem.message } : { value };
+  };
 }
 
 /** The service's Ajv: strict, 2020-12, formats, and our one annotation keyword. */
@@ -145,7 +213,7 @@ export function createAjv(logger?: Logger): Ajv2020 {
 function checkOf(ajv: Ajv2020, ref: string): Check {
   const validate: ValidateFunction | undefined = ajv.getSchema(ref);
   if (!validate) throw new Error(`no schema ${ref}`);
-  return (value) => (validate(value) ? [] : toProblems(validate.errors ?? []));
+  return (value) => (validate(value) ? [] : toProblems(validate.errors ?? [], validate.schema as AnySchemaObject));
 }
 
 /** Follows `$ref`s (relative to the schema that holds them) until a schema with content. */

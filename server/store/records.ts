@@ -1,5 +1,5 @@
 // One collection of records (Paths, Requests, ...) in MongoDB, whatever its schema: the
-// stored form, the indexes, and single-document atomic writes.
+// stored form, the indexes, natural keys, and single-document atomic writes.
 import type { Collection as MongoCollection, Db, Document, Filter } from 'mongodb';
 import type { Collection } from '../schemas/registry.ts';
 import { decodeValue, encodeValue } from './codec.ts';
@@ -12,8 +12,10 @@ export type CatalogRecord = Record<string, unknown> & { id: string; versionId: s
 
 export interface ListQuery {
   versionId: string;
-  /** Equality filters on reference fields, already checked. */
-  filters: Readonly<Record<string, string>>;
+  /** Equality filters on reference and natural-key fields, already checked and typed. */
+  filters: Readonly<Record<string, unknown>>;
+  /** Only records written after this instant (exclusive). */
+  updatedAfter?: Date | undefined;
   /** Ends with `id` (see cursor.ts). */
   sort: readonly SortKey[];
   /** Id of the first item of the page; undefined for the first page. */
@@ -33,7 +35,19 @@ type StoredDocument = Document & { _id: string };
 /** The cursor's item is gone and the sort needs its values to know where to resume. */
 export class CursorGone extends Error {}
 
+/** The write would give the record the natural key another record of the version holds. */
+export class NaturalKeyTaken extends Error {
+  /** Id of the record holding the key, when it could be read. */
+  readonly holder: string | undefined;
+  constructor(holder: string | undefined) {
+    super('natural key taken');
+    this.holder = holder;
+  }
+}
+
 const DUPLICATE_KEY = 11000;
+/** The stored field holding the canonical natural key (see naturalKeyOf); never part of a record. */
+const KEY_FIELD = '_key';
 
 export class RecordStore {
   readonly collection: Collection;
@@ -59,15 +73,31 @@ export class RecordStore {
    * `{versionId, id}` prefix plus an in-memory sort of one version's records.
    */
   async createIndexes(): Promise<void> {
-    const indexes = [
+    await this.#backfillKeys();
+    const indexes: Array<{ key: Record<string, number>; name: string; unique?: boolean }> = [
       { key: { versionId: 1, id: 1 }, name: 'versionId_id', unique: true },
       { key: { versionId: 1, updatedAt: 1, id: 1 }, name: 'versionId_updatedAt_id' },
       ...[...this.collection.filters.keys()].map((field) => ({ key: { versionId: 1, [field]: 1, id: 1 }, name: `versionId_${field}_id` })),
+      // The natural key, as one string that every record of the collection has: unique indexes
+      // hold under races on MongoDB and on FerretDB 1.24 (SQLite), but FerretDB lets two
+      // documents both MISSING a part of a compound unique index through (SQLite: NULLs are
+      // distinct), so the parts are never indexed one by one. See docs/storage.md.
+      ...(this.collection.naturalKey.length > 0 ? [{ key: { versionId: 1, [KEY_FIELD]: 1 }, name: 'versionId_naturalKey', unique: true }] : []),
     ];
     // One index per command: FerretDB 1.24 drops the connection ("slice bounds out of range")
     // when a multi-index createIndexes names only indexes that already exist, as on every restart.
-    for (const { key, ...options } of indexes) await this.#documents.createIndex(key, options);
+    for (const { key, ...options } of indexes) await this.#documents.createIndex(key as Record<string, 1>, options);
     await this.#positions.createIndexes();
+  }
+
+  /** Gives records stored before their kind had a natural key (or before `_key` existed) theirs. */
+  async #backfillKeys(): Promise<void> {
+    const fields = this.collection.naturalKey;
+    if (fields.length === 0) return;
+    for await (const document of this.#documents.find({ [KEY_FIELD]: { $exists: false } })) {
+      const record = this.toRecord(document);
+      await this.#documents.updateOne({ _id: document._id }, { $set: { [KEY_FIELD]: naturalKeyOf(fields, record) } });
+    }
   }
 
   /**
@@ -84,28 +114,40 @@ export class RecordStore {
     return document && this.toRecord(document);
   }
 
-  /** The stored record, or null when the id is taken in that version (insert uniqueness is atomic everywhere). */
+  /**
+   * The stored record, or null when the id is taken in that version (insert uniqueness is atomic
+   * everywhere); NaturalKeyTaken when another record holds its natural key.
+   */
   async insert(record: CatalogRecord, updatedAt: Date): Promise<CatalogRecord | null> {
-    const document = toDocument(record, updatedAt);
+    const document = this.#toDocument(record, updatedAt);
     try {
       await this.#documents.insertOne(document);
       return this.toRecord(document);
     } catch (error) {
-      if ((error as { code?: unknown }).code === DUPLICATE_KEY) return null;
-      throw error;
+      if (!isDuplicate(error)) throw error;
+      // FerretDB does not say which index refused; the id decides.
+      if (await this.#documents.findOne({ _id: document._id }, { projection: { _id: 1 } })) return null;
+      throw await this.#keyTaken(document);
     }
   }
 
   /** Replaces the whole record, or creates it; says which. */
   async replace(record: CatalogRecord, updatedAt: Date): Promise<{ record: CatalogRecord; created: boolean }> {
-    const document = toDocument(record, updatedAt);
+    const document = this.#toDocument(record, updatedAt);
     try {
       const result = await this.#documents.replaceOne({ _id: document._id }, document, { upsert: true });
       return { record: this.toRecord(document), created: result.upsertedCount > 0 };
     } catch (error) {
-      // Another instance created it between our match and our insert: it exists now, so replace it.
-      if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
-      await this.#documents.replaceOne({ _id: document._id }, document);
+      if (!isDuplicate(error)) throw error;
+      // Either another instance created it between our match and our insert (it exists now, so
+      // replace it), or the natural key is another record's.
+      try {
+        const result = await this.#documents.replaceOne({ _id: document._id }, document);
+        if (result.matchedCount === 0) throw await this.#keyTaken(document);
+      } catch (again) {
+        if (isDuplicate(again)) throw await this.#keyTaken(document);
+        throw again;
+      }
       return { record: this.toRecord(document), created: false };
     }
   }
@@ -114,10 +156,12 @@ export class RecordStore {
    * Sets the given top-level fields in one atomic update (plus, on FerretDB only, a second write
    * under the caller's lock when it skipped one; see below); null when the record is gone.
    */
-  async update(versionId: string, id: string, fields: Record<string, unknown>, updatedAt: Date): Promise<CatalogRecord | null> {
-    const set = Object.fromEntries(Object.entries(fields).map(([field, value]) => [field, encodeValue(value)]));
+  async update(versionId: string, id: string, fields: Record<string, unknown>, updatedAt: Date, merged: Record<string, unknown>): Promise<CatalogRecord | null> {
+    const set: Document = Object.fromEntries(Object.entries(fields).map(([field, value]) => [field, encodeValue(value)]));
+    const key = naturalKeyOf(this.collection.naturalKey, merged);
     const filter = { _id: documentId(versionId, id) };
-    const document = await this.#documents.findOneAndUpdate(filter, { $set: { ...set, updatedAt } }, { returnDocument: 'after' });
+    const document = await this.#writeKeyed({ versionId, [KEY_FIELD]: key }, () =>
+      this.#documents.findOneAndUpdate(filter, { $set: { ...set, ...(key !== undefined && { [KEY_FIELD]: key }), updatedAt } }, { returnDocument: 'after' }));
     if (!document) return null;
     // FerretDB 1.24 skips a `$set` whose value it finds identical to the stored one, and its
     // comparison (types.Identical) ignores object keys: {"a": 1} → {"b": 1} was silently kept
@@ -128,7 +172,8 @@ export class RecordStore {
     if (skipped.length === 0) return this.toRecord(document);
     const corrected = { ...document, ...Object.fromEntries(skipped.map((field) => [field, set[field]])) };
     corrected['updatedAt'] = new Date(updatedAt.getTime() + 1);
-    const replaced = await this.#documents.findOneAndReplace(filter, corrected, { returnDocument: 'after' });
+    const replaced = await this.#writeKeyed({ versionId, [KEY_FIELD]: key }, () =>
+      this.#documents.findOneAndReplace(filter, corrected, { returnDocument: 'after' }));
     return replaced && this.toRecord(replaced);
   }
 
@@ -137,8 +182,26 @@ export class RecordStore {
     return result.deletedCount > 0;
   }
 
+  /** Every record of the version, in no particular order, read in batches. */
+  async *records(versionId: string): AsyncGenerator<CatalogRecord> {
+    for await (const document of this.#documents.find({ versionId })) yield this.toRecord(document);
+  }
+
+  /** The values of one top-level field across the version's records (ids, component names). */
+  async valuesOf(versionId: string, field: string): Promise<Set<unknown>> {
+    const values = new Set<unknown>();
+    for await (const document of this.#documents.find({ versionId }, { projection: { _id: 0, [field]: 1 } })) {
+      if (document[field] !== undefined) values.add(decodeValue(document[field]));
+    }
+    return values;
+  }
+
   async list(query: ListQuery): Promise<Page> {
-    const filter: Filter<StoredDocument> = { versionId: query.versionId, ...query.filters };
+    const filter: Filter<StoredDocument> = {
+      versionId: query.versionId,
+      ...query.filters,
+      ...(query.updatedAfter && { updatedAt: { $gt: query.updatedAfter } }),
+    };
     const start = await this.#startOf(query);
     const documents = await this.#documents
       .find(start ? { $and: [filter, start] } : filter)
@@ -155,13 +218,35 @@ export class RecordStore {
    * Writes answer with this too, so a response is exactly what a later GET returns.
    */
   toRecord(document: Document): CatalogRecord {
-    const { _id, updatedAt, ...stored } = document;
+    const { _id, updatedAt, [KEY_FIELD]: _key, ...stored } = document;
     const record = decodeValue(stored) as Record<string, unknown>;
     for (const [field, value] of Object.entries(this.collection.defaults)) {
       if (record[field] === undefined) record[field] = structuredClone(value);
     }
     record['updatedAt'] = updatedAt instanceof Date ? updatedAt.toISOString() : (updatedAt ?? null);
     return record as CatalogRecord;
+  }
+
+  #toDocument(record: CatalogRecord, updatedAt: Date): StoredDocument {
+    const document = toDocument(record, updatedAt);
+    const key = naturalKeyOf(this.collection.naturalKey, record);
+    if (key !== undefined) document[KEY_FIELD] = key;
+    return document;
+  }
+
+  /** Runs a write that may set the natural key; a unique-index refusal becomes NaturalKeyTaken. */
+  async #writeKeyed<T>(keyed: { versionId: string; [KEY_FIELD]: string | undefined }, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isDuplicate(error) || keyed[KEY_FIELD] === undefined) throw error;
+      throw await this.#keyTaken(keyed);
+    }
+  }
+
+  async #keyTaken(document: Document): Promise<NaturalKeyTaken> {
+    const holder = await this.#documents.findOne({ versionId: document['versionId'], [KEY_FIELD]: document[KEY_FIELD] }, { projection: { id: 1 } });
+    return new NaturalKeyTaken(holder ? String(holder['id']) : undefined);
   }
 
   async #startOf(query: ListQuery): Promise<Filter<StoredDocument> | undefined> {
@@ -175,6 +260,23 @@ export class RecordStore {
     if (!position) throw new CursorGone();
     return keysetFilter(query.sort, position);
   }
+}
+
+/**
+ * The natural key as stored: the parts as a JSON array, a missing part as null (so two requests
+ * of one operation without contentMediaType collide). Undefined when the kind has no natural key.
+ */
+export function naturalKeyOf(fields: readonly string[], record: Record<string, unknown>): string | undefined {
+  return fields.length === 0 ? undefined : JSON.stringify(fields.map((field) => record[field] ?? null));
+}
+
+/**
+ * A unique index refused the write: MongoDB and FerretDB inserts say 11000; FerretDB 1.24's
+ * updates and replaces only pass on SQLite's message (code 1, "UNIQUE constraint failed").
+ */
+function isDuplicate(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === DUPLICATE_KEY || (code === 1 && typeof message === 'string' && message.includes('UNIQUE constraint failed'));
 }
 
 function sortedByIdAlone(sort: readonly SortKey[]): boolean {

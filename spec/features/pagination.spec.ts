@@ -129,8 +129,10 @@ describe('List: query parameters and keyset pagination', () => {
     }
   }
 
+  /** A path model; its `path` is unique, since (serviceId, path) is the Path's natural key. */
   function aPath(fields: Partial<PathModel> = {}): PathModel {
-    return { id: newId('path_'), serviceId: SERVICES[0], path: '/p', updatedAt: new Date(), ...fields };
+    const id = newId('path_');
+    return { id, serviceId: SERVICES[0], path: `/p/${id}`, updatedAt: new Date(), ...fields };
   }
 
   describe('query parameters', () => {
@@ -141,9 +143,10 @@ describe('List: query parameters and keyset pagination', () => {
       small = await freshVersion();
       created = [];
       // Created one by one through the API, so creation order is known.
+      // Repeated paths belong to different services: (serviceId, path) is the natural key.
       for (const [index, path] of ['/c', '/a', '/b', '/a', '/e', '/d', '/b'].entries()) {
         const res = await service.request.post(`${small.V}/paths`).set(bearer(tenant.key))
-          .send({ path, serviceId: SERVICES[index % 2], summary: `summary ${index % 3}` });
+          .send({ path, serviceId: SERVICES[[0, 1, 0, 0, 0, 1, 1][index]!], summary: `summary ${index % 3}` });
         expect(res.status, JSON.stringify(res.body)).to.equal(201);
         created.push(res.body);
       }
@@ -234,7 +237,8 @@ describe('List: query parameters and keyset pagination', () => {
         const [operationA, operationB] = [newId('op_'), newId('op_')];
         const ids: string[] = [];
         for (const operationId of [operationA, operationB, operationA]) {
-          const res = await service.request.post(`${small.V}/requests`).set(bearer(tenant.key)).send({ operationId });
+          // Media types differ: (operationId, contentMediaType) is the Request's natural key.
+          const res = await service.request.post(`${small.V}/requests`).set(bearer(tenant.key)).send({ operationId, contentMediaType: `text/x-${ids.length}` });
           expect(res.status, JSON.stringify(res.body)).to.equal(201);
           ids.push(res.body.id);
         }
@@ -317,8 +321,11 @@ describe('List: query parameters and keyset pagination', () => {
     { id: recordId, serviceId: fc.constantFrom(...SERVICES), path: pathTemplate, summary, description, updatedAt },
     { requiredKeys: ['id', 'serviceId', 'path', 'updatedAt'] },
   );
+  // Unique ids, and unique (serviceId, path), the Path's natural key: ties in each field remain.
   const pathModels = (maxLength: number, minLength = 0) =>
-    fc.uniqueArray(pathModel, { minLength, maxLength, selector: (model) => model.id }) as fc.Arbitrary<PathModel[]>;
+    fc.uniqueArray(pathModel, { minLength, maxLength, selector: (model) => model.id })
+      .map((models) => models.filter((model, i) => models.findIndex((other) => other.serviceId === model.serviceId && other.path === model.path) === i))
+      .filter((models) => models.length >= minLength) as fc.Arbitrary<PathModel[]>;
   const sortKeys = fc.uniqueArray(
     fc.record({ field: fc.constantFrom(...SORTABLE_PATH_FIELDS), direction: fc.constantFrom(1 as const, -1 as const) }),
     { minLength: 1, maxLength: 3, selector: (key) => key.field },
@@ -389,7 +396,9 @@ describe('List: query parameters and keyset pagination', () => {
         const ids = await walk(version.V, [['limit', String(limit)], ...sortParams(keys, false)], async (cursor, index) => {
           const step = steps[index];
           if (!step) return;
-          const fresh = step.inserts.filter((model) => !everyRecord.has(model.id));
+          // New ids, and natural keys (serviceId, path) no live record holds.
+          const taken = (model: PathModel): boolean => [...live].some((id) => everyRecord.get(id)!.serviceId === model.serviceId && everyRecord.get(id)!.path === model.path);
+          const fresh = step.inserts.filter((model) => !everyRecord.has(model.id) && !taken(model));
           for (const model of await seed(version.id, fresh)) {
             everyRecord.set(model.id, model);
             live.add(model.id);
@@ -510,7 +519,7 @@ describe('List: query parameters and keyset pagination', () => {
       version = await freshVersion();
       models = await seed(version.id, Array.from({ length: 40 }, (_, index) => aPath({
         serviceId: SERVICES[index % 4 === 0 ? 1 : 0],
-        path: `/p${index % 7}`,
+        path: `/p${index % 7}/${index}`, // unique: (serviceId, path) is the natural key
         summary: `s${index % 5}`,
         updatedAt: new Date(Date.UTC(2025, 0, 1, 0, 0, index % 9)),
       })));

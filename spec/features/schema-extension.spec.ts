@@ -1,7 +1,7 @@
 // "A schema author who adds an optional field to schemas/ gets it accepted, validated, stored and
 // returned with no code change": proved by loading a modified copy of schemas/ (an optional
-// `owner` string and a `deprecated` boolean defaulting to false on Path, and a `servers`
-// collection descriptor) into the unchanged service.
+// `owner` string and a `deprecated` boolean defaulting to false on Path, and the `servers`
+// collection descriptor, absent from the "original" copy) into the unchanged service.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,15 +29,13 @@ async function extendedSchemas(dir: string): Promise<void> {
       title: 'Deprecated', description: 'Whether the path is deprecated. Defaults to `false`.', type: 'boolean', default: false,
     };
   });
+}
+
+/** Copies schemas/ to `dir` without the `servers` descriptor: the service before it was added. */
+async function schemasWithoutServers(dir: string): Promise<void> {
+  await fs.cp(path.join(repoRoot, 'schemas'), dir, { recursive: true });
   await editJson(path.join(dir, 'collections.json'), (descriptors) => {
-    (descriptors['collections'] as unknown[]).push({
-      name: 'servers',
-      title: 'Servers',
-      record: 'Server',
-      schema: 'https://catalog.example/schemas/records/server.json',
-      notFound: 'Server not found',
-      filters: ['serviceId'],
-    });
+    descriptors['collections'] = (descriptors['collections'] as Array<{ name: string }>).filter((c) => c.name !== 'servers');
   });
 }
 
@@ -49,6 +47,7 @@ async function editJson(file: string, edit: (json: Record<string, unknown>) => v
 
 describe('Schema extension: fields and collections added in schemas/ need no code change', () => {
   let dir: string;
+  let originalDir: string;
   let catalog: Catalog;
   let original: TestService;
   let extended: TestService;
@@ -59,7 +58,9 @@ describe('Schema extension: fields and collections added in schemas/ need no cod
   before(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'catalog-schemas-'));
     await extendedSchemas(dir);
-    original = await startService();
+    originalDir = await fs.mkdtemp(path.join(os.tmpdir(), 'catalog-schemas-'));
+    await schemasWithoutServers(originalDir);
+    original = await startService({}, loadCatalog(originalDir));
     tenant = await givenTenant(original);
     const res = await original.request.post(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key))
       .send({ path: '/older', serviceId: SERVICE_ID });
@@ -73,6 +74,7 @@ describe('Schema extension: fields and collections added in schemas/ need no cod
     await extended?.close();
     await original?.close();
     if (dir) await fs.rm(dir, { recursive: true, force: true });
+    if (originalDir) await fs.rm(originalDir, { recursive: true, force: true });
   });
 
   const storedPath = (id: string) => testDatabase().db.collection('paths').findOne({ _id: documentId(tenant.version.id, id) as never });
@@ -153,7 +155,7 @@ describe('Schema extension: fields and collections added in schemas/ need no cod
       const prefix = `/v2/catalog/versions/${version.id}/paths`;
       const created: Array<Record<string, unknown> & { id: string }> = [];
       for (const owner of ['b', undefined, 'a', 'B', 'b', undefined, 'é']) {
-        const res = await extended.request.post(prefix).set(bearer(tenant.key)).send({ path: '/s', serviceId: SERVICE_ID, ...(owner && { owner }) });
+        const res = await extended.request.post(prefix).set(bearer(tenant.key)).send({ path: `/s/${created.length}`, serviceId: SERVICE_ID, ...(owner && { owner }) }); // unique: (serviceId, path) is a natural key
         expect(res.status).to.equal(201);
         created.push(res.body);
       }
@@ -177,8 +179,8 @@ describe('Schema extension: fields and collections added in schemas/ need no cod
     it('a field with a default is sortable too, including records stored before it existed', async () => {
       const version = await original.runtime.tenancy.createVersion(tenant.project.id, 'branch', 'sort-by-deprecated');
       const prefix = `/v2/catalog/versions/${version.id}/paths`;
-      for (const [service, deprecated] of [[original, undefined], [extended, true], [extended, false], [original, undefined], [extended, true]] as const) {
-        const res = await service.request.post(prefix).set(bearer(tenant.key)).send({ path: '/d', serviceId: SERVICE_ID, ...(deprecated !== undefined && { deprecated }) });
+      for (const [index, [service, deprecated]] of ([[original, undefined], [extended, true], [extended, false], [original, undefined], [extended, true]] as const).entries()) {
+        const res = await service.request.post(prefix).set(bearer(tenant.key)).send({ path: `/d/${index}`, serviceId: SERVICE_ID, ...(deprecated !== undefined && { deprecated }) });
         expect(res.status).to.equal(201);
       }
       for (const [sort, expected] of [['deprecated', [false, false, false, true, true]], ['-deprecated', [true, true, false, false, false]]] as const) {

@@ -150,14 +150,51 @@ export class Client {
 
 // --- Sample bodies ----------------------------------------------------------------------------
 
-/** Hand-written full bodies of the collections we know; others are derived from their schema. */
+/** A lower-case unique word, for natural-key strings (service slugs, scheme names). */
+export function uniqueWord(prefix: string): string {
+  return `${prefix}-${ulid().toLowerCase()}`;
+}
+
+/**
+ * Hand-written full bodies of the collections we know; others are derived from their schema.
+ * Natural keys get fresh values on every call (fresh reference ids, or a unique word), so
+ * samples never collide with each other.
+ */
 const SAMPLES: Record<string, () => Fields> = {
+  services: () => ({
+    slug: uniqueWord('pets'),
+    name: 'Pet store',
+    organizationId: 'org-1',
+    tags: ['pets'],
+    security: [{ [newIdOf('sec_sch_')]: ['read'] }],
+    kvStorage: { 'x-owner': 'pets-team' },
+  }),
+  resources: () => ({
+    name: 'Pet',
+    schema: { type: 'object', properties: { owner: { $ref: '#/components/schemas/Owner' } } },
+    externalDocs: { url: 'https://example.com/pet' },
+  }),
   paths: () => ({
     serviceId: newIdOf('svc_'),
     path: '/pets/{petId}',
     summary: 'One pet',
     description: 'A *pet* of the store.',
     kvStorage: { 'x-owner': 'pets-team' },
+  }),
+  operations: () => ({
+    pathId: newIdOf('path_'),
+    method: 'get',
+    operationId: 'getPet',
+    summary: 'Get one pet',
+    tags: ['pets'],
+    security: [{ [newIdOf('sec_sch_')]: [] }],
+  }),
+  parameters: () => ({
+    pathId: newIdOf('path_'),
+    name: 'limit',
+    in: 'query',
+    description: 'How many pets.',
+    schema: { type: 'integer' },
   }),
   requests: () => ({
     operationId: newIdOf('op_'),
@@ -169,6 +206,37 @@ const SAMPLES: Record<string, () => Fields> = {
     kvStorage: { encoding: { name: { contentType: 'text/plain' } } },
     examples: { cat: { summary: 'A cat', value: { name: 'Tom' } }, remote: { externalValue: 'https://example.com/dog.json' } },
   }),
+  responses: () => ({
+    operationId: newIdOf('op_'),
+    statusCode: 200,
+    description: 'The pet.',
+    contentMediaType: 'application/json',
+    schema: { $ref: '#/components/schemas/Pet' },
+    headers: { 'X-Rate': { $ref: '#/components/headers/Rate' } },
+  }),
+  servers: () => ({
+    url: 'https://{region}.pets.test/v1',
+    description: 'Production',
+    serviceId: newIdOf('svc_'),
+    variables: { region: { default: 'eu', enum: ['eu', 'us'] } },
+  }),
+  'security-schemes': () => ({
+    type: 'apiKey',
+    name: uniqueWord('key'),
+    in: 'header',
+    description: 'An API key.',
+    kvStorage: { parameterName: 'X-Api-Key' },
+  }),
+  headers: () => ({
+    name: 'X-Rate',
+    description: 'Requests left.',
+    schema: { type: 'integer' },
+  }),
+  examples: () => ({
+    name: 'cat',
+    summary: 'A cat',
+    value: { name: 'Tom' },
+  }),
 };
 
 /** A valid body with the collection's required fields and some optional ones; fresh ids on each call. */
@@ -176,10 +244,20 @@ export function sampleOf(collection: Collection): Fields {
   return SAMPLES[collection.name]?.() ?? derivedSample(collection);
 }
 
-/** Only the required fields (never versionId: the route gives it). */
+/**
+ * Only the required fields (never versionId: the route gives it), plus the sample's fields that
+ * a rule needs (a scope field, the fields a security scheme's type needs).
+ */
 export function minimalOf(collection: Collection): Fields {
   const sample = sampleOf(collection);
-  return Object.fromEntries(required(collection).map((field) => [field, sample[field]]));
+  const minimal: Fields = Object.fromEntries(required(collection).map((field) => [field, sample[field]]));
+  for (let round = 0; round < 8; round++) {
+    const problems = collection.checkRecord(structuredClone({ ...minimal, versionId: 'ver_00000000000000000000000000' }));
+    const missing = problems.map(({ field }) => field.split('/')[1]!).filter((field) => field in sample && !(field in minimal));
+    if (missing.length === 0) break;
+    for (const field of missing) minimal[field] = sample[field];
+  }
+  return minimal;
 }
 
 /** Resolved schema of a top-level field (following `$ref`s to the shape). */
@@ -200,31 +278,37 @@ export function required(collection: Collection): string[] {
 }
 
 /**
- * A list query that finds `record` on the first page: the equality filter on its reference
- * field where the collection has one, else the newest record first.
+ * A list query that finds `record` alone on the first page: the equality filter on a reference
+ * field (a fresh id in samples) or else a string natural key (a unique word in samples), else
+ * the newest record first, one per page.
  */
 export function listQueryFor(collection: Collection, record: Fields): string {
-  const reference = referenceField(collection);
-  if (collection.filters.has(reference)) return `?${reference}=${encodeURIComponent(String(record[reference]))}`;
+  const field = [...collection.references.keys(), ...collection.naturalKey]
+    .find((name) => collection.filters.has(name) && typeof record[name] === 'string');
+  if (field) return `?${field}=${encodeURIComponent(String(record[field]))}`;
   return '?sort=-id&limit=1';
 }
 
-/** The first required field holding an id of another record (Path: serviceId, Request: operationId). */
-export function referenceField(collection: Collection): string {
-  const field = required(collection).find((name) => typeof fieldSchema(collection, name)['x-id-prefix'] === 'string');
-  if (!field) throw new Error(`${collection.name} has no required reference field`);
-  return field;
+/**
+ * The first required field holding an id of another record (Path: serviceId, Request:
+ * operationId); undefined for kinds that need none (Service, Resource, Server, ...).
+ */
+export function referenceField(collection: Collection): string | undefined {
+  return required(collection).find((name) => typeof fieldSchema(collection, name)['x-id-prefix'] === 'string');
 }
 
-/** An optional plain-string field (Path: summary, Request: description). */
+/** An optional free-text field (Path: summary, Request: description): no enum, pattern or format. */
 export function optionalTextField(collection: Collection): string {
-  const field = [...collection.fields].find((name) => !required(collection).includes(name)
-    && name !== 'id' && fieldSchema(collection, name)['type'] === 'string');
+  const field = [...collection.fields].find((name) => {
+    const schema = fieldSchema(collection, name);
+    return !required(collection).includes(name) && name !== 'id' && schema['type'] === 'string'
+      && schema['enum'] === undefined && schema['pattern'] === undefined && schema['format'] === undefined;
+  });
   if (!field) throw new Error(`${collection.name} has no optional string field`);
   return field;
 }
 
-/** A well-formed id of another collection's kind (a `req_` id on paths, a `path_` id on requests). */
+/** A well-formed id of another collection's kind (a `svc_` id on paths, a `path_` id on requests). */
 export function otherKindId(collection: Collection): string {
   const other = catalog.collections.find((candidate) => candidate.idPrefix !== collection.idPrefix);
   return newIdOf(other?.idPrefix ?? 'svc_');
@@ -236,6 +320,7 @@ function derivedSample(collection: Collection): Fields {
 
 function sampleValue(schema: AnySchemaObject): unknown {
   if (typeof schema['x-id-prefix'] === 'string') return newIdOf(schema['x-id-prefix']);
+  if (Array.isArray(schema['enum'])) return schema['enum'][0];
   const type = [schema['type']].flat()[0];
   if (type === 'string') return schema['pattern'] === '^/' ? '/sample' : 'sample';
   if (type === 'number' || type === 'integer') return 1;
@@ -244,24 +329,50 @@ function sampleValue(schema: AnySchemaObject): unknown {
   return {};
 }
 
-/** Top-level fields a client may write (all but id, versionId and updatedAt). */
+/**
+ * Top-level fields a client may write (all but id, versionId and updatedAt), except scope
+ * fields the sample leaves unset (setting one beside the sample's would break the scope rule).
+ */
 export function writableFields(collection: Collection): string[] {
-  return [...collection.fields].filter((field) => !['id', 'versionId', 'updatedAt'].includes(field));
+  const sample = sampleOf(collection);
+  return [...collection.fields].filter((field) => !['id', 'versionId', 'updatedAt'].includes(field)
+    && !(collection.scope?.fields.includes(field) && sample[field] === undefined));
 }
 
 /**
- * A valid value of a writable field, different for each `tag`: a new id for references, the
- * tag in strings, and the tag as a key or value in free-form objects, maps and rich text.
+ * A value of a writable field, different for each `tag` where the field allows it: a new id
+ * for references, the tag in strings, and the tag as a key or value in free-form objects, maps
+ * and rich text. A candidate the sample record would not take (an enum, a pattern, a rule
+ * between fields) gives way to the next, and finally to the sample's own value.
  */
 export function variantOf(collection: Collection, field: string, tag: string): unknown {
+  const sample = sampleOf(collection);
+  const valid = (value: unknown): boolean => collection.checkRecord(structuredClone({ ...sample, [field]: value, versionId: 'ver_00000000000000000000000000' })).length === 0;
+  return candidatesOf(collection, field, tag).find(valid) ?? sample[field];
+}
+
+function candidatesOf(collection: Collection, field: string, tag: string): unknown[] {
   const schema = fieldSchema(collection, field);
-  if (typeof schema['x-id-prefix'] === 'string') return newIdOf(schema['x-id-prefix']);
-  const type = [schema['type']].flat()[0];
-  if (type === 'string') return schema['pattern'] === '^/' ? `/${field}/${tag}` : `${field} ${tag}`;
+  if (typeof schema['x-id-prefix'] === 'string') return [newIdOf(schema['x-id-prefix'])];
+  const n = Number(tag.replace(/\D/g, '')) || 0;
+  if (Array.isArray(schema['enum'])) {
+    const values = schema['enum'] as unknown[];
+    return values.map((_, i) => values[(i + n) % values.length]);
+  }
+  const types = [schema['type']].flat();
+  if (types.includes('integer') || types.includes('number')) return [200 + n];
+  if (types.includes('boolean')) return [n % 2 === 1, n % 2 === 0];
+  if (types.includes('string')) {
+    return [schema['pattern'] === '^/' ? `/${field}/${tag}` : `${field} ${tag}`, `${field}-${tag}`.toLowerCase(), `https://example.com/${field}/${tag}`];
+  }
   switch (field) {
-    case 'headers': return { [`X-${tag}`]: { description: tag, required: true } };
-    case 'examples': return { [tag]: { summary: tag, value: { tag } } };
-    case 'descriptionBlocks': return [{ type: 'paragraph', content: [{ type: 'text', text: tag }] }];
-    default: return { [tag]: { [field]: tag } }; // kvStorage, schema and other free-form objects
+    case 'headers': return [{ [`X-${tag}`]: { description: tag, required: true } }];
+    case 'examples': return [{ [tag]: { summary: tag, value: { tag } } }];
+    case 'descriptionBlocks': return [[{ type: 'paragraph', content: [{ type: 'text', text: tag }] }]];
+    case 'variables': return [{ [tag]: { default: tag, enum: [tag] } }];
+    case 'security': return [[{ [tag]: [tag] }]];
+    case 'tags': case 'previousSlugs': return [[tag]];
+    case 'externalDocs': return [{ url: `https://example.com/${tag}` }];
+    default: return [{ [tag]: { [field]: tag } }, [{ [tag]: { [field]: tag } }]]; // kvStorage, schema and other free-form values
   }
 }

@@ -175,12 +175,12 @@ describe('list query parameters (parseListQuery)', () => {
   describe('unknown parameters', () => {
     // Express's simple parser keeps bracketed names as they are, so operator injection
     // arrives as an unknown parameter name.
-    for (const name of ['page', 'offset', 'skip', 'filter', 'path', 'serviceId[$ne]', 'sort[$gt]', 'limit[]', '$where', 'constructor', '__proto__', 'Sort']) {
+    for (const name of ['page', 'offset', 'skip', 'filter', 'summary', 'serviceId[$ne]', 'sort[$gt]', 'limit[]', '$where', 'constructor', '__proto__', 'Sort']) {
       it(`refuses ${JSON.stringify(name)}, naming it`, () => {
         const query = Object.create(null) as Record<string, unknown>;
         query[name] = 'x';
         const message = refused(name, () => parsePaths(query));
-        expect(message).to.include('cursor, limit, sort, serviceId');
+        expect(message).to.include('cursor, limit, sort, serviceId, path, updatedAfter');
       });
     }
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { Ajv2020, type AnySchemaObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { createAjv } from '../../server/schemas/registry.ts';
+import { createAjv, loadCatalog } from '../../server/schemas/registry.ts';
 import { ulid } from 'ulid';
 
 const SCHEMA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schemas');
@@ -254,20 +254,48 @@ describe('schemas/', () => {
       expectValid(`${BASE}collection-descriptors.schema.json`, descriptors);
     });
 
-    it('serves exactly paths and requests', () => {
-      expect(descriptors.collections.map((c) => c.name)).to.deep.equal(['paths', 'requests']);
+    it('serves every record kind of the contract', () => {
+      expect(descriptors.collections.map((c) => c.name)).to.deep.equal([
+        'services', 'resources', 'paths', 'operations', 'parameters', 'requests', 'responses', 'servers', 'security-schemes', 'headers', 'examples',
+      ]);
     });
 
-    it('each descriptor names an existing record schema with the filtered reference fields', () => {
+    it('declares the natural keys, references and scope rules of decisions.md', () => {
+      const byName = new Map(loadCatalog().collections.map((c) => [c.name, c]));
+      const keys = Object.fromEntries([...byName].filter(([, c]) => c.naturalKey.length > 0).map(([name, c]) => [name, c.naturalKey]));
+      expect(keys).to.deep.equal({
+        services: ['slug'],
+        paths: ['serviceId', 'path'],
+        operations: ['pathId', 'method'],
+        parameters: ['pathId', 'operationId', 'in', 'name'],
+        requests: ['operationId', 'contentMediaType'],
+        responses: ['operationId', 'statusCode', 'contentMediaType'],
+        'security-schemes': ['name'],
+      });
+      for (const collection of byName.values()) {
+        for (const [field, target] of collection.references) {
+          expect(byName.has(target), `${collection.name}.${field} → ${target}`).to.equal(true);
+          expect(field).to.match(/Id$/);
+        }
+      }
+      expect(byName.get('servers')!.scope).to.deep.equal({ fields: ['serviceId', 'pathId', 'operationId'], min: 0, max: 1 });
+      expect(byName.get('parameters')!.scope).to.deep.equal({ fields: ['pathId', 'operationId'], min: 1, max: 1 });
+    });
+
+    it('each descriptor names an existing record schema with the filtered reference and natural-key fields', () => {
       for (const collection of descriptors.collections) {
         const schema = ajv.getSchema(collection.schema)?.schema as AnySchemaObject | undefined;
         expect(schema, collection.schema).to.be.an('object');
         expect(schema!['title']).to.equal(collection.record);
-        expect(collection.notFound).to.equal(`${collection.record} not found`);
+        // `SecurityScheme` → `Security scheme not found`.
+        expect(collection.notFound).to.equal(`${collection.record.replace(/(?<=[a-z])([A-Z])/g, (upper) => ` ${upper.toLowerCase()}`)} not found`);
         const properties = schema!['properties'] as Record<string, Record<string, unknown>>;
         expect(properties['id']!['$ref'], 'id refers to an x-id-prefix def').to.match(/^\.\.\/defs\/ids\.json#\/\$defs\//);
+        const declared = collection as { references?: Record<string, string>; naturalKey?: string[] };
         for (const filter of collection.filters ?? []) {
           expect(properties, `${collection.name} filter`).to.have.property(filter);
+          if (declared.naturalKey?.includes(filter)) continue;
+          expect(declared.references, `${filter} is a reference or natural-key field`).to.have.property(filter);
           expect(properties[filter]!['$ref'], `${filter} is a reference field`).to.match(/^\.\.\/defs\/ids\.json#\/\$defs\/\w+Id$/);
         }
       }
@@ -396,20 +424,68 @@ describe('schemas/', () => {
   });
 
   describe('other records', () => {
-    it('Server: at most one of serviceId, pathId, operationId', () => {
-      const ref = record('server');
+    it('Server: at most one of serviceId, pathId, operationId (the descriptor\'s scope rule); variables need default and enum', () => {
+      const servers = loadCatalog().collections.find((c) => c.name === 'servers')!;
       const base = { url: 'https://{region}.api.test/v1', versionId: VERSION };
-      expect(expectValid(ref, base)).to.deep.equal({ ...base, variables: {}, kvStorage: {} });
-      expectValid(ref, { ...base, serviceId: id('svc_') });
-      expectValid(ref, { ...base, pathId: id('path_') });
-      expectValid(ref, { ...base, operationId: id('op_') });
-      expectInvalid(ref, { ...base, serviceId: id('svc_'), pathId: id('path_') });
-      expectInvalid(ref, { ...base, serviceId: id('svc_'), operationId: id('op_') });
-      expectInvalid(ref, { ...base, pathId: id('path_'), operationId: id('op_') });
-      expectInvalid(ref, { ...base, serviceId: id('svc_'), pathId: id('path_'), operationId: id('op_') });
-      expectValid(ref, { ...base, variables: { region: { default: 'eu', enum: ['eu', 'us'], description: 'Region' } } });
-      expectInvalid(ref, { ...base, variables: { region: { default: 'eu', enum: [] } } });
-      expectInvalid(ref, { ...base, variables: { region: { enum: ['eu'] } } });
+      const problems = (extra: Record<string, unknown>): unknown => servers.checkRecord({ ...base, ...extra });
+      expect(problems({})).to.deep.equal([]);
+      expect(problems({ serviceId: id('svc_') })).to.deep.equal([]);
+      expect(problems({ pathId: id('path_') })).to.deep.equal([]);
+      expect(problems({ operationId: id('op_') })).to.deep.equal([]);
+      const combined = 'set at most 1 of serviceId, pathId, operationId';
+      expect(problems({ serviceId: id('svc_'), pathId: id('path_') })).to.deep.equal([{ field: '/pathId', message: `cannot be combined with serviceId: ${combined}` }]);
+      expect(problems({ serviceId: id('svc_'), operationId: id('op_') })).to.deep.equal([{ field: '/operationId', message: `cannot be combined with serviceId: ${combined}` }]);
+      expect(problems({ pathId: id('path_'), operationId: id('op_') })).to.deep.equal([{ field: '/operationId', message: `cannot be combined with pathId: ${combined}` }]);
+      expect(problems({ serviceId: id('svc_'), pathId: id('path_'), operationId: id('op_') })).to.have.length(1);
+      expect(problems({ variables: { region: { default: 'eu', enum: ['eu', 'us'], description: 'Region' } } })).to.deep.equal([]);
+      expect(problems({ variables: { region: { default: 'eu', enum: [] } } })).to.deep.equal([{ field: '/variables/region/enum', message: 'must NOT have fewer than 1 items' }]);
+      expect(problems({ variables: { region: { enum: ['eu'] } } })).to.deep.equal([{ field: '/variables/region/default', message: 'is required' }]);
+      expect(problems({ variables: { region: { default: 'eu' } } })).to.deep.equal([{ field: '/variables/region/enum', message: 'is required' }]);
+    });
+
+    it('field rules answer with one problem a user understands', () => {
+      const catalog = loadCatalog();
+      const check = (name: string, value: Record<string, unknown>): unknown => catalog.collections.find((c) => c.name === name)!.checkRecord({ ...value, versionId: VERSION });
+      const op = { method: 'get', pathId: id('path_'), operationId: 'listUsers' };
+      expect(check('operations', { ...op, method: 'fetch' })).to.deep.equal([
+        { field: '/method', message: 'must be one of: "get", "put", "post", "delete", "options", "head", "patch", "trace"' },
+      ]);
+      const par = { name: 'petId', in: 'path', schema: {}, pathId: id('path_') };
+      expect(check('parameters', { ...par, required: true })).to.deep.equal([]);
+      expect(check('parameters', { ...par, required: false })).to.deep.equal([{ field: '/required', message: 'must be true when in is "path"' }]);
+      expect(check('parameters', { ...par, required: true, pathId: undefined })).to.deep.equal([{ field: '/pathId', message: 'is required: set exactly 1 of pathId, operationId' }]);
+      expect(check('parameters', { ...par, required: true, operationId: id('op_') })).to.deep.equal([{ field: '/operationId', message: 'cannot be combined with pathId: set exactly 1 of pathId, operationId' }]);
+      const res = { operationId: id('op_') };
+      expect(check('responses', { ...res, statusCode: 200 })).to.deep.equal([]);
+      expect(check('responses', { ...res, statusCode: null })).to.deep.equal([]);
+      expect(check('responses', { ...res, statusCode: 99 })).to.deep.equal([{ field: '/statusCode', message: 'must be >= 100' }]);
+      expect(check('responses', { ...res, statusCode: 600 })).to.deep.equal([{ field: '/statusCode', message: 'must be <= 599' }]);
+      expect(check('responses', { ...res, statusCode: 200.5 })).to.deep.equal([{ field: '/statusCode', message: 'must be integer or null' }]);
+      const needs: [Record<string, unknown>, string][] = [
+        [{ type: 'apiKey', in: 'header' }, ''],
+        [{ type: 'apiKey' }, '/in'],
+        [{ type: 'http', scheme: 'bearer' }, ''],
+        [{ type: 'http' }, '/scheme'],
+        [{ type: 'oauth2', flows: {} }, ''],
+        [{ type: 'oauth2' }, '/flows'],
+        [{ type: 'openIdConnect', openIdConnectUrl: 'https://id.test/.well-known/openid-configuration' }, ''],
+        [{ type: 'openIdConnect' }, '/openIdConnectUrl'],
+        [{ type: 'mutualTLS' }, '/type'],
+        [{ type: 'mutualTls' }, ''],
+      ];
+      for (const [fields, field] of needs) {
+        const problems = check('security-schemes', { name: 'key', ...fields }) as Array<{ field: string; message: string }>;
+        if (field === '') expect(problems, JSON.stringify(fields)).to.deep.equal([]);
+        else {
+          expect(problems, JSON.stringify(fields)).to.have.length(1);
+          expect(problems[0]!.field).to.equal(field);
+          if (field !== '/type') expect(problems[0]!.message).to.equal(`is required when type is ${JSON.stringify(fields['type'])}`);
+        }
+      }
+      // A header that is neither an inline header nor a reference: the real problem, once.
+      expect(check('requests', { operationId: id('op_'), headers: { 'X-A': { required: 'yes' } } })).to.deep.equal([
+        { field: '/headers/X-A/required', message: 'must be boolean' },
+      ]);
     });
 
     it('Service: slug pattern and defaults', () => {
@@ -449,7 +525,8 @@ describe('schemas/', () => {
       const sch = { type: 'http', name: 'projectApiKey', scheme: 'bearer', bearerFormat: 'API Key', versionId: VERSION };
       expectValid(record('security-scheme'), sch);
       expectInvalid(record('security-scheme'), { ...sch, type: 'basic' });
-      expectInvalid(record('security-scheme'), { ...sch, kvStorage: {} });
+      expect(expectValid(record('security-scheme'), { ...sch })).to.deep.equal({ ...sch, kvStorage: {} });
+      expectValid(record('security-scheme'), { ...sch, kvStorage: { parameterName: 'X-Key', 'x-vendor': [1] } });
 
       const header = { name: 'X-Rate-Limit', versionId: VERSION };
       expectValid(record('header'), { ...header, style: 'simple', content: { 'application/json': { schema: {} } } });

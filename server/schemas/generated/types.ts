@@ -18,6 +18,60 @@ export interface Error {
 }
 
 /**
+ * The references of one version that name no record, per collection. References are not enforced on write, so clients may write in any order; this report finds what is still dangling.
+ *
+ * From schemas/api/integrity.json.
+ */
+export interface IntegrityReport {
+  /**
+   * By collection name (every collection of the catalog).
+   */
+  collections: {
+    [k: string]: CollectionIntegrity;
+  };
+}
+
+/**
+ * The dangling references held by the records of one collection, sorted by record id.
+ *
+ * From schemas/api/integrity.json#/$defs/collectionIntegrity.
+ */
+export interface CollectionIntegrity {
+  /**
+   * At most 1,000 entries.
+   */
+  dangling: DanglingReference[];
+  /**
+   * Whether more dangling references exist than are listed.
+   */
+  truncated: boolean;
+}
+
+/**
+ * A reference field, or a `$ref` inside a record, naming a record that does not exist in the version.
+ *
+ * From schemas/api/integrity.json#/$defs/danglingReference.
+ */
+export interface DanglingReference {
+  /**
+   * The record holding the reference.
+   */
+  id: string;
+  /**
+   * Its top-level field holding the reference.
+   */
+  field: string;
+  /**
+   * JSON pointer to the `$ref` inside the record (component references only).
+   */
+  pointer?: string;
+  /**
+   * The collection the reference should name a record of.
+   */
+  target: string;
+}
+
+/**
  * Pagination metadata of a list response.
  *
  * From schemas/api/pagination.json.
@@ -204,9 +258,53 @@ export interface CollectionDescriptor {
    */
   notFound: string;
   /**
-   * Top-level reference fields of the record the list operation may filter on by equality. Defaults to `[]`.
+   * Top-level fields of the record (references and natural-key parts) the list operation may filter on by equality, values typed by the field's schema. Defaults to `[]`.
    */
   filters?: string[];
+  /**
+   * Top-level fields holding the id of another record, each mapped to the collection it names. Not enforced on write; `GET {prefix}/integrity` reports the dangling ones. Defaults to `{}`.
+   */
+  references?: {
+    [k: string]: string;
+  };
+  /**
+   * Top-level fields whose values together are unique within a version (a missing part counts as null). A write that would repeat another record's key is `409 Conflict`. Absent: no natural key.
+   *
+   * @minItems 1
+   */
+  naturalKey?: [string, ...string[]];
+  /**
+   * Fields of which a record sets between `min` and `max` (for example a Parameter belongs to exactly one of a path or an operation). Absent: no scope rule.
+   */
+  scope?: {
+    /**
+     * The scope fields.
+     *
+     * @minItems 2
+     */
+    fields: [string, string, ...string[]];
+    /**
+     * How many of the fields must at least be set.
+     */
+    min: number;
+    /**
+     * How many of the fields may at most be set.
+     */
+    max: number;
+  };
+  /**
+   * Records of this collection are what a `$ref` of the OpenAPI form `#/components/<section>/<name>`, anywhere in any record, names by their `key` field (Resources: `schemas` by `name`; Headers: `headers` by `name`). `GET {prefix}/integrity` reports such `$ref`s that name no record. Absent: nothing refers to the collection this way.
+   */
+  component?: {
+    /**
+     * The section under `#/components/`, for example `schemas`.
+     */
+    section: string;
+    /**
+     * The top-level string field holding the component's name, for example `name`.
+     */
+    key: string;
+  };
 }
 
 /**
@@ -449,11 +547,11 @@ export interface ServerVariable {
    */
   default: string;
   /**
-   * Allowed values of the variable; at least 1 item.
+   * Allowed values of the variable; at least 1 item. Required.
    *
    * @minItems 1
    */
-  enum?: [string, ...string[]];
+  enum: [string, ...string[]];
   /**
    * Description of the variable (markdown).
    */
@@ -833,9 +931,9 @@ export interface Operation {
    */
   id?: OperationId;
   /**
-   * HTTP method in lower case, for example `get`.
+   * HTTP method in lower case: one of get, put, post, delete, options, head, patch, trace.
    */
-  method: string;
+  method: "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace";
   /**
    * The path this operation belongs to (`path_` id).
    */
@@ -887,7 +985,7 @@ export interface Operation {
 }
 
 /**
- * A Parameter of a path (all its operations) or of one operation.
+ * A Parameter of a path (all its operations) or of one operation: exactly one of `pathId` and `operationId` is set. A path parameter (`in: path`) is always required.
  *
  * From schemas/records/parameter.json.
  */
@@ -1102,7 +1200,7 @@ export interface Response {
    */
   operationId: OperationId;
   /**
-   * HTTP status code; null is the default response (any status not described otherwise).
+   * HTTP status code, an integer from 100 to 599; null is the default response (any status not described otherwise).
    */
   statusCode?: number | null;
   /**
@@ -1158,7 +1256,7 @@ export interface SecurityScheme {
    */
   type: "apiKey" | "http" | "mutualTls" | "oauth2" | "openIdConnect";
   /**
-   * Where the API key is sent (for `apiKey`).
+   * Where the API key is sent (required for `apiKey`).
    */
   in?: "query" | "header" | "cookie";
   /**
@@ -1174,7 +1272,7 @@ export interface SecurityScheme {
    */
   descriptionBlocks?: RichText;
   /**
-   * HTTP authentication scheme (for `http`), for example basic, bearer, digest.
+   * HTTP authentication scheme (required for `http`), for example basic, bearer, digest.
    */
   scheme?: string;
   /**
@@ -1182,15 +1280,19 @@ export interface SecurityScheme {
    */
   bearerFormat?: string;
   /**
-   * OAuth 2.0 flow configuration (for `oauth2`).
+   * OAuth 2.0 flow configuration (required for `oauth2`).
    */
   flows?: {
     [k: string]: unknown;
   };
   /**
-   * OpenID Connect discovery URL (for `openIdConnect`).
+   * OpenID Connect discovery URL (required for `openIdConnect`).
    */
   openIdConnectUrl?: string;
+  /**
+   * Custom metadata (object, any values), including vendor extensions and an apiKey scheme's parameter name. Defaults to `{}`. An addition to the contract (decisions.md, API descriptions).
+   */
+  kvStorage?: KeyValueStorage;
   /**
    * The catalog version the record belongs to (`ver_` id). May be omitted in a body: it is taken from the route.
    */
@@ -1202,7 +1304,7 @@ export interface SecurityScheme {
 }
 
 /**
- * A Server: a base URL template. At most one scope field (`serviceId`, `pathId`, `operationId`) may be set; they cannot be combined.
+ * A Server: a base URL template. At most one scope field (`serviceId`, `pathId`, `operationId`) may be set; they cannot be combined (declared in collections.json, `scope`).
  *
  * From schemas/records/server.json.
  */

@@ -36,7 +36,7 @@ describe('collections: concurrent writes', () => {
 
   for (const collection of catalog.collections) {
     const name = collection.name;
-    const notFound = `${collection.record} not found`;
+    const notFound = collection.notFound;
 
     describe(`${name}: parallel PATCHes of different fields`, () => {
       it('all survive, and every read in between sees a whole record', async () => {

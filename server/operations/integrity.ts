@@ -1,0 +1,99 @@
+// Integrity of one version: the references that name no record. References are not enforced
+// on write (clients and sync tools write in any order), so this is where they are checked:
+// the reference fields each descriptor declares (field → collection), and the OpenAPI `$ref`s
+// `#/components/<section>/<name>` anywhere in a record, against the collections declared as
+// that section's components (Resources for `schemas`, Headers for `headers`).
+import { escapePointer } from '../http/body.ts';
+import type { Outcome } from '../http/respond.ts';
+import type { Collection } from '../schemas/registry.ts';
+import type { CatalogRecord, RecordStore } from '../store/records.ts';
+import type { ResolvedVersion } from '../versions/resolve.ts';
+
+/** At most this many dangling references are listed per collection; `truncated` says when more exist. */
+export const INTEGRITY_CAP = 1000;
+const COMPONENT_REF = /^#\/components\/([^/]+)\/([^/]+)$/;
+
+export interface VersionOperationContext {
+  version: ResolvedVersion;
+  /** By collection name. */
+  stores: ReadonlyMap<string, RecordStore>;
+}
+
+export type VersionOperation = (context: VersionOperationContext) => Promise<Outcome>;
+
+export interface Dangling {
+  /** The record holding the reference. */
+  id: string;
+  /** Its top-level field holding the reference. */
+  field: string;
+  /** JSON pointer to the `$ref` inside the record (component references only). */
+  pointer?: string;
+  /** The collection the reference should name a record of. */
+  target: string;
+}
+
+export const integrity: VersionOperation = async ({ version, stores }) => {
+  const { versionId } = version;
+  const all = [...stores.values()].map((store) => store.collection);
+  // What exists, loaded once per target: ids of referenced collections, names of components.
+  const ids = new Map<string, Set<unknown>>();
+  for (const target of new Set(all.flatMap((collection) => [...collection.references.values()]))) {
+    const store = stores.get(target);
+    ids.set(target, store ? await store.valuesOf(versionId, 'id') : new Set());
+  }
+  const components = new Map<string, { target: string; names: Set<unknown> }>();
+  for (const collection of all) {
+    if (!collection.component) continue;
+    const names = await stores.get(collection.name)!.valuesOf(versionId, collection.component.key);
+    components.set(collection.component.section, { target: collection.name, names });
+  }
+
+  const collections: Record<string, { dangling: Dangling[]; truncated: boolean }> = {};
+  for (const store of stores.values()) {
+    const dangling: Dangling[] = [];
+    let truncated = false;
+    for await (const record of store.records(versionId)) {
+      for (const found of danglingIn(store.collection, record, ids, components)) {
+        if (dangling.length < INTEGRITY_CAP) dangling.push(found);
+        else truncated = true;
+      }
+    }
+    // Sorted so that two reads of an unchanged version answer the same.
+    dangling.sort((a, b) => (a.id === b.id ? (a.pointer ?? a.field).localeCompare(b.pointer ?? b.field) : a.id < b.id ? -1 : 1));
+    collections[store.collection.name] = { dangling, truncated };
+  }
+  return { status: 200, body: { collections } };
+};
+
+function* danglingIn(
+  collection: Collection,
+  record: CatalogRecord,
+  ids: ReadonlyMap<string, Set<unknown>>,
+  components: ReadonlyMap<string, { target: string; names: Set<unknown> }>,
+): Generator<Dangling> {
+  for (const [field, target] of collection.references) {
+    const value = record[field];
+    if (typeof value === 'string' && !ids.get(target)!.has(value)) yield { id: record.id, field, target };
+  }
+  for (const [field, value] of Object.entries(record)) {
+    for (const { pointer, ref } of refsIn(value, `/${escapePointer(field)}`)) {
+      const match = COMPONENT_REF.exec(ref);
+      const component = match && components.get(match[1]!);
+      if (!component) continue; // another kind of $ref (external, or a section no collection holds)
+      const name = match[2]!.replace(/~1/g, '/').replace(/~0/g, '~');
+      if (!component.names.has(name)) yield { id: record.id, field, pointer, target: component.target };
+    }
+  }
+}
+
+/** Every `"$ref": "<string>"` in a JSON value, with the pointer to it. */
+function* refsIn(value: unknown, pointer: string): Generator<{ pointer: string; ref: string }> {
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) yield* refsIn(item, `${pointer}/${i}`);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      if (key === '$ref' && typeof item === 'string') yield { pointer: `${pointer}/$ref`, ref: item };
+      else yield* refsIn(item, `${pointer}/${escapePointer(key)}`);
+    }
+  }
+}
