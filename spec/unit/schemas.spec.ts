@@ -254,8 +254,11 @@ describe('schemas/', () => {
       expectValid(`${BASE}collection-descriptors.schema.json`, descriptors);
     });
 
-    it('serves exactly paths and requests', () => {
-      expect(descriptors.collections.map((c) => c.name)).to.deep.equal(['paths', 'requests']);
+    it('serves every record kind of the contract', () => {
+      expect(descriptors.collections.map((c) => c.name)).to.have.members([
+        'paths', 'requests', 'services', 'resources', 'operations', 'parameters', 'responses',
+        'servers', 'security-schemes', 'headers', 'examples',
+      ]);
     });
 
     it('each descriptor names an existing record schema with the filtered reference fields', () => {
@@ -263,7 +266,7 @@ describe('schemas/', () => {
         const schema = ajv.getSchema(collection.schema)?.schema as AnySchemaObject | undefined;
         expect(schema, collection.schema).to.be.an('object');
         expect(schema!['title']).to.equal(collection.record);
-        expect(collection.notFound).to.equal(`${collection.record} not found`);
+        expect(collection.notFound).to.equal(collection.record === 'SecurityScheme' ? 'Security scheme not found' : `${collection.record} not found`);
         const properties = schema!['properties'] as Record<string, Record<string, unknown>>;
         expect(properties['id']!['$ref'], 'id refers to an x-id-prefix def').to.match(/^\.\.\/defs\/ids\.json#\/\$defs\//);
         for (const filter of collection.filters ?? []) {
@@ -449,7 +452,8 @@ describe('schemas/', () => {
       const sch = { type: 'http', name: 'projectApiKey', scheme: 'bearer', bearerFormat: 'API Key', versionId: VERSION };
       expectValid(record('security-scheme'), sch);
       expectInvalid(record('security-scheme'), { ...sch, type: 'basic' });
-      expectInvalid(record('security-scheme'), { ...sch, kvStorage: {} });
+      // kvStorage is a documented addition (decisions.md, API descriptions), default {}.
+      expect(expectValid(record('security-scheme'), sch)).to.deep.equal({ ...sch, kvStorage: {} });
 
       const header = { name: 'X-Rate-Limit', versionId: VERSION };
       expectValid(record('header'), { ...header, style: 'simple', content: { 'application/json': { schema: {} } } });
