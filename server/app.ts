@@ -9,6 +9,8 @@ import { jsonBodyReader } from './http/body.ts';
 import { renderError, routeNotFound } from './http/errors.ts';
 import { health } from './http/health.ts';
 import { requestLog } from './http/request-log.ts';
+import { descriptionsRouter } from './descriptions/routes.ts';
+import { documentBodyReader } from './http/document-body.ts';
 import { catalogRouter } from './routes/router.ts';
 import { routeTable } from './routes/table.ts';
 import type { Catalog } from './schemas/registry.ts';
@@ -35,13 +37,15 @@ export function createApp(parts: AppParts): express.Express {
   app.use(requestLog(parts.logger));
   app.use(helmet());
   app.get('/healthz', health((timeoutMs) => parts.database.ping(timeoutMs)));
-  app.use(catalogRouter(routeTable(parts.catalog.collections), {
+  const pipeline = {
     catalog: parts.catalog,
     authenticate: bearerAuthentication(parts.tenancy, parts.config.jwtSecret),
     versions: new VersionResolver(parts.tenancy, parts.config.versionCacheMs),
     readBody: jsonBodyReader(parts.config.bodyLimit),
     stores: parts.stores,
-  }));
+  };
+  app.use(descriptionsRouter(pipeline, documentBodyReader(parts.config.importBodyLimit)));
+  app.use(catalogRouter(routeTable(parts.catalog.collections), pipeline));
   app.use(routeNotFound);
   app.use(renderError);
   return app;

@@ -39,7 +39,8 @@ export function handlerFor(route: Route, parts: PipelineParts): RequestHandler {
   };
 }
 
-function addressOf(route: Route, req: Request, catalog: Catalog): VersionAddress {
+/** The version a route addresses, from its family's route parameters (checked). */
+export function addressOf(route: Pick<Route, 'family'>, req: Request, catalog: Catalog): VersionAddress {
   if (route.family.name === 'V') return { family: 'V', versionId: param(req, 'versionId', catalog.checkVersionId) };
   return {
     family: 'P',
@@ -50,7 +51,7 @@ function addressOf(route: Route, req: Request, catalog: Catalog): VersionAddress
 }
 
 /** A route parameter that passed its schema; 400 naming the parameter otherwise. */
-function param(req: Request, name: string, check: Check): string {
+export function param(req: Request, name: string, check: Check): string {
   const value = req.params[name] as string;
   const problem = check(value)[0];
   if (problem) throw InvalidRequest.field(name, problem.message);

@@ -14,6 +14,8 @@ export function send(res: Response, outcome: Outcome): void {
   if (outcome.headers) res.set(outcome.headers);
   res.status(outcome.status);
   if (outcome.body === undefined) res.end();
+  // A body already serialised in the Content-Type the outcome names (an exported YAML document).
+  else if (typeof outcome.body === 'string' && outcome.headers?.['Content-Type']) res.send(outcome.body);
   else res.json(outcome.body);
 }
 

@@ -33,6 +33,8 @@ type StoredDocument = Document & { _id: string };
 export class CursorGone extends Error {}
 
 const DUPLICATE_KEY = 11000;
+/** Writes per bulk command: well under the 16 MB command limit for records of a few kB. */
+const BULK_BATCH = 500;
 
 export class RecordStore {
   readonly collection: Collection;
@@ -126,6 +128,30 @@ export class RecordStore {
   async delete(versionId: string, id: string): Promise<boolean> {
     const result = await this.#documents.deleteOne({ _id: documentId(versionId, id) });
     return result.deletedCount > 0;
+  }
+
+  /** Every record of the version, in id order (the sync of an import reads a service's records whole). */
+  async all(versionId: string): Promise<CatalogRecord[]> {
+    const documents = await this.#documents.find({ versionId }).sort({ versionId: 1, id: 1 }).toArray();
+    return documents.map((document) => this.toRecord(document));
+  }
+
+  /**
+   * Writes many records at once: whole-record upserts (kept in the stored form of toDocument) and
+   * deletes by id, in batches of unordered bulk writes. Each write is idempotent, so a batch cut
+   * short is completed by running the same writes again.
+   */
+  async bulk(versionId: string, upserts: readonly CatalogRecord[], deletes: readonly string[], updatedAt: Date): Promise<void> {
+    const writes = [
+      ...upserts.map((record) => {
+        const document = toDocument(record, updatedAt);
+        return { replaceOne: { filter: { _id: document._id }, replacement: document, upsert: true } };
+      }),
+      ...deletes.map((id) => ({ deleteOne: { filter: { _id: documentId(versionId, id) } } })),
+    ];
+    for (let start = 0; start < writes.length; start += BULK_BATCH) {
+      await this.#documents.bulkWrite(writes.slice(start, start + BULK_BATCH), { ordered: false });
+    }
   }
 
   async list(query: ListQuery): Promise<Page> {
