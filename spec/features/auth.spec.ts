@@ -13,6 +13,7 @@ import {
   BOTH_SCOPES, claims, craftJwt, nowSeconds, oneCharOff, rsaPrivateKey, unknownApiKey, withPayload, type Claims,
 } from '../support/credentials.ts';
 import { testDatabase } from '../support/database.ts';
+import { walked } from '../support/records.ts';
 import { expectError, expectInvalid } from '../support/expect.ts';
 import { bearer, givenTenant, JWT_SECRET, startService, tokenFor, type Tenant, type TestService } from '../support/service.ts';
 
@@ -59,7 +60,7 @@ describe('authentication and authorization', () => {
 
   before(async () => {
     service = await startService({ BODY_LIMIT: '4kb' });
-    routes = routeTable(service.runtime.catalog.collections);
+    routes = routeTable(walked(service.runtime.catalog.collections));
     [A, B, C] = await Promise.all([givenTenant(service), givenTenant(service), givenTenant(service)]);
   });
   after(() => service.close());
@@ -226,7 +227,7 @@ describe('authentication and authorization', () => {
 
   /** `walk` on every collection in every form of every family, in parallel; checks the whole table was used. */
   async function walkEverything(tenant: Tenant, headers: Headers): Promise<void> {
-    const runs = service.runtime.catalog.collections.flatMap((collection) => FAMILIES.flatMap((family) =>
+    const runs = walked(service.runtime.catalog.collections).flatMap((collection) => FAMILIES.flatMap((family) =>
       FORMS[family.name].map((form) => walk(addressOf(tenant), form, collection, headers))));
     const used = new Set((await Promise.all(runs)).flat());
     expect(used.size).to.equal(routes.length);
@@ -246,8 +247,8 @@ describe('authentication and authorization', () => {
   describe('the route table', () => {
     it('is walked whole: every family has address forms, every collection a sample record', () => {
       expect(FAMILIES.map((family) => family.name).sort()).to.deep.equal(Object.keys(FORMS).sort());
-      expect(service.runtime.catalog.collections.map((collection) => collection.name).sort()).to.deep.equal(Object.keys(SAMPLES).sort());
-      expect(routes).to.have.length(FAMILIES.length * service.runtime.catalog.collections.length * OPERATIONS.length);
+      expect(walked(service.runtime.catalog.collections).map((collection) => collection.name).sort()).to.deep.equal(Object.keys(SAMPLES).sort());
+      expect(routes).to.have.length(FAMILIES.length * walked(service.runtime.catalog.collections).length * OPERATIONS.length);
       const forms = routes.reduce((sum, route) => sum + FORMS[route.family.name].length, 0);
       expect(targets(addressOf(A))).to.have.length(forms).and.to.be.above(routes.length);
     });
@@ -517,7 +518,7 @@ describe('authentication and authorization', () => {
 
     it('a read-only key reads on every route: list and get', async () => {
       const records = new Map<string, Record<string, unknown>>();
-      for (const collection of service.runtime.catalog.collections) records.set(collection.name, await seed(A, collection));
+      for (const collection of walked(service.runtime.catalog.collections)) records.set(collection.name, await seed(A, collection));
       const reads = targets(addressOf(A), isRead, (collection) => records.get(collection.name)!['id'] as string);
       for (const [target, res] of await callAll(reads, { headers: bearer(A.readOnlyKey) })) {
         expect(res.status, describeRes(target, res)).to.equal(200);
@@ -576,9 +577,9 @@ describe('authentication and authorization', () => {
     it('a forbidden or unauthenticated write leaves the store exactly as it was', async () => {
       const tenant = await givenTenant(service);
       const seeded = new Map<string, string>();
-      for (const collection of service.runtime.catalog.collections) seeded.set(collection.name, (await seed(tenant, collection))['id'] as string);
+      for (const collection of walked(service.runtime.catalog.collections)) seeded.set(collection.name, (await seed(tenant, collection))['id'] as string);
       const { db } = testDatabase();
-      const snapshot = () => Promise.all(service.runtime.catalog.collections.map(async (collection) => ({
+      const snapshot = () => Promise.all(walked(service.runtime.catalog.collections).map(async (collection) => ({
         count: await db.collection(collection.name).countDocuments({ versionId: tenant.version.id }),
         documents: await db.collection(collection.name).find({ versionId: tenant.version.id }).sort({ _id: 1 }).toArray(),
       })));
@@ -651,7 +652,7 @@ describe('authentication and authorization', () => {
       const tenant = await givenTenant(service, { type: 'branch', slug: 'shared' });
       const environment = await service.runtime.tenancy.createVersion(tenant.project.id, 'environment', 'shared');
       const headers = bearer(tenant.key);
-      for (const collection of service.runtime.catalog.collections) {
+      for (const collection of walked(service.runtime.catalog.collections)) {
         const inBranch = await seed(tenant, collection);
         for (const pass of ['first', 'cached']) {
           const branchGets = targets(addressOf(tenant), (route) => route.collection === collection && route.operation.name === 'get', () => inBranch['id'] as string);

@@ -17,9 +17,17 @@ import { bearer, givenTenant, startService, type Tenant, type TestService } from
 
 const SERVICE_ID = newId('svc_');
 
-/** Copies schemas/ to `dir` and makes the schema author's edits there. */
-async function extendedSchemas(dir: string): Promise<void> {
+/** Copies schemas/ to `dir` without the servers descriptor: the service before the author's edits. */
+async function baseSchemas(dir: string): Promise<void> {
   await fs.cp(path.join(repoRoot, 'schemas'), dir, { recursive: true });
+  await editJson(path.join(dir, 'collections.json'), (descriptors) => {
+    descriptors['collections'] = (descriptors['collections'] as { name: string }[]).filter((entry) => entry.name !== 'servers');
+  });
+}
+
+/** Copies the base schemas to `dir` and makes the schema author's edits there. */
+async function extendedSchemas(dir: string): Promise<void> {
+  await baseSchemas(dir);
   await editJson(path.join(dir, 'records/path.json'), (schema) => {
     const properties = schema['properties'] as Record<string, unknown>;
     properties['owner'] = {
@@ -58,15 +66,16 @@ describe('Schema extension: fields and collections added in schemas/ need no cod
 
   before(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'catalog-schemas-'));
-    await extendedSchemas(dir);
-    original = await startService();
+    await baseSchemas(path.join(dir, 'base'));
+    await extendedSchemas(path.join(dir, 'extended'));
+    original = await startService({}, loadCatalog(path.join(dir, 'base')));
     tenant = await givenTenant(original);
     const res = await original.request.post(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key))
       .send({ path: '/older', serviceId: SERVICE_ID });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     older = res.body;
 
-    catalog = loadCatalog(dir);
+    catalog = loadCatalog(path.join(dir, 'extended'));
     extended = await startService({}, catalog);
   });
   after(async () => {
@@ -80,7 +89,7 @@ describe('Schema extension: fields and collections added in schemas/ need no cod
 
   describe('an optional field on Path', () => {
     it('is known to the loaded catalog: a field, sortable, with its default', () => {
-      const before = loadCatalog().collections.find((collection) => collection.name === 'paths')!;
+      const before = original.runtime.catalog.collections.find((collection) => collection.name === 'paths')!;
       const after = catalog.collections.find((collection) => collection.name === 'paths')!;
       expect([...after.fields]).to.include.members(['owner', 'deprecated']);
       expect([...before.fields]).to.not.include.members(['owner']);

@@ -7,7 +7,7 @@ import { startService, givenTenant, type TestService, type Tenant } from '../../
 import { expectError } from '../../support/expect.ts';
 import { testDatabase } from '../../support/database.ts';
 import {
-  Client, VIAS, catalog, newIdOf, optionalTextField, sampleOf, variantOf, writableFields, type Fields,
+  Client, VIAS, catalog, newIdOf, optionalTextField, sampleOf, variantOf, walked, writableFields, type Fields,
 } from '../../support/records.ts';
 
 const PARALLEL = 12;
@@ -34,7 +34,7 @@ describe('collections: concurrent writes', () => {
   /** Via V, P by slug and P by id in turn, so both families race each other. */
   const via = (i: number): (typeof VIAS)[number] => VIAS[i % VIAS.length]!;
 
-  for (const collection of catalog.collections) {
+  for (const collection of walked(catalog.collections)) {
     const name = collection.name;
     const notFound = `${collection.record} not found`;
 

@@ -7,7 +7,7 @@ import { startService, givenTenant, type TestService, type Tenant } from '../../
 import { expectError, expectInvalid } from '../../support/expect.ts';
 import {
   Client, ISO_UTC_MS, ULID, VIAS, call, catalog, fieldSchema, listQueryFor, minimalOf, newIdOf, optionalTextField,
-  otherKindId, referenceField, routeCases, sampleOf, urlOf, type Fields, type RouteCase,
+  otherKindId, referenceField, routeCases, sampleOf, urlOf, walked, type Fields, type RouteCase,
 } from '../../support/records.ts';
 import { FAMILIES, OPERATIONS } from '../../../server/routes/table.ts';
 import type { Collection } from '../../../server/schemas/registry.ts';
@@ -47,7 +47,7 @@ describe('collections: the route matrix', () => {
     service = await startService();
     tenant = await givenTenant(service);
     client = new Client(service, tenant);
-    for (const collection of catalog.collections) fixtures.set(collection.name, await client.given(collection.name));
+    for (const collection of walked(catalog.collections)) fixtures.set(collection.name, await client.given(collection.name));
   });
   after(() => service.close());
 
@@ -75,15 +75,15 @@ describe('collections: the route matrix', () => {
   describe('the route table', () => {
     it('walks every collection of the running catalog, through both families and all six operations', () => {
       expect(service.runtime.catalog.collections.map((c) => c.name)).to.deep.equal(catalog.collections.map((c) => c.name));
-      const expected = catalog.collections.flatMap((collection) => FAMILIES.flatMap((family) => OPERATIONS.map((operation) =>
+      const expected = walked(catalog.collections).flatMap((collection) => FAMILIES.flatMap((family) => OPERATIONS.map((operation) =>
         `${family.name} ${collection.name} ${operation.name}`)));
-      const walked = new Set(ALL.map((rc) => `${rc.route.family.name} ${rc.route.collection.name} ${rc.route.operation.name}`));
-      expect([...walked].sort()).to.deep.equal(expected.sort());
+      const walkedRoutes = new Set(ALL.map((rc) => `${rc.route.family.name} ${rc.route.collection.name} ${rc.route.operation.name}`));
+      expect([...walkedRoutes].sort()).to.deep.equal(expected.sort());
       expect(ALL.filter((rc) => rc.route.family.name === 'P').map((rc) => rc.via)).to.include.members(['P/slug', 'P/id']);
     });
 
     it('has a valid sample body for every collection', () => {
-      for (const collection of catalog.collections) {
+      for (const collection of walked(catalog.collections)) {
         expect(collection.checkRecord({ ...sampleOf(collection), versionId: tenant.version.id }), collection.name).to.deep.equal([]);
         expect(collection.checkRecord({ ...minimalOf(collection), versionId: tenant.version.id }), collection.name).to.deep.equal([]);
       }
@@ -417,7 +417,7 @@ describe('collections: the route matrix', () => {
     }
   });
 
-  for (const collection of catalog.collections) {
+  for (const collection of walked(catalog.collections)) {
     const name = collection.name;
 
     describe(`${name}: updatedAt is assigned by the service`, () => {
