@@ -154,6 +154,26 @@ describe('descriptions: OpenAPI import and export', function () {
     expect(missing.body.error).to.equal('Service not found');
   });
 
+  it('lists what it cannot carry in warnings with its JSON pointer, and keeps the rest', async () => {
+    const document = petstore() as { paths: Record<string, Record<string, Record<string, Record<string, unknown>>>> };
+    document.paths['/pets']!['get']!['responses']!['5XX'] = { description: 'Server trouble' };
+    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=with-warnings`).set(bearer(tenant.key)).send(document);
+    expect(res.status).to.equal(201);
+    expect(res.body.warnings).to.have.length(1);
+    expect(res.body.warnings[0].pointer).to.equal('/paths/~1pets/get/responses/5XX');
+    expect(res.body.changes.responses.created).to.equal(6);
+  });
+
+  it('has its own body limit (IMPORT_BODY_LIMIT): 413 above it', async () => {
+    const small = await startService({ IMPORT_BODY_LIMIT: '1kb' });
+    try {
+      const res = await small.request.post(`${tenant.prefixes.V}/imports/openapi`).set(bearer(tenant.key)).send(petstore());
+      expect(res.status).to.equal(413);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('imports a Swagger 2.0 document, upgraded to 3.1', async () => {
     const swagger = {
       swagger: '2.0', info: { title: 'Old API', version: '1' }, host: 'old.example', basePath: '/v1', schemes: ['https'],
