@@ -64,7 +64,8 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, dr
   const serviceId = found?.id ?? newId(store('services').collection.idPrefix);
   const warnings: Warning[] = [];
   const changes = Object.fromEntries(IMPORTED_COLLECTIONS.map((name) => [name, { created: 0, updated: 0, deleted: 0, unchanged: 0 }])) as Record<string, Counts>;
-  const writes = new Map<string, CatalogRecord[]>(IMPORTED_COLLECTIONS.map((name) => [name, []]));
+  const inserts = new Map<string, CatalogRecord[]>(IMPORTED_COLLECTIONS.map((name) => [name, []]));
+  const replaces = new Map<string, CatalogRecord[]>(IMPORTED_COLLECTIONS.map((name) => [name, []]));
   const placed = new Map<string, Map<string, string>>(IMPORTED_COLLECTIONS.map((name) => [name, new Map()]));
   let order = 0;
 
@@ -93,7 +94,7 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, dr
       changes[name]!.unchanged++;
     } else {
       changes[name]![before ? 'updated' : 'created']++;
-      writes.get(name)!.push(fields as CatalogRecord);
+      (before ? replaces : inserts).get(name)!.push(fields as CatalogRecord);
     }
     return fields['id'] as string;
   };
@@ -112,8 +113,8 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, dr
 
   if (!dryRun) {
     const now = new Date();
-    for (const name of IMPORTED_COLLECTIONS) await store(name).bulk(target.versionId, writes.get(name)!, [], now);
-    for (const name of [...IMPORTED_COLLECTIONS].reverse()) await store(name).bulk(target.versionId, [], deletes.get(name)!, now);
+    for (const name of IMPORTED_COLLECTIONS) await store(name).bulk(target.versionId, { insert: inserts.get(name)!, replace: replaces.get(name)! }, now);
+    for (const name of [...IMPORTED_COLLECTIONS].reverse()) await store(name).bulk(target.versionId, { delete: deletes.get(name)! }, now);
   }
   return {
     created: !found && !dryRun,

@@ -20,6 +20,13 @@ export interface ListQuery {
   limit: number;
 }
 
+export interface BulkWrites {
+  insert?: readonly CatalogRecord[];
+  replace?: readonly CatalogRecord[];
+  /** Ids. */
+  delete?: readonly string[];
+}
+
 export interface Page {
   items: CatalogRecord[];
   /** Id of the first item of the next page, or null. */
@@ -137,20 +144,22 @@ export class RecordStore {
   }
 
   /**
-   * Writes many records at once: whole-record upserts (kept in the stored form of toDocument) and
-   * deletes by id, in batches of unordered bulk writes. Each write is idempotent, so a batch cut
-   * short is completed by running the same writes again.
+   * Writes many records at once, in batches of unordered bulk writes: inserts of new records
+   * (plain inserts: on FerretDB far cheaper than upserts), whole-record replaces of existing
+   * ones, and deletes by id, all in the stored form of toDocument. A batch cut short leaves
+   * records a sync finds again by natural key, so running it again completes it.
    */
-  async bulk(versionId: string, upserts: readonly CatalogRecord[], deletes: readonly string[], updatedAt: Date): Promise<void> {
-    const writes = [
-      ...upserts.map((record) => {
+  async bulk(versionId: string, writes: BulkWrites, updatedAt: Date): Promise<void> {
+    const operations = [
+      ...(writes.insert ?? []).map((record) => ({ insertOne: { document: toDocument(record, updatedAt) } })),
+      ...(writes.replace ?? []).map((record) => {
         const document = toDocument(record, updatedAt);
         return { replaceOne: { filter: { _id: document._id }, replacement: document, upsert: true } };
       }),
-      ...deletes.map((id) => ({ deleteOne: { filter: { _id: documentId(versionId, id) } } })),
+      ...(writes.delete ?? []).map((id) => ({ deleteOne: { filter: { _id: documentId(versionId, id) } } })),
     ];
-    for (let start = 0; start < writes.length; start += BULK_BATCH) {
-      await this.#documents.bulkWrite(writes.slice(start, start + BULK_BATCH), { ordered: false });
+    for (let start = 0; start < operations.length; start += BULK_BATCH) {
+      await this.#documents.bulkWrite(operations.slice(start, start + BULK_BATCH), { ordered: false });
     }
   }
 
