@@ -14,6 +14,8 @@ import { requestLog } from './http/request-log.ts';
 import { serviceDocument } from './openapi/inventory.ts';
 import { selfDescriptionRouter } from './openapi/service-routes.ts';
 import { recordEndpoint } from './pipeline.ts';
+import { descriptionEndpoints } from './descriptions/routes.ts';
+import { documentBodyReader } from './http/document-body.ts';
 import { catalogRouter } from './routes/router.ts';
 import { Metrics } from './observability/metrics.ts';
 import { routeTable } from './routes/table.ts';
@@ -66,6 +68,7 @@ export function createApp(parts: AppParts): express.Express {
   const endpoints = [
     ...routeTable(parts.catalog.collections).map((route) => recordEndpoint(route, parts.stores)),
     ...wholeVersionEndpoints(parts.stores),
+    ...descriptionEndpoints(parts.stores),
     ...versionEndpoints({ catalog: parts.catalog, tenancy: parts.tenancy, manager: parts.versionManager, records: parts.versionRecords }),
   ];
   app.use(catalogRouter(endpoints, {
@@ -73,6 +76,7 @@ export function createApp(parts: AppParts): express.Express {
     authenticate: parts.config.rateLimit ? rateLimited(authenticate, parts.config.rateLimit) : authenticate,
     versions: new VersionResolver(parts.tenancy, parts.config.versionCacheMs),
     readBody: jsonBodyReader(parts.config.bodyLimit, parts.config.recordLimits),
+    readDocument: documentBodyReader(parts.config.importBodyLimit),
     stores: parts.stores,
     dbTimeoutMs: parts.config.dbTimeoutMs,
   }));

@@ -18,6 +18,8 @@ export interface Config {
   readonly jwtSecret: string | undefined;
   readonly logLevel: LogLevel;
   readonly bodyLimit: number;
+  /** Largest OpenAPI document `POST …/imports/openapi` accepts. */
+  readonly importBodyLimit: number;
   readonly dataDir: string;
   readonly cacheDir: string;
   readonly embeddedPort: number;
@@ -61,6 +63,8 @@ export function loadConfig(env: Env = process.env): Config {
     jwtSecret: jwtSecret(env),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     bodyLimit,
+    // The largest public descriptions (Microsoft Graph beta) are ~47 MB of JSON.
+    importBodyLimit: byteSize(env, 'IMPORT_BODY_LIMIT', 64 * 1024 * 1024),
     dataDir: path.resolve(repoRoot, optional(env, 'DATA_DIR') ?? 'data'),
     cacheDir: path.resolve(repoRoot, optional(env, 'CACHE_DIR') ?? '.cache'),
     embeddedPort: integer(env, 'EMBEDDED_DB_PORT', 27018, 1, 65535),

@@ -20,6 +20,8 @@ export interface PipelineParts {
   authenticate: Authenticate;
   versions: VersionResolver;
   readBody: BodyReader;
+  /** Reads API descriptions (imports): JSON or YAML, under IMPORT_BODY_LIMIT. */
+  readDocument: BodyReader;
   /** By collection name. */
   stores: ReadonlyMap<string, RecordStore>;
   /** DB_TIMEOUT_MS: the database work of one request (credential, version, operation) gets this long in all. */
@@ -43,6 +45,8 @@ export interface EndpointContext {
   query: Readonly<Record<string, unknown>>;
   /** For operations that reach a second version (diff) or change versions (delete). */
   versions: VersionResolver;
+  /** Content negotiation on `Accept` (Express's req.accepts): the best of `types`, or false. */
+  accepts(types: readonly string[]): string | false;
 }
 
 /** A route as data: enough for the router, the pipeline and the OpenAPI generator. */
@@ -52,10 +56,13 @@ export interface Endpoint {
   path: string;
   target: Target;
   access: Access;
-  /** Whether it reads a JSON body. */
-  body: boolean;
-  /** Whether it takes query parameters; any parameter is 400 otherwise. */
-  query: boolean;
+  /** Whether it reads a JSON body, or an API description (JSON or YAML, under IMPORT_BODY_LIMIT). */
+  body: false | 'json' | 'document';
+  /**
+   * The query parameters it takes: `true` when the operation checks them itself (lists), or
+   * their names; any other parameter is 400.
+   */
+  query: boolean | readonly string[];
   /** The `:id` parameter's check, for item routes. */
   checkId?: Check;
   /** Success statuses, for documentation. */
@@ -82,7 +89,7 @@ export function recordEndpoint(route: Route, stores: ReadonlyMap<string, RecordS
     path: route.path,
     target: route.family.name,
     access: operation.access,
-    body: operation.body,
+    body: operation.body ? 'json' : false,
     query: operation.name === 'list',
     ...(operation.item && { checkId: route.collection.checkId }),
     success: operation.success,
@@ -98,7 +105,7 @@ export function handlerFor(endpoint: Endpoint, parts: PipelineParts): RequestHan
     const address = endpoint.target === 'project' ? undefined : addressOf(endpoint.target, req, parts.catalog);
     const projectRef = endpoint.target === 'project' ? param(req, 'projectRef', parts.catalog.checkProjectRef) : undefined;
     const id = endpoint.checkId ? param(req, 'id', endpoint.checkId) : '';
-    if (!endpoint.query) refuseQuery(req);
+    if (endpoint.query !== true) refuseQuery(req, endpoint.query || []);
     const cached = address !== undefined && parts.versions.isCached(address);
     const version = address ? await deadline.bound(parts.versions.resolve(address)) : undefined;
     const projectId = version ? version.projectId : projectRef !== undefined ? await deadline.bound(parts.versions.project(projectRef)) : null;
@@ -111,9 +118,11 @@ export function handlerFor(endpoint: Endpoint, parts: PipelineParts): RequestHan
       if (cached) await deadline.bound(parts.versions.lookUpAsIfUncached(address));
       throw refusal;
     }
-    const body = endpoint.body ? await parts.readBody(req, res) : undefined;
+    const body = endpoint.body === 'json' ? await parts.readBody(req, res)
+      : endpoint.body === 'document' ? await parts.readDocument(req, res) : undefined;
     const work = endpoint.run({
       credential, projectId, version, id, body, query: req.query as Record<string, unknown>, versions: parts.versions,
+      accepts: (types) => req.accepts([...types]),
     });
     const outcome = await (endpoint.longRunning ? work : deadline.bound(work, 'restart'));
     send(res, outcome.status === 201 ? withLocation(outcome, req, endpoint.checkId !== undefined) : outcome);
@@ -147,8 +156,8 @@ function param(req: Request, name: string, check: Check): string {
   return value;
 }
 
-/** Only lists (and the diff) take query parameters; elsewhere any is a mistake worth reporting. */
-function refuseQuery(req: Request): void {
-  const [name] = Object.keys(req.query);
+/** A query parameter the endpoint does not take is a mistake worth reporting. */
+function refuseQuery(req: Request, taken: readonly string[]): void {
+  const name = Object.keys(req.query).find((given) => !taken.includes(given));
   if (name !== undefined) throw InvalidRequest.field(name, 'is not a query parameter of this operation');
 }

@@ -14,7 +14,7 @@ export function send(res: Response, outcome: Outcome): void {
   if (outcome.headers) res.set(outcome.headers);
   res.status(outcome.status);
   if (outcome.body === undefined) res.end();
-  // A string with its own Content-Type is sent as is (an HTML page, a pre-serialised document).
+  // A string with its own Content-Type is sent as is (an HTML page, an exported YAML document).
   else if (typeof outcome.body === 'string' && outcome.headers?.['Content-Type']) res.send(outcome.body);
   else res.json(outcome.body);
 }

@@ -6,6 +6,7 @@ import type { Catalog } from '../schemas/registry.ts';
 import { collectionRouteDocs, collectionTags } from './collection-routes.ts';
 import { openApiDocument, type DocumentInput, type OpenApiDocument } from './document.ts';
 import { SERVICE_TAG, serviceRouteDocs } from './service-routes.ts';
+import { DESCRIPTIONS_TAG, descriptionRouteDocs } from './description-routes.ts';
 import { INTEGRITY_TAG, integrityRouteDocs, VERSIONS_TAG, versionRouteDocs } from './version-routes.ts';
 
 export function serviceDocumentation(catalog: Catalog): DocumentInput {
@@ -14,9 +15,10 @@ export function serviceDocumentation(catalog: Catalog): DocumentInput {
       ...serviceRouteDocs,
       ...versionRouteDocs,
       ...integrityRouteDocs,
+      ...descriptionRouteDocs,
       ...collectionRouteDocs(catalog, routeTable(catalog.collections)),
     ],
-    tags: [SERVICE_TAG, VERSIONS_TAG, INTEGRITY_TAG, ...collectionTags(catalog.collections)],
+    tags: [SERVICE_TAG, VERSIONS_TAG, INTEGRITY_TAG, DESCRIPTIONS_TAG, ...collectionTags(catalog.collections)],
   };
 }
 

@@ -1,6 +1,6 @@
 // One collection of records (Paths, Requests, ...) in MongoDB, whatever its schema: the
 // stored form, the indexes, natural keys, and single-document atomic writes.
-import type { Collection as MongoCollection, Db, Document, Filter } from 'mongodb';
+import type { AnyBulkWriteOperation, Collection as MongoCollection, Db, Document, Filter } from 'mongodb';
 import type { Collection } from '../schemas/registry.ts';
 import { decodeValue, encodeValue } from './codec.ts';
 import { keysetFilter, mongoSort, type SortKey } from './cursor.ts';
@@ -21,6 +21,13 @@ export interface ListQuery {
   /** Id of the first item of the page; undefined for the first page. */
   cursor: string | undefined;
   limit: number;
+}
+
+export interface BulkWrites {
+  insert?: readonly CatalogRecord[];
+  replace?: readonly CatalogRecord[];
+  /** Ids. */
+  delete?: readonly string[];
 }
 
 export interface Page {
@@ -48,6 +55,8 @@ export class NaturalKeyTaken extends Error {
 const DUPLICATE_KEY = 11000;
 /** The stored field holding the canonical natural key (see naturalKeyOf); never part of a record. */
 const KEY_FIELD = '_key';
+/** Writes per bulk command: well under the 16 MB command limit for records of a few kB. */
+const BULK_BATCH = 500;
 
 export class RecordStore {
   readonly collection: Collection;
@@ -195,6 +204,37 @@ export class RecordStore {
     }
     return values;
   }
+
+  /** Every record of the version, in id order (the sync of an import reads a service's records whole). */
+  async all(versionId: string): Promise<CatalogRecord[]> {
+    const documents = await this.#documents.find({ versionId }).sort({ versionId: 1, id: 1 }).toArray();
+    return documents.map((document) => this.toRecord(document));
+  }
+
+  /**
+   * Writes many records at once, in batches of unordered bulk writes: inserts of new records
+   * (plain inserts: on FerretDB far cheaper than upserts), whole-record replaces of existing
+   * ones, and deletes by id, all in the stored form of toDocument. A batch cut short leaves
+   * records a sync finds again by natural key, so running it again completes it.
+   */
+  async bulk(versionId: string, writes: BulkWrites, updatedAt: Date): Promise<void> {
+    // Deletes first, then replaces, then inserts: a record that takes over a natural key another
+    // one gave up must not meet it in the unique `_key` index.
+    const phases = [
+      (writes.delete ?? []).map((id) => ({ deleteOne: { filter: { _id: documentId(versionId, id) } } })),
+      (writes.replace ?? []).map((record) => {
+        const document = this.#toDocument(record, updatedAt);
+        return { replaceOne: { filter: { _id: document._id }, replacement: document, upsert: true } };
+      }),
+      (writes.insert ?? []).map((record) => ({ insertOne: { document: this.#toDocument(record, updatedAt) } })),
+    ];
+    for (const operations of phases) {
+      for (let start = 0; start < operations.length; start += BULK_BATCH) {
+        await this.#documents.bulkWrite(operations.slice(start, start + BULK_BATCH) as AnyBulkWriteOperation<StoredDocument>[], { ordered: false });
+      }
+    }
+  }
+
 
   async list(query: ListQuery): Promise<Page> {
     const filter: Filter<StoredDocument> = {

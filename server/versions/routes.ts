@@ -15,7 +15,7 @@ export function versionEndpoints(parts: VersionParts): Endpoint[] {
   return [
     { ...common, method: 'GET', path: `${PROJECT}/versions`, target: 'project', access: 'read', query: true, success: [200], run: run.list,
       summary: "List a project's versions", responseSchema: `${version}#/$defs/versionList` },
-    { ...common, method: 'POST', path: `${PROJECT}/versions`, target: 'project', access: 'write', body: true, success: [201], longRunning: true, run: run.create,
+    { ...common, method: 'POST', path: `${PROJECT}/versions`, target: 'project', access: 'write', body: 'json', success: [201], longRunning: true, run: run.create,
       summary: 'Create a version, empty or as a copy of another', bodySchema: `${version}#/$defs/versionCreate`, responseSchema: version },
     { ...common, method: 'GET', path: BY_ID, target: 'V', access: 'read', success: [200], run: run.get, summary: 'Get a version', responseSchema: version },
     { ...common, method: 'DELETE', path: BY_ID, target: 'V', access: 'write', success: [204], longRunning: true, run: run.delete, summary: 'Delete a version and its records' },

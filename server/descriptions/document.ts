@@ -1,0 +1,50 @@
+// An incoming OpenAPI document made ready for mapping, with the libraries doing the work:
+// validated (400 with the validator's findings), upgraded to 3.1 (Swagger 2.0 and OpenAPI 3.0
+// schemas become JSON Schema 2020-12), and dereferenced, except the references that records
+// keep: schemas (→ Resources) and headers (→ Headers) stay `#/components/...` references.
+import { dereference, upgrade, validate } from '@scalar/openapi-parser';
+import { InvalidRequest } from '../errors.ts';
+import { isObject, type JsonObject } from './json.ts';
+
+const KEPT_REFS = ['#/components/schemas/', '#/components/headers/'];
+// A key no OpenAPI object uses, so the dereferencer passes kept references by.
+const HIDDEN = '$catalogKeptRef';
+
+export async function prepareDocument(input: unknown): Promise<JsonObject> {
+  if (!isObject(input)) throw InvalidRequest.field('/', 'must be an OpenAPI document (a JSON or YAML object)');
+  // The validator fills in what it needs (e.g. info.version) on the object it is given.
+  const { valid, errors } = await validate(structuredClone(input));
+  if (!valid) {
+    throw new InvalidRequest((errors ?? []).map((error) => ({ field: fieldOf(error.path), message: error.message })));
+  }
+  const { specification } = upgrade(input as never);
+  const hidden = rename(specification, '$ref', HIDDEN, true);
+  const result = await dereference(hidden as never);
+  if (result.errors && result.errors.length > 0) {
+    throw new InvalidRequest(result.errors.map((error) => ({ field: fieldOf(error.path), message: error.message })));
+  }
+  return rename(result.schema, HIDDEN, '$ref', false) as JsonObject;
+}
+
+/** A copy with every kept reference's key renamed; a copy also breaks the sharing dereference leaves. */
+function rename(value: unknown, from: string, to: string, onlyKept: boolean, seen: unknown[] = []): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (seen.includes(value)) throw InvalidRequest.field('/', 'holds a circular reference outside components.schemas');
+  seen.push(value);
+  try {
+    if (Array.isArray(value)) return value.map((item) => rename(item, from, to, onlyKept, seen));
+    const out: JsonObject = {};
+    for (const [key, item] of Object.entries(value)) {
+      const kept = key === from && typeof item === 'string' && (!onlyKept || KEPT_REFS.some((prefix) => item.startsWith(prefix)));
+      out[kept ? to : key] = rename(item, from, to, onlyKept, seen) as never;
+    }
+    return out;
+  } finally {
+    seen.pop();
+  }
+}
+
+function fieldOf(path: string | string[] | undefined): string {
+  if (Array.isArray(path)) return path.length > 0 ? path.map((part) => `/${part.replaceAll('~', '~0').replaceAll('/', '~1')}`).join('') : '/';
+  return path || '/';
+}

@@ -1,0 +1,124 @@
+// A service's records → an OpenAPI 3.1 document: each record rendered (render.ts) with the
+// kvStorage the import kept laid over it, children in their document order, and under
+// components the Resources, Headers, Examples and security schemes the service holds or refers to.
+import type { CatalogRecord, RecordStore } from '../store/records.ts';
+import { isObject, merge, without, type Json, type JsonObject } from './json.ts';
+import { MARK, markOf } from './keys.ts';
+import { RENDER } from './render.ts';
+import { recordsOfService } from './service-records.ts';
+import { IMPORTED_COLLECTIONS } from './sync.ts';
+
+export async function exportService(stores: ReadonlyMap<string, RecordStore>, versionId: string, service: CatalogRecord): Promise<JsonObject> {
+  const all = new Map<string, CatalogRecord[]>();
+  for (const name of IMPORTED_COLLECTIONS) all.set(name, await stores.get(name)!.all(versionId));
+  const owned = recordsOfService(service.id, all);
+  const of = (name: string): CatalogRecord[] => [...(owned.get(name) ?? [])].sort(inDocumentOrder);
+  const children = (name: string, field: string): Map<string, CatalogRecord[]> => groupBy(of(name), field);
+
+  const document = rendered('services', service);
+  const servers = of('servers');
+  const topServers = servers.filter((record) => record['serviceId'] === service.id).map((record) => rendered('servers', record));
+  if (topServers.length > 0) document['servers'] = topServers;
+  const serversOfPath = groupBy(servers, 'pathId');
+  const serversOfOperation = groupBy(servers, 'operationId');
+  const parametersOfPath = children('parameters', 'pathId');
+  const parametersOfOperation = children('parameters', 'operationId');
+  const operationsOfPath = children('operations', 'pathId');
+  const requestsOf = children('requests', 'operationId');
+  const responsesOf = children('responses', 'operationId');
+
+  const paths: JsonObject = {};
+  for (const path of of('paths')) {
+    const item = rendered('paths', path);
+    addList(item, 'parameters', parametersOfPath.get(path.id), 'parameters');
+    addList(item, 'servers', serversOfPath.get(path.id), 'servers');
+    for (const operation of operationsOfPath.get(path.id) ?? []) {
+      const op = rendered('operations', operation);
+      addList(op, 'parameters', parametersOfOperation.get(operation.id), 'parameters');
+      const requests = requestsOf.get(operation.id) ?? [];
+      if (requests.length > 0) op['requestBody'] = requests.reduce<JsonObject>((body, record) => merge(body, rendered('requests', record)), {});
+      const responses: JsonObject = {};
+      for (const record of responsesOf.get(operation.id) ?? []) {
+        const status = record['statusCode'] === null || record['statusCode'] === undefined ? 'default' : String(record['statusCode']);
+        responses[status] = merge(isObject(responses[status]) ? responses[status] : {}, rendered('responses', record));
+      }
+      op['responses'] = responses;
+      addList(op, 'servers', serversOfOperation.get(operation.id), 'servers');
+      item[String(operation['method'])] = op;
+    }
+    paths[String(path['path'])] = item;
+  }
+  document['paths'] = paths;
+
+  const components: JsonObject = isObject(document['components']) ? { ...document['components'] } : {};
+  const named = (name: string, key: string): void => {
+    const entries = of(name).map((record) => [String(record['name']), rendered(name, record)] as const);
+    if (entries.length > 0) components[key] = { ...(isObject(components[key]) ? components[key] : {}), ...Object.fromEntries(entries) };
+  };
+  named('resources', 'schemas');
+  named('security-schemes', 'securitySchemes');
+  named('headers', 'headers');
+  named('examples', 'examples');
+  addReferencedResources(document, components, all.get('resources') ?? []);
+  if (Object.keys(components).length > 0) document['components'] = components;
+  return document;
+}
+
+/** The record as OpenAPI: its fields rendered, with what the import kept laid over them. */
+function rendered(collection: string, record: CatalogRecord): JsonObject {
+  const kept = isObject(record['kvStorage']) ? without(record['kvStorage'] as JsonObject, MARK) : {};
+  return merge(RENDER[collection]!(record), kept);
+}
+
+function addList(target: JsonObject, key: string, records: CatalogRecord[] | undefined, collection: string): void {
+  if (records && records.length > 0) target[key] = records.map((record) => rendered(collection, record));
+}
+
+/** Schemas referred to but held by no Resource of the service: taken from the version's Resources by name. */
+function addReferencedResources(document: JsonObject, components: JsonObject, resources: CatalogRecord[]): void {
+  const schemas: JsonObject = isObject(components['schemas']) ? { ...components['schemas'] } : {};
+  const pending = [...referencedSchemas(document)];
+  const seen = new Set<string>();
+  while (pending.length > 0) {
+    const name = pending.pop()!;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    if (!(name in schemas)) {
+      const resource = resources.find((record) => record['name'] === name);
+      if (!resource) continue;
+      schemas[name] = rendered('resources', resource);
+    }
+    pending.push(...referencedSchemas(schemas[name]));
+  }
+  if (Object.keys(schemas).length > 0) components['schemas'] = schemas;
+}
+
+function referencedSchemas(value: Json | undefined, found = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const item of value) referencedSchemas(item, found);
+  else if (isObject(value)) {
+    for (const [key, item] of Object.entries(value)) {
+      if (key === '$ref' && typeof item === 'string' && item.startsWith('#/components/schemas/')) {
+        found.add(decodeURIComponent(item.slice('#/components/schemas/'.length).split('/')[0]!).replaceAll('~1', '/').replaceAll('~0', '~'));
+      } else referencedSchemas(item, found);
+    }
+  }
+  return found;
+}
+
+function inDocumentOrder(a: CatalogRecord, b: CatalogRecord): number {
+  const ao = markOf(a)?.order ?? Number.MAX_SAFE_INTEGER;
+  const bo = markOf(b)?.order ?? Number.MAX_SAFE_INTEGER;
+  return ao - bo || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+function groupBy(records: readonly CatalogRecord[], field: string): Map<string, CatalogRecord[]> {
+  const groups = new Map<string, CatalogRecord[]>();
+  for (const record of records) {
+    const key = record[field];
+    if (typeof key !== 'string') continue;
+    const group = groups.get(key) ?? [];
+    group.push(record);
+    groups.set(key, group);
+  }
+  return groups;
+}

@@ -1,0 +1,237 @@
+// OpenAPI 3.1 document (prepared by document.ts) → records, parent before children. Each
+// object is handed to `place` with the record fields taken from it and the original object,
+// so the sync can keep in kvStorage whatever the fields do not render back.
+import type { Fields } from '../operations/record-body.ts';
+import { isObject, pointer, without, type JsonObject } from './json.ts';
+import { keptExamples, keptHeaders } from './render.ts';
+
+export interface Placement {
+  collection: string;
+  fields: Fields;
+  /** The OpenAPI object (or the part of it) this record stands for. */
+  original: JsonObject;
+  pointer: string;
+  /** Fields the import made up; export leaves them out. */
+  generated?: string[];
+}
+
+/** Stores (or plans) one record; its id, or undefined when it could not be carried (a warning says why). */
+export type Place = (placement: Placement) => string | undefined;
+export type Warn = (pointer: string, message: string) => void;
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const SERVICE_OWNED_COMPONENTS = ['schemas', 'securitySchemes', 'headers', 'examples'];
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const obj = (value: unknown): JsonObject => (isObject(value) ? value : {});
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+export function mapDocument(document: JsonObject, service: Fields, place: Place, warn: Warn): void {
+  const info = obj(document['info']);
+  const components = obj(document['components']);
+  const serviceId = place({
+    collection: 'services',
+    fields: {
+      ...service,
+      name: str(info['title']) ?? '',
+      summary: str(info['summary']) ?? '',
+      description: str(info['description']) ?? '',
+      security: Array.isArray(document['security']) ? document['security'] : undefined,
+    },
+    // Everything the records below do not carry stays with the service (info.version, tags,
+    // webhooks, the resolved components...).
+    original: {
+      ...without(document, 'paths', 'servers'),
+      ...(Object.keys(components).length > 0 ? { components: without(components, ...SERVICE_OWNED_COMPONENTS) } : {}),
+    },
+    pointer: '',
+  });
+  if (!serviceId) return;
+
+  for (const [name, schema] of Object.entries(obj(components['schemas']))) {
+    place({ collection: 'resources', fields: { name, schema: obj(schema) }, original: obj(schema), pointer: pointer('components', 'schemas', name) });
+  }
+  for (const [name, scheme] of Object.entries(obj(components['securitySchemes']))) {
+    const s = obj(scheme);
+    place({
+      collection: 'security-schemes',
+      fields: {
+        name,
+        type: s['type'] === 'mutualTLS' ? 'mutualTls' : s['type'],
+        in: s['type'] === 'apiKey' ? s['in'] : undefined,
+        description: str(s['description']),
+        scheme: str(s['scheme']),
+        bearerFormat: str(s['bearerFormat']),
+        flows: isObject(s['flows']) ? s['flows'] : undefined,
+        openIdConnectUrl: str(s['openIdConnectUrl']),
+      },
+      original: s,
+      pointer: pointer('components', 'securitySchemes', name),
+    });
+  }
+  for (const [name, header] of Object.entries(obj(components['headers']))) {
+    const h = obj(header);
+    place({
+      collection: 'headers',
+      fields: {
+        name,
+        description: str(h['description']),
+        required: typeof h['required'] === 'boolean' ? h['required'] : undefined,
+        deprecated: typeof h['deprecated'] === 'boolean' ? h['deprecated'] : undefined,
+        style: h['style'] === 'simple' ? 'simple' : undefined,
+        explode: typeof h['explode'] === 'boolean' ? h['explode'] : undefined,
+        schema: isObject(h['schema']) ? h['schema'] : undefined,
+        examples: keptExamples(h['examples']),
+      },
+      original: h,
+      pointer: pointer('components', 'headers', name),
+    });
+  }
+  for (const [name, example] of Object.entries(obj(components['examples']))) {
+    const e = obj(example);
+    const external = str(e['externalValue']);
+    place({
+      collection: 'examples',
+      fields: {
+        name,
+        summary: str(e['summary']),
+        description: str(e['description']),
+        value: 'value' in e ? e['value'] : undefined,
+        externalValue: external !== undefined && URL.canParse(external) ? external : undefined,
+      },
+      original: e,
+      pointer: pointer('components', 'examples', name),
+    });
+  }
+
+  servers(document['servers'], { serviceId }, '', place);
+  for (const [path, item] of Object.entries(obj(document['paths']))) {
+    const pathItem = obj(item);
+    const at = pointer('paths', path);
+    const pathId = place({
+      collection: 'paths',
+      fields: { serviceId, path, summary: str(pathItem['summary']), description: str(pathItem['description']) },
+      original: without(pathItem, 'parameters', 'servers', ...METHODS),
+      pointer: at,
+    });
+    if (!pathId) continue;
+    parameters(pathItem['parameters'], { pathId }, at, place);
+    servers(pathItem['servers'], { pathId }, at, place);
+    for (const method of METHODS) {
+      if (!isObject(pathItem[method])) continue;
+      operation(pathItem[method], method, path, pathId, `${at}/${method}`, place, warn);
+    }
+  }
+}
+
+function operation(op: JsonObject, method: string, path: string, pathId: string, at: string, place: Place, warn: Warn): void {
+  const operationId = place({
+    collection: 'operations',
+    fields: {
+      pathId,
+      method,
+      operationId: str(op['operationId']) ?? `${method} ${path}`,
+      summary: str(op['summary']),
+      description: str(op['description']),
+      deprecated: op['deprecated'] === true,
+      tags: list(op['tags']).filter((tag) => typeof tag === 'string'),
+      externalDocs: typeof obj(op['externalDocs'])['url'] === 'string' ? { url: obj(op['externalDocs'])['url'] } : undefined,
+      security: Array.isArray(op['security']) ? op['security'] : undefined,
+    },
+    original: without(op, 'parameters', 'requestBody', 'responses', 'servers'),
+    pointer: at,
+    ...(typeof op['operationId'] === 'string' ? {} : { generated: ['operationId'] }),
+  });
+  if (!operationId) return;
+  parameters(op['parameters'], { operationId }, at, place);
+  servers(op['servers'], { operationId }, at, place);
+
+  if (isObject(op['requestBody'])) {
+    const body = op['requestBody'];
+    const content = obj(body['content']);
+    const types = Object.keys(content);
+    for (const type of types.length > 0 ? types : [null]) {
+      const media = type === null ? {} : obj(content[type]);
+      place({
+        collection: 'requests',
+        fields: {
+          operationId,
+          contentMediaType: type,
+          description: str(body['description']),
+          schema: isObject(media['schema']) ? media['schema'] : undefined,
+          examples: keptExamples(media['examples']),
+        },
+        original: { ...without(body, 'content'), ...(type === null ? {} : { content: { [type]: media } }) },
+        pointer: `${at}/requestBody${type === null ? '' : pointer('content', type)}`,
+      });
+    }
+  }
+
+  for (const [status, value] of Object.entries(obj(op['responses']))) {
+    const response = obj(value);
+    const where = `${at}${pointer('responses', status)}`;
+    const statusCode = status === 'default' ? null : Number(status);
+    if (statusCode !== null && !Number.isInteger(statusCode)) {
+      warn(where, `status code range ${status} has no record form (Response.statusCode is a number); left out`);
+      continue;
+    }
+    const content = obj(response['content']);
+    const types = Object.keys(content);
+    for (const type of types.length > 0 ? types : [null]) {
+      const media = type === null ? {} : obj(content[type]);
+      place({
+        collection: 'responses',
+        fields: {
+          operationId,
+          statusCode,
+          contentMediaType: type,
+          description: str(response['description']),
+          schema: isObject(media['schema']) ? media['schema'] : undefined,
+          examples: keptExamples(media['examples']),
+          headers: keptHeaders(response['headers']),
+        },
+        original: { ...without(response, 'content'), ...(type === null ? {} : { content: { [type]: media } }) },
+        pointer: `${where}${type === null ? '' : pointer('content', type)}`,
+      });
+    }
+  }
+}
+
+function parameters(value: unknown, owner: Fields, at: string, place: Place): void {
+  list(value).forEach((parameter, index) => {
+    const p = obj(parameter);
+    place({
+      collection: 'parameters',
+      fields: {
+        ...owner,
+        name: p['name'],
+        in: p['in'],
+        description: str(p['description']),
+        required: p['required'] === true,
+        deprecated: p['deprecated'] === true,
+        allowEmptyValue: p['allowEmptyValue'] === true,
+        schema: isObject(p['schema']) ? p['schema'] : {},
+        examples: keptExamples(p['examples']),
+      },
+      original: p,
+      pointer: `${at}${pointer('parameters', index)}`,
+    });
+  });
+}
+
+function servers(value: unknown, owner: Fields, at: string, place: Place): void {
+  list(value).forEach((server, index) => {
+    const s = obj(server);
+    const variables: JsonObject = {};
+    for (const [name, variable] of Object.entries(obj(s['variables']))) {
+      const v = obj(variable);
+      variables[name] = { default: String(v['default'] ?? ''), ...(Array.isArray(v['enum']) && v['enum'].length > 0 ? { enum: v['enum'].map(String) } : {}) };
+    }
+    place({
+      collection: 'servers',
+      fields: { ...owner, url: s['url'], description: str(s['description']), variables },
+      original: s,
+      pointer: `${at}${pointer('servers', index)}`,
+    });
+  });
+}

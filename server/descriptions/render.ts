@@ -1,0 +1,116 @@
+// Each record kind rendered as its part of an OpenAPI 3.1 document, from its own fields only
+// (children are assembled by export.ts). The import stores in kvStorage what the original
+// object holds beyond this rendering, so render + kvStorage gives the original back.
+import type { Fields } from '../operations/record-body.ts';
+import { defined, isObject, type Json, type JsonObject } from './json.ts';
+import { markOf } from './keys.ts';
+
+type Render = (record: Fields) => JsonObject;
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const nonEmpty = (value: unknown): Json | undefined => {
+  if (Array.isArray(value)) return value.length > 0 ? value as Json : undefined;
+  if (isObject(value)) return Object.keys(value).length > 0 ? value : undefined;
+  return undefined;
+};
+const onlyTrue = (value: unknown): true | undefined => (value === true ? true : undefined);
+
+/** Examples as the records keep them: summary plus value, or summary plus externalValue. */
+export function keptExamples(examples: unknown): JsonObject {
+  if (!isObject(examples)) return {};
+  const out: JsonObject = {};
+  for (const [name, example] of Object.entries(examples)) {
+    if (!isObject(example)) continue;
+    const summary = typeof example['summary'] === 'string' ? example['summary'] : undefined;
+    out[name] = typeof example['externalValue'] === 'string' && !('value' in example)
+      ? defined({ summary, externalValue: example['externalValue'] })
+      : defined({ summary, value: example['value'] });
+  }
+  return out;
+}
+
+/** Headers as responses keep them: a reference to a Header, or the inline fields the records have. */
+export function keptHeaders(headers: unknown): JsonObject {
+  if (!isObject(headers)) return {};
+  const out: JsonObject = {};
+  for (const [name, header] of Object.entries(headers)) {
+    if (!isObject(header)) continue;
+    if (typeof header['$ref'] === 'string') {
+      out[name] = { $ref: header['$ref'] };
+      continue;
+    }
+    out[name] = defined({
+      required: typeof header['required'] === 'boolean' ? header['required'] : undefined,
+      deprecated: typeof header['deprecated'] === 'boolean' ? header['deprecated'] : undefined,
+      schema: isObject(header['schema']) ? header['schema'] : undefined,
+      examples: nonEmpty(keptExamples(header['examples'])),
+    });
+  }
+  return out;
+}
+
+function media(record: Fields): JsonObject | undefined {
+  const type = record['contentMediaType'];
+  if (typeof type !== 'string') return undefined;
+  return { [type]: defined({ schema: nonEmpty(record['schema']) ?? (isObject(record['schema']) ? {} : undefined), examples: nonEmpty(record['examples']) }) };
+}
+
+export const RENDER: Readonly<Record<string, Render>> = {
+  services: (record) => defined({
+    openapi: '3.1.0',
+    info: defined({ title: String(record['name'] ?? ''), summary: text(record['summary']), description: text(record['description']) }),
+    security: record['security'] as Json | undefined,
+  }),
+  servers: (record) => defined({ url: String(record['url']), description: text(record['description']), variables: nonEmpty(record['variables']) }),
+  paths: (record) => defined({ summary: text(record['summary']), description: text(record['description']) }),
+  operations: (record) => defined({
+    operationId: markOf(record)?.generated?.includes('operationId') ? undefined : record['operationId'] as string,
+    summary: text(record['summary']),
+    description: text(record['description']),
+    deprecated: onlyTrue(record['deprecated']),
+    tags: nonEmpty(record['tags']),
+    externalDocs: record['externalDocs'] as Json | undefined,
+    security: record['security'] as Json | undefined,
+  }),
+  parameters: (record) => defined({
+    name: String(record['name']),
+    in: String(record['in']),
+    description: text(record['description']),
+    required: onlyTrue(record['required']),
+    deprecated: onlyTrue(record['deprecated']),
+    allowEmptyValue: onlyTrue(record['allowEmptyValue']),
+    schema: nonEmpty(record['schema']),
+    examples: nonEmpty(record['examples']),
+  }),
+  requests: (record) => defined({ description: text(record['description']), content: media(record) }),
+  responses: (record) => defined({
+    description: typeof record['description'] === 'string' ? record['description'] : '',
+    headers: nonEmpty(record['headers']),
+    content: media(record),
+  }),
+  resources: (record) => (isObject(record['schema']) ? record['schema'] : {}),
+  'security-schemes': (record) => defined({
+    type: record['type'] === 'mutualTls' ? 'mutualTLS' : record['type'] as string,
+    in: record['in'] as string | undefined,
+    description: text(record['description']),
+    scheme: record['scheme'] as string | undefined,
+    bearerFormat: record['bearerFormat'] as string | undefined,
+    flows: record['flows'] as Json | undefined,
+    openIdConnectUrl: record['openIdConnectUrl'] as string | undefined,
+  }),
+  headers: (record) => defined({
+    description: text(record['description']),
+    required: onlyTrue(record['required']),
+    deprecated: onlyTrue(record['deprecated']),
+    style: record['style'] as string | undefined,
+    explode: record['explode'] as boolean | undefined,
+    schema: record['schema'] as Json | undefined,
+    examples: nonEmpty(record['examples']),
+  }),
+  examples: (record) => defined({
+    summary: text(record['summary']),
+    description: text(record['description']),
+    value: record['value'] as Json | undefined,
+    externalValue: record['externalValue'] as string | undefined,
+  }),
+};

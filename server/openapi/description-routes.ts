@@ -1,0 +1,69 @@
+// The API-description routes (server/descriptions/routes.ts) as documented routes: import an
+// OpenAPI document into a service, and export a service as OpenAPI 3.1, on both families.
+import { EXPORT_SEGMENT, IMPORT_SEGMENT } from '../descriptions/routes.ts';
+import { RecordNotFound } from '../errors.ts';
+import { FAMILIES } from '../routes/table.ts';
+import { SCHEMA_BASE } from '../schemas/registry.ts';
+import { FAMILY_PARAMS } from './collection-routes.ts';
+import type { DocumentedRoute, Schema, Tag } from './documented-route.ts';
+
+export const DESCRIPTIONS_TAG: Tag = {
+  name: 'API descriptions',
+  description: 'OpenAPI documents in and out: an import syncs a service\'s records by their natural keys; an export assembles OpenAPI 3.1 from them.',
+};
+
+const counts: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['created', 'updated', 'deleted', 'unchanged'],
+  properties: Object.fromEntries(['created', 'updated', 'deleted', 'unchanged'].map((name) => [name, { type: 'integer', minimum: 0 }])),
+};
+
+const importReport: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['service', 'dryRun', 'changes', 'warnings'],
+  properties: {
+    service: { type: 'object', required: ['id', 'slug'], properties: { id: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceId` }, slug: { type: 'string' } } },
+    dryRun: { type: 'boolean' },
+    changes: { type: 'object', description: 'Per collection.', additionalProperties: counts },
+    warnings: {
+      type: 'array',
+      description: 'What the records could not carry, by JSON pointer into the document.',
+      items: { type: 'object', required: ['pointer', 'message'], properties: { pointer: { type: 'string' }, message: { type: 'string' } } },
+    },
+  },
+};
+
+const openApiDocument: Schema = { type: 'object', description: 'An OpenAPI 3.1 document.', required: ['openapi', 'info'] };
+
+export const descriptionRouteDocs: readonly DocumentedRoute[] = FAMILIES.flatMap((family): DocumentedRoute[] => {
+  const suffix = family.name === 'V' ? '' : 'ByProject';
+  const params = FAMILY_PARAMS[family.name]!;
+  return [
+    {
+      method: 'POST', path: `${family.prefix}${IMPORT_SEGMENT}`, operationId: `importOpenApi${suffix}`, tag: DESCRIPTIONS_TAG.name,
+      access: 'write', params,
+      summary: 'Import an OpenAPI document into a service',
+      description: 'OpenAPI 3.0 or 3.1 (Swagger 2.0 is upgraded), JSON or YAML, up to `IMPORT_BODY_LIMIT`. Re-importing syncs by natural keys: unchanged records are not written, changed ones are updated, records the document no longer has are deleted. An invalid document is 400 with the validator\'s findings and writes nothing.',
+      query: [
+        { name: 'service', description: 'The service slug; default: from `info.title`.', schema: { type: 'string', pattern: '^[a-z0-9-]+$' } },
+        { name: 'dryRun', description: '`true`: answer the plan, write nothing.', schema: { type: 'string', enum: ['true', 'false'] } },
+      ],
+      body: { schema: { type: 'object', description: 'An OpenAPI 3.0/3.1 or Swagger 2.0 document.' }, mediaTypes: ['application/json', 'application/yaml'] },
+      responses: [
+        { status: 200, description: 'The service existed (or a dry run): what changed, or would.', schema: importReport },
+        { status: 201, description: 'The service was created.', schema: importReport },
+      ],
+      errors: [400, 401, 403, 413, 415, 500, 503],
+    },
+    {
+      method: 'GET', path: `${family.prefix}${EXPORT_SEGMENT}`, operationId: `exportOpenApi${suffix}`, tag: DESCRIPTIONS_TAG.name,
+      access: 'read', params: { ...params, id: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceId` } },
+      summary: 'Export a service as OpenAPI 3.1',
+      description: 'JSON, or YAML with `Accept: application/yaml`. `components.schemas` holds the Resources its schemas reference.',
+      responses: [{ status: 200, description: 'The OpenAPI document.', schema: openApiDocument }],
+      errors: [400, 401, 403, new RecordNotFound('Service not found'), 500, 503],
+    },
+  ];
+});

@@ -1,0 +1,189 @@
+// OpenAPI import (a sync) and export, on both route families with both bearer schemes.
+import { expect } from 'chai';
+import { stringify as toYaml, parse as parseYaml } from 'yaml';
+import { validate } from '@scalar/openapi-parser';
+import { startService, givenTenant, bearer, tokenFor, type TestService, type Tenant } from '../../support/service.ts';
+import { petstore } from './petstore.ts';
+
+type Changes = Record<string, { created: number; updated: number; deleted: number; unchanged: number }>;
+
+const total = (changes: Changes, kind: 'created' | 'updated' | 'deleted' | 'unchanged'): number =>
+  Object.values(changes).reduce((sum, counts) => sum + counts[kind], 0);
+
+describe('descriptions: OpenAPI import and export', function () {
+  // Whole documents go through validation, upgrade and a sync: seconds on a shared machine.
+  this.timeout(60_000);
+  let service: TestService;
+  let tenant: Tenant;
+
+  before(async () => {
+    service = await startService();
+    tenant = await givenTenant(service);
+  });
+  after(() => service.close());
+
+  const credentials = () => [
+    { scheme: 'API key', auth: bearer(tenant.key), readOnly: bearer(tenant.readOnlyKey) },
+    { scheme: 'personal access token', auth: bearer(tokenFor([tenant.project.id])), readOnly: bearer(tokenFor([tenant.project.id], { readOnly: true })) },
+  ];
+
+  for (const family of ['V', 'P'] as const) {
+    for (const index of [0, 1]) {
+      it(`imports, re-imports unchanged, edits, removes and exports (family ${family}, scheme ${index === 0 ? 'API key' : 'token'})`, async () => {
+        const { auth, readOnly } = credentials()[index]!;
+        const prefix = tenant.prefixes[family];
+        const slug = `pets-${family.toLowerCase()}-${index}`;
+        const url = `${prefix}/imports/openapi?service=${slug}`;
+
+        const dry = await service.request.post(`${url}&dryRun=true`).set(auth).send(petstore());
+        expect(dry.status, JSON.stringify(dry.body)).to.equal(200);
+        expect(dry.body.dryRun).to.equal(true);
+        expect(dry.body.changes.operations.created).to.equal(4);
+        const nothing = await service.request.get(`${prefix}/services?slug=${slug}`).set(auth);
+        expect((nothing.body.items ?? []).filter((s: { slug: string }) => s.slug === slug)).to.have.length(0);
+
+        const first = await service.request.post(url).set(auth).send(petstore());
+        expect(first.status, JSON.stringify(first.body)).to.equal(201);
+        expect(first.body.service.slug).to.equal(slug);
+        expect(first.body.changes.operations).to.deep.equal({ created: 4, updated: 0, deleted: 0, unchanged: 0 });
+        expect(first.body.changes.responses.created).to.equal(6);
+        expect(first.body.changes.requests.created).to.equal(2);
+        expect(first.body.warnings).to.deep.equal([]);
+        const serviceId = first.body.service.id as string;
+        const ops = await service.request.get(`${prefix}/operations?limit=100`).set(auth);
+        const getPet = ops.body.items.find((op: Record<string, unknown>) => op['operationId'] === 'getPet' && op['updatedAt']);
+
+        const second = await service.request.post(url).set(auth).send(petstore());
+        expect(second.status).to.equal(200);
+        expect(total(second.body.changes, 'created') + total(second.body.changes, 'updated') + total(second.body.changes, 'deleted')).to.equal(0);
+        const stillSame = await service.request.get(`${prefix}/operations/${getPet.id}`).set(auth);
+        expect(stillSame.body.updatedAt, 'an unchanged record is not written').to.equal(getPet.updatedAt);
+
+        const edited = petstore() as { paths: Record<string, Record<string, Record<string, unknown>>> };
+        edited.paths['/pets']!['get']!['summary'] = 'List all pets';
+        delete edited.paths['/pets/{petId}']!['delete'];
+        const third = await service.request.post(url).set(auth).send(edited);
+        expect(third.status).to.equal(200);
+        expect(third.body.changes.operations).to.deep.equal({ created: 0, updated: 1, deleted: 1, unchanged: 2 });
+        expect(third.body.changes.responses.deleted).to.equal(1);
+        expect(third.body.changes.servers.deleted).to.equal(1);
+
+        const exported = await service.request.get(`${prefix}/services/${serviceId}/openapi`).set(readOnly);
+        expect(exported.status).to.equal(200);
+        const document = exported.body;
+        expect((await validate(structuredClone(document))).valid).to.equal(true);
+        expect(document.openapi).to.match(/^3\.1\./);
+        expect(document.paths['/pets'].get.summary).to.equal('List all pets');
+        expect(document.paths['/pets/{petId}']).to.not.have.property('delete');
+        expect(document.paths['/pets'].get.parameters[0].schema).to.deep.equal({ type: ['integer', 'null'], maximum: 100 });
+        expect(document.paths['/pets'].get['x-rate-limited']).to.equal(true);
+        expect(document.paths['/pets'].get.responses['200'].headers['X-Next']).to.deep.equal({ $ref: '#/components/headers/Next' });
+        expect(document.paths['/pets'].get.responses.default.description).to.equal('Something went wrong');
+        expect(Object.keys(document.paths['/pets'].post.requestBody.content)).to.deep.equal(['application/json', 'application/x-www-form-urlencoded']);
+        expect(document.components.schemas.Pet.allOf[0]).to.deep.equal({ $ref: '#/components/schemas/NewPet' });
+        expect(document.components.securitySchemes.apiKey).to.deep.equal({ type: 'apiKey', in: 'header', name: 'X-Api-Key', 'x-issuer': 'pets' });
+        expect(document.servers[0].url).to.equal('https://{region}.pets.example/v1');
+        expect(document.paths['/pets/{petId}'].servers).to.deep.equal([{ url: 'https://pets-eu.example/v1' }]);
+      });
+    }
+  }
+
+  it('completes an interrupted import when run again, and runs imports of one service one at a time', async () => {
+    const url = `${tenant.prefixes.V}/imports/openapi?service=interrupted`;
+    const [a, b] = await Promise.all([
+      service.request.post(url).set(bearer(tenant.key)).send(petstore()),
+      service.request.post(url).set(bearer(tenant.key)).send(petstore()),
+    ]);
+    expect([a.status, b.status].sort()).to.deep.equal([200, 201]);
+    const second = a.status === 200 ? a : b;
+    expect(total(second.body.changes, 'created')).to.equal(0);
+    // An import cut short: some of its records never written.
+    const responses = await service.request.get(`${tenant.prefixes.V}/responses?limit=100`).set(bearer(tenant.key));
+    const operations = await service.request.get(`${tenant.prefixes.V}/operations?limit=100`).set(bearer(tenant.key));
+    const ours = new Set(operations.body.items.filter((op: { kvStorage: Record<string, { service?: string }> }) => op.kvStorage['x-catalog']?.service === second.body.service.id).map((op: { id: string }) => op.id));
+    const lost = responses.body.items.filter((r: { operationId: string }) => ours.has(r.operationId)).slice(0, 3);
+    for (const response of lost) {
+      expect((await service.request.delete(`${tenant.prefixes.V}/responses/${response.id}`).set(bearer(tenant.key))).status).to.equal(204);
+    }
+    const again = await service.request.post(url).set(bearer(tenant.key)).send(petstore());
+    expect(again.body.changes.responses).to.deep.equal({ created: 3, updated: 0, deleted: 0, unchanged: 3 });
+  });
+
+  it('reads and writes YAML', async () => {
+    const res = await service.request.post(`${tenant.prefixes.P}/imports/openapi`).set(bearer(tenant.key))
+      .set('Content-Type', 'application/yaml').send(toYaml(petstore()));
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    expect(res.body.service.slug).to.equal('pet-store');
+    const out = await service.request.get(`${tenant.prefixes.P}/services/${res.body.service.id}/openapi`)
+      .set(bearer(tenant.key)).set('Accept', 'application/yaml').buffer(true).parse((r, done) => {
+        let text = '';
+        r.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+        r.on('end', () => done(null, text));
+      });
+    expect(out.status).to.equal(200);
+    expect(out.headers['content-type']).to.match(/^application\/yaml/);
+    const document = parseYaml(out.body as string);
+    expect(Object.keys(document.paths)).to.deep.equal(['/pets', '/pets/{petId}']);
+  });
+
+  it('refuses a document that is not valid OpenAPI with the findings as JSON pointers, writing nothing', async () => {
+    const bad = petstore() as { paths: Record<string, Record<string, Record<string, unknown>>> };
+    (bad.paths['/pets']!['get']!['responses'] as Record<string, unknown>)['200'] = { descriptio: 'typo' };
+    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=broken`).set(bearer(tenant.key)).send(bad);
+    expect(res.status).to.equal(400);
+    expect(res.body.error).to.equal('Invalid request');
+    expect(res.body.details[0].field).to.match(/^\/paths\/~1pets\/get\/responses\/200/);
+    const services = await service.request.get(`${tenant.prefixes.V}/services?limit=100`).set(bearer(tenant.key));
+    expect(services.body.items.map((s: { slug: string }) => s.slug)).to.not.include('broken');
+
+    const yaml = await service.request.post(`${tenant.prefixes.V}/imports/openapi`).set(bearer(tenant.key))
+      .set('Content-Type', 'application/yaml').send('openapi: [unclosed');
+    expect(yaml.status).to.equal(400);
+    const text = await service.request.post(`${tenant.prefixes.V}/imports/openapi`).set(bearer(tenant.key))
+      .set('Content-Type', 'text/plain').send('hello');
+    expect(text.status).to.equal(415);
+  });
+
+  it('needs write access to import and read access to export', async () => {
+    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi`).set(bearer(tenant.readOnlyKey)).send(petstore());
+    expect(res.status).to.equal(403);
+    const none = await service.request.post(`${tenant.prefixes.V}/imports/openapi`).send(petstore());
+    expect(none.status).to.equal(401);
+    const missing = await service.request.get(`${tenant.prefixes.V}/services/svc_01M84F1JTPJ82S6K6669243TB0/openapi`).set(bearer(tenant.key));
+    expect(missing.status).to.equal(404);
+    expect(missing.body.error).to.equal('Service not found');
+  });
+
+  it('lists what it cannot carry in warnings with its JSON pointer, and keeps the rest', async () => {
+    const document = petstore() as { paths: Record<string, Record<string, Record<string, Record<string, unknown>>>> };
+    document.paths['/pets']!['get']!['responses']!['5XX'] = { description: 'Server trouble' };
+    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=with-warnings`).set(bearer(tenant.key)).send(document);
+    expect(res.status).to.equal(201);
+    expect(res.body.warnings).to.have.length(1);
+    expect(res.body.warnings[0].pointer).to.equal('/paths/~1pets/get/responses/5XX');
+    expect(res.body.changes.responses.created).to.equal(6);
+  });
+
+  it('has its own body limit (IMPORT_BODY_LIMIT): 413 above it', async () => {
+    const small = await startService({ IMPORT_BODY_LIMIT: '1kb' });
+    try {
+      const res = await small.request.post(`${tenant.prefixes.V}/imports/openapi`).set(bearer(tenant.key)).send(petstore());
+      expect(res.status).to.equal(413);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('imports a Swagger 2.0 document, upgraded to 3.1', async () => {
+    const swagger = {
+      swagger: '2.0', info: { title: 'Old API', version: '1' }, host: 'old.example', basePath: '/v1', schemes: ['https'],
+      paths: { '/things': { get: { operationId: 'things', produces: ['application/json'], responses: { 200: { description: 'ok', schema: { $ref: '#/definitions/Thing' } } } } } },
+      definitions: { Thing: { type: 'object', properties: { id: { type: 'string' } } } },
+    };
+    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi`).set(bearer(tenant.key)).send(swagger);
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    const out = await service.request.get(`${tenant.prefixes.V}/services/${res.body.service.id}/openapi`).set(bearer(tenant.key));
+    expect(out.body.paths['/things'].get.responses['200'].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/Thing' });
+    expect(out.body.servers[0].url).to.equal('https://old.example/v1');
+  });
+});
