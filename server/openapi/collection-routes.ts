@@ -133,9 +133,14 @@ function listQuery(collection: Collection): QueryParameter[] {
       description: `Sort keys, comma-separated (or the parameter repeated): a field for ascending, \`-field\` for descending. Sortable: ${sortable}. \`id\` is always the last tie-breaker; the default order is \`id\` ascending.`,
       schema: { type: 'string', examples: [collection.sortable.has('updatedAt') ? '-updatedAt' : '-id'] },
     },
+    {
+      name: 'updatedAfter',
+      description: 'Only records written after this instant (exclusive; ISO 8601 date-time), for sync clients pulling what changed since their last sync.',
+      schema: { type: 'string', format: 'date-time' },
+    },
     ...[...collection.filters.keys()].map((field) => ({
       name: field,
-      description: `Only ${collection.title.toLowerCase()} whose \`${field}\` equals this value.`,
+      description: `Only ${collection.title.toLowerCase()} whose \`${field}\` equals this value (typed by the field: numbers and booleans as such, \`null\` for null or missing).`,
       schema: { $ref: `${collection.schemaId}#/properties/${field}` },
     })),
   ];

@@ -143,7 +143,8 @@ describe('Self-description: GET /v2/openapi.json', () => {
     const list = document.paths['/v2/catalog/projects/{projectRef}/{versionType}/{versionSlug}/requests']!['get']!;
     const parameters = list['parameters'] as { name: string; in: string }[];
     expect(parameters.map((parameter) => `${parameter.in}:${parameter.name}`)).to.deep.equal([
-      'path:projectRef', 'path:versionType', 'path:versionSlug', 'query:cursor', 'query:limit', 'query:sort', 'query:operationId',
+      'path:projectRef', 'path:versionType', 'path:versionSlug', 'query:cursor', 'query:limit', 'query:sort', 'query:updatedAfter',
+      ...[...service.runtime.catalog.collections.find((collection) => collection.name === 'requests')!.filters.keys()].map((field) => `query:${field}`),
     ]);
   });
 
