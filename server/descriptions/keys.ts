@@ -1,18 +1,11 @@
-// Natural keys of every record kind, in one place: an import matches the records of a document
-// to the stored ones by these. They are the keys the catalog enforces (decisions.md, The whole
-// catalog); the kinds the contract gives none are keyed by name (url for servers) within the
+// How an import matches the records of a document to the stored ones: by the natural keys the
+// catalog enforces, declared in schemas/collections.json (`naturalKey`); the kinds that have
+// none (the contract gives them none) are keyed here by name (url for servers) within the
 // importing service, recorded in the `x-catalog` marker of their kvStorage (see mark below).
 import type { Fields } from '../operations/record-body.ts';
+import type { Collection } from '../schemas/registry.ts';
 
-export const NATURAL_KEYS: Readonly<Record<string, readonly string[]>> = {
-  services: ['slug'],
-  paths: ['serviceId', 'path'],
-  operations: ['pathId', 'method'],
-  parameters: ['pathId', 'operationId', 'in', 'name'],
-  requests: ['operationId', 'contentMediaType'],
-  responses: ['operationId', 'statusCode', 'contentMediaType'],
-  'security-schemes': ['name'],
-  // No key in the contract: named within the service that imported them.
+const IMPORT_KEYS: Readonly<Record<string, readonly string[]>> = {
   resources: ['kvStorage.x-catalog.service', 'name'],
   headers: ['kvStorage.x-catalog.service', 'name'],
   examples: ['kvStorage.x-catalog.service', 'name'],
@@ -20,9 +13,9 @@ export const NATURAL_KEYS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** The key of a record of a collection, as one comparable string. */
-export function naturalKey(collection: string, record: Fields): string {
-  const fields = NATURAL_KEYS[collection];
-  if (!fields) throw new Error(`no natural key for ${collection}`);
+export function naturalKey(collection: Collection, record: Fields): string {
+  const fields = collection.naturalKey.length > 0 ? collection.naturalKey : IMPORT_KEYS[collection.name];
+  if (!fields) throw new Error(`no natural key for ${collection.name}`);
   return JSON.stringify(fields.map((field) => valueAt(record, field) ?? null));
 }
 

@@ -58,9 +58,9 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, dr
   const existing = new Map<string, CatalogRecord[]>();
   for (const name of IMPORTED_COLLECTIONS) existing.set(name, await store(name).all(target.versionId));
   const byKey = new Map<string, Map<string, CatalogRecord>>();
-  for (const [name, records] of existing) byKey.set(name, new Map(records.map((record) => [naturalKey(name, record), record])));
+  for (const [name, records] of existing) byKey.set(name, new Map(records.map((record) => [naturalKey(store(name).collection, record), record])));
 
-  const found = byKey.get('services')!.get(naturalKey('services', { slug }));
+  const found = byKey.get('services')!.get(naturalKey(store('services').collection, { slug }));
   const serviceId = found?.id ?? newId(store('services').collection.idPrefix);
   const warnings: Warning[] = [];
   const changes = Object.fromEntries(IMPORTED_COLLECTIONS.map((name) => [name, { created: 0, updated: 0, deleted: 0, unchanged: 0 }])) as Record<string, Counts>;
@@ -76,7 +76,7 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, dr
     const fields: Fields = { ...definedFields(placement.fields), versionId: target.versionId, kvStorage: { [MARK]: mark } };
     if (name === 'services') fields['id'] = serviceId;
     fields['kvStorage'] = { ...residual(original, RENDER[name]!(fields)), [MARK]: mark };
-    const key = naturalKey(name, fields);
+    const key = naturalKey(collection, fields);
     const already = placed.get(name)!.get(key);
     if (already) {
       warnings.push({ pointer: placement.pointer, message: `repeats the ${collection.record} of ${key} of an earlier object; left out` });
