@@ -36,4 +36,17 @@ describe('descriptions: round trip of real public descriptions', function () {
       expect(comparison.identical).to.equal(comparison.operations);
     });
   }
+
+  it("the service's own /v2/openapi.json: imported into the catalog and exported back, every operation identical", async () => {
+    const own = (await service.request.get('/v2/openapi.json')).body as Record<string, unknown>;
+    const imported = await service.request.post(`${tenant.prefixes.P}/imports/openapi?service=catalog-service`).set(bearer(tenant.key)).send(own);
+    expect(imported.status, JSON.stringify(imported.body).slice(0, 500)).to.equal(201);
+    const exported = await service.request.get(`${tenant.prefixes.P}/services/${imported.body.service.id}/openapi`).set(bearer(tenant.key));
+    expect(exported.status).to.equal(200);
+    expect((await validate(structuredClone(exported.body))).valid).to.equal(true);
+    const comparison = await compareDocuments(own, exported.body);
+    expect(comparison.operations).to.equal(Object.values(own['paths'] as object).flatMap((item) => Object.keys(item)).length);
+    expect(comparison.differences).to.deep.equal([]);
+    expect(comparison.identical).to.equal(comparison.operations);
+  });
 });
