@@ -92,6 +92,94 @@ export interface PaginationMetadata {
 }
 
 /**
+ * Operations matching a search, best first.
+ *
+ * From schemas/api/search.json.
+ */
+export interface SearchResults {
+  /**
+   * At most `limit` endpoints, by descending score (ties by operationId).
+   */
+  hits: EndpointHit[];
+}
+
+/**
+ * An operation with what a caller needs to call it: where (servers) and with which credentials (security).
+ *
+ * From schemas/api/search.json#/$defs/endpoint.
+ */
+export interface Endpoint {
+  operation: {
+    id: OperationId;
+    operationId: string;
+    method: string;
+    summary?: string;
+    deprecated: boolean;
+    [k: string]: unknown;
+  };
+  path: {
+    id: string;
+    path: string;
+  };
+  /**
+   * Null only when the path names no stored service.
+   */
+  service: {
+    id: string;
+    slug: string;
+    name: string;
+  } | null;
+  /**
+   * Server URLs: the operation's, else the path's, else the service's.
+   */
+  servers: string[];
+  /**
+   * The requirement that applies: the operation's own, else the service's. Each entry is an alternative; all schemes of one entry are needed together. An empty list means no credentials.
+   */
+  security: SchemeUse[][];
+  [k: string]: unknown;
+}
+
+/**
+ * An endpoint with its relevance.
+ *
+ * From schemas/api/search.json#/$defs/endpointHit.
+ */
+export type EndpointHit = Endpoint & {
+  /**
+   * Sum of the weights of the fields matching each query word (operationId, path 10; summary 5; tags, parameter names 3; description 1).
+   */
+  score: number;
+  [k: string]: unknown;
+};
+
+/**
+ * One security scheme of a requirement, resolved, with the scopes asked for.
+ *
+ * From schemas/api/search.json#/$defs/schemeUse.
+ */
+export interface SchemeUse {
+  /**
+   * The security scheme record's fields a caller needs; `id` is null when the requirement names no stored scheme. For an apiKey, `in` and `parameterName` say where the key goes.
+   */
+  scheme: {
+    id: string | null;
+    name: string;
+    type?: string;
+    scheme?: string;
+    bearerFormat?: string;
+    in?: string;
+    parameterName?: string;
+    flows?: {
+      [k: string]: unknown;
+    };
+    openIdConnectUrl?: string;
+    [k: string]: unknown;
+  };
+  scopes: string[];
+}
+
+/**
  * A catalog version of a project: a branch or an environment holding its own copy of every record. Managed under `/v2/catalog/projects/{projectRef}/versions`.
  *
  * From schemas/api/version.json.
