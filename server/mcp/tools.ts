@@ -24,7 +24,8 @@ export interface ToolParts {
 }
 
 const VERSION_ARG = z.string().describe('A version id (`ver_...`) or its address `project/type/slug` (project id or slug; type branch or environment).');
-const anyObject = z.object({}).passthrough();
+// Records and documents carry more than a tool names: their schemas allow any further property.
+const anyObject = z.looseObject({});
 
 /** An MCP server for one request of one credential (the transport is stateless). */
 export function catalogMcpServer(parts: ToolParts, credential: Credential): McpServer {
@@ -39,7 +40,7 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential): McpS
   server.registerTool('list_versions', {
     description: 'The versions (branches and environments) of a project the credential reaches.',
     inputSchema: { project: z.string().describe('Project id or slug.') },
-    outputSchema: { versions: z.array(z.object({ id: z.string(), type: z.string(), slug: z.string(), address: z.string() }).passthrough()) },
+    outputSchema: { versions: z.array(z.looseObject({ id: z.string(), type: z.string(), slug: z.string(), address: z.string() })) },
   }, (args) => answer(async () => {
     problem(parts.catalog.checkProjectRef(args.project), 'project');
     const projectId = await parts.versions.project(args.project);
@@ -57,7 +58,7 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential): McpS
   server.registerTool('list_services', {
     description: 'The services (APIs) of a catalog version.',
     inputSchema: { version: VERSION_ARG },
-    outputSchema: { services: z.array(z.object({ id: z.string(), slug: z.string(), name: z.string() }).passthrough()) },
+    outputSchema: { services: z.array(z.looseObject({ id: z.string(), slug: z.string(), name: z.string() })) },
   }, (args) => answer(async () => {
     const version = await inVersion(args.version);
     const services = await parts.stores.get('services')!.all(version.versionId);
@@ -101,7 +102,7 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential): McpS
   server.registerTool('get_openapi', {
     description: 'The OpenAPI 3.1 document of one service, as exported by GET {prefix}/services/{id}/openapi.',
     inputSchema: { version: VERSION_ARG, service: z.string().describe('Service slug or id.') },
-    outputSchema: { openapi: z.string(), info: anyObject },
+    outputSchema: z.looseObject({ openapi: z.string(), info: anyObject }),
   }, (args) => answer(async () => {
     const version = await inVersion(args.version);
     const view = await viewOf(parts.stores, version.versionId);
