@@ -28,6 +28,8 @@ import type { Tenancy } from './tenancy/tenancy.ts';
 import type { VersionManager } from './versions/manage.ts';
 import { VersionResolver } from './versions/resolve.ts';
 import { versionEndpoints } from './versions/routes.ts';
+import { searchEndpoints } from './search/routes.ts';
+import { mcpRouter } from './mcp/route.ts';
 
 export interface AppParts {
   config: Config & { jwtSecret: string };
@@ -69,13 +71,19 @@ export function createApp(parts: AppParts): express.Express {
     ...routeTable(parts.catalog.collections).map((route) => recordEndpoint(route, parts.stores)),
     ...wholeVersionEndpoints(parts.stores),
     ...descriptionEndpoints(parts.stores),
+    ...searchEndpoints(parts.stores),
     ...versionEndpoints({ catalog: parts.catalog, tenancy: parts.tenancy, manager: parts.versionManager, records: parts.versionRecords }),
   ];
+  const limitedAuthenticate = parts.config.rateLimit ? rateLimited(authenticate, parts.config.rateLimit) : authenticate;
+  const versions = new VersionResolver(parts.tenancy, parts.config.versionCacheMs);
+  const readBody = jsonBodyReader(parts.config.bodyLimit, parts.config.recordLimits);
+  // Agents reach the catalog through MCP with the same credentials and the same authorization.
+  app.use(mcpRouter({ catalog: parts.catalog, tenancy: parts.tenancy, versions, stores: parts.stores, authenticate: limitedAuthenticate, readBody }));
   app.use(catalogRouter(endpoints, {
     catalog: parts.catalog,
-    authenticate: parts.config.rateLimit ? rateLimited(authenticate, parts.config.rateLimit) : authenticate,
-    versions: new VersionResolver(parts.tenancy, parts.config.versionCacheMs),
-    readBody: jsonBodyReader(parts.config.bodyLimit, parts.config.recordLimits),
+    authenticate: limitedAuthenticate,
+    versions,
+    readBody,
     readDocument: documentBodyReader(parts.config.importBodyLimit),
     stores: parts.stores,
     dbTimeoutMs: parts.config.dbTimeoutMs,

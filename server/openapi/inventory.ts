@@ -7,6 +7,7 @@ import { collectionRouteDocs, collectionTags } from './collection-routes.ts';
 import { openApiDocument, type DocumentInput, type OpenApiDocument } from './document.ts';
 import { SERVICE_TAG, serviceRouteDocs } from './service-routes.ts';
 import { DESCRIPTIONS_TAG, descriptionRouteDocs } from './description-routes.ts';
+import { SEARCH_TAG, searchRouteDocs } from './search-routes.ts';
 import { INTEGRITY_TAG, integrityRouteDocs, VERSIONS_TAG, versionRouteDocs } from './version-routes.ts';
 
 export function serviceDocumentation(catalog: Catalog): DocumentInput {
@@ -16,9 +17,10 @@ export function serviceDocumentation(catalog: Catalog): DocumentInput {
       ...versionRouteDocs,
       ...integrityRouteDocs,
       ...descriptionRouteDocs,
+      ...searchRouteDocs,
       ...collectionRouteDocs(catalog, routeTable(catalog.collections)),
     ],
-    tags: [SERVICE_TAG, VERSIONS_TAG, INTEGRITY_TAG, DESCRIPTIONS_TAG, ...collectionTags(catalog.collections)],
+    tags: [SERVICE_TAG, VERSIONS_TAG, INTEGRITY_TAG, DESCRIPTIONS_TAG, SEARCH_TAG, ...collectionTags(catalog.collections)],
   };
 }
 

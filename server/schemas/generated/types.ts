@@ -92,6 +92,164 @@ export interface PaginationMetadata {
 }
 
 /**
+ * Operations matching a search, best first.
+ *
+ * From schemas/api/search.json.
+ */
+export interface SearchResults {
+  /**
+   * At most `limit` endpoints, by descending score (ties by operationId).
+   */
+  hits: EndpointHit[];
+}
+
+/**
+ * An operation with what a caller needs to call it: where (servers) and with which credentials (security).
+ *
+ * From schemas/api/search.json#/$defs/endpoint.
+ */
+export interface Endpoint {
+  /**
+   * The operation record's identifying fields.
+   */
+  operation: {
+    /**
+     * The `op_` id of the operation record.
+     */
+    id: OperationId;
+    /**
+     * The operation's stable identifier string.
+     */
+    operationId: string;
+    /**
+     * HTTP method in lower case.
+     */
+    method: string;
+    /**
+     * Short summary of the operation.
+     */
+    summary?: string;
+    /**
+     * Whether the operation is deprecated.
+     */
+    deprecated: boolean;
+    [k: string]: unknown;
+  };
+  /**
+   * The path record the operation belongs to.
+   */
+  path: {
+    /**
+     * The `path_` id of the path record.
+     */
+    id: string;
+    /**
+     * The path template, for example `/pets/{petId}`.
+     */
+    path: string;
+  };
+  /**
+   * Null only when the path names no stored service.
+   */
+  service: {
+    /**
+     * The `svc_` id of the service record.
+     */
+    id: string;
+    /**
+     * The service's slug.
+     */
+    slug: string;
+    /**
+     * The service's name.
+     */
+    name: string;
+  } | null;
+  /**
+   * Server URLs: the operation's, else the path's, else the service's.
+   *
+   * Items: A server URL template, as recorded.
+   */
+  servers: string[];
+  /**
+   * The requirement that applies: the operation's own, else the service's. Each entry is an alternative; all schemes of one entry are needed together. An empty list means no credentials.
+   */
+  security: SchemeUse[][];
+  [k: string]: unknown;
+}
+
+/**
+ * An endpoint with its relevance.
+ *
+ * From schemas/api/search.json#/$defs/endpointHit.
+ */
+export type EndpointHit = Endpoint & {
+  /**
+   * Sum of the weights of the fields matching each query word (operationId, path 10; summary 5; tags, parameter names 3; description 1).
+   */
+  score: number;
+  [k: string]: unknown;
+};
+
+/**
+ * One security scheme of a requirement, resolved, with the scopes asked for.
+ *
+ * From schemas/api/search.json#/$defs/schemeUse.
+ */
+export interface SchemeUse {
+  /**
+   * The security scheme record's fields a caller needs; `id` is null when the requirement names no stored scheme. For an apiKey, `in` and `parameterName` say where the key goes.
+   */
+  scheme: {
+    /**
+     * The `sec_sch_` id of the scheme record, or null.
+     */
+    id: string | null;
+    /**
+     * The scheme's identifier (its name under components.securitySchemes).
+     */
+    name: string;
+    /**
+     * apiKey, http, mutualTls, oauth2 or openIdConnect.
+     */
+    type?: string;
+    /**
+     * For `http`: basic, bearer, digest, ...
+     */
+    scheme?: string;
+    /**
+     * Hint about the bearer token format, for example JWT.
+     */
+    bearerFormat?: string;
+    /**
+     * For `apiKey`: header, query or cookie.
+     */
+    in?: string;
+    /**
+     * For `apiKey`: the name of the header, query parameter or cookie that carries the key.
+     */
+    parameterName?: string;
+    /**
+     * For `oauth2`: the OAuth 2.0 flows.
+     */
+    flows?: {
+      [k: string]: unknown;
+    };
+    /**
+     * For `openIdConnect`: the discovery URL.
+     */
+    openIdConnectUrl?: string;
+    [k: string]: unknown;
+  };
+  /**
+   * The scopes the requirement asks for (OAuth 2.0, OpenID Connect), else empty.
+   *
+   * Items: One scope.
+   */
+  scopes: string[];
+}
+
+/**
  * A catalog version of a project: a branch or an environment holding its own copy of every record. Managed under `/v2/catalog/projects/{projectRef}/versions`.
  *
  * From schemas/api/version.json.

@@ -1,0 +1,146 @@
+// The MCP tools: the catalog as an agent sees it, for one authenticated credential. Each tool
+// reaches data the way an HTTP request does: the version resolved by the VersionResolver, the
+// project authorized by authorize() for read, then the record stores of that version; no other way
+// in. Failures are the HTTP interface's errors, reported as tool errors with the same `error` text.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { authorize, type Credential } from '../auth/credential.ts';
+import { exportService } from '../descriptions/export.ts';
+import { ApiError, Forbidden, InvalidRequest } from '../errors.ts';
+import type { Catalog } from '../schemas/registry.ts';
+import { endpointDetail, operationNamed, search, serviceBySlug, viewOf } from '../search/endpoints.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../search/routes.ts';
+import { queryWords } from '../search/score.ts';
+import type { RecordStore } from '../store/records.ts';
+import type { Tenancy, VersionType } from '../tenancy/tenancy.ts';
+import type { ResolvedVersion, VersionAddress, VersionResolver } from '../versions/resolve.ts';
+
+export interface ToolParts {
+  catalog: Catalog;
+  tenancy: Tenancy;
+  versions: VersionResolver;
+  stores: ReadonlyMap<string, RecordStore>;
+}
+
+const VERSION_ARG = z.string().describe('A version id (`ver_...`) or its address `project/type/slug` (project id or slug; type branch or environment).');
+// Records and documents carry more than a tool names: their schemas allow any further property.
+const anyObject = z.looseObject({});
+
+/** An MCP server for one request of one credential (the transport is stateless). */
+export function catalogMcpServer(parts: ToolParts, credential: Credential): McpServer {
+  const server = new McpServer({ name: 'catalog-service', version: '2.0.0' });
+  const inVersion = async (ref: string): Promise<ResolvedVersion> => {
+    const version = await parts.versions.resolve(addressOf(ref, parts.catalog));
+    if (!version) throw new Forbidden();
+    authorize(credential, version.projectId, 'read');
+    return version;
+  };
+
+  server.registerTool('list_versions', {
+    description: 'The versions (branches and environments) of a project the credential reaches.',
+    inputSchema: { project: z.string().describe('Project id or slug.') },
+    outputSchema: { versions: z.array(z.looseObject({ id: z.string(), type: z.string(), slug: z.string(), address: z.string() })) },
+  }, (args) => answer(async () => {
+    problem(parts.catalog.checkProjectRef(args.project), 'project');
+    const projectId = await parts.versions.project(args.project);
+    if (!projectId) throw new Forbidden();
+    authorize(credential, projectId, 'read');
+    const versions = await parts.tenancy.listVersions(projectId);
+    return {
+      versions: versions.map((version) => ({
+        id: version.id, type: version.type, slug: version.slug, address: `${args.project}/${version.type}/${version.slug}`,
+        copiedFrom: version.copiedFrom, createdAt: version.createdAt.toISOString(),
+      })),
+    };
+  }));
+
+  server.registerTool('list_services', {
+    description: 'The services (APIs) of a catalog version.',
+    inputSchema: { version: VERSION_ARG },
+    outputSchema: { services: z.array(z.looseObject({ id: z.string(), slug: z.string(), name: z.string() })) },
+  }, (args) => answer(async () => {
+    const version = await inVersion(args.version);
+    const services = await parts.stores.get('services')!.all(version.versionId);
+    return {
+      services: services.map((service) => ({
+        id: service.id, slug: String(service['slug']), name: String(service['name'] ?? ''),
+        ...(typeof service['summary'] === 'string' && service['summary'] !== '' ? { summary: service['summary'] } : {}),
+      })),
+    };
+  }));
+
+  server.registerTool('search_endpoints', {
+    description: 'Operations matching words (operationId, path, summary, tags, parameter names, description), best first, each with its servers and the security requirement that applies, resolved to the schemes (for an apiKey: where the key goes).',
+    inputSchema: {
+      version: VERSION_ARG,
+      query: z.string().describe('Words to look for.'),
+      service: z.string().optional().describe('Only this service (slug).'),
+      limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`At most this many hits (default ${DEFAULT_LIMIT}).`),
+    },
+    outputSchema: { hits: z.array(anyObject) },
+  }, (args) => answer(async () => {
+    const version = await inVersion(args.version);
+    if (queryWords(args.query).length === 0) throw InvalidRequest.field('q', 'must have at least one word');
+    const view = await viewOf(parts.stores, version.versionId);
+    return { hits: search(view, { query: args.query, limit: args.limit ?? DEFAULT_LIMIT, ...(args.service === undefined ? {} : { service: args.service }) }) };
+  }));
+
+  server.registerTool('get_endpoint', {
+    description: 'One operation with its path, parameters, request bodies, responses, the schemas they reference, its servers and the security requirement that applies.',
+    inputSchema: { version: VERSION_ARG, operation: z.string().describe('The operationId, or the operation record id (`op_...`).') },
+    outputSchema: {
+      operation: anyObject, path: anyObject, service: anyObject.nullable(), servers: z.array(z.string()), security: z.array(z.array(anyObject)),
+      parameters: z.array(anyObject), requests: z.array(anyObject), responses: z.array(anyObject), schemas: z.record(z.string(), z.unknown()),
+    },
+  }, (args) => answer(async () => {
+    const version = await inVersion(args.version);
+    const view = await viewOf(parts.stores, version.versionId);
+    return endpointDetail(view, operationNamed(view, args.operation));
+  }));
+
+  server.registerTool('get_openapi', {
+    description: 'The OpenAPI 3.1 document of one service, as exported by GET {prefix}/services/{id}/openapi.',
+    inputSchema: { version: VERSION_ARG, service: z.string().describe('Service slug or id.') },
+    outputSchema: z.looseObject({ openapi: z.string(), info: anyObject }),
+  }, (args) => answer(async () => {
+    const version = await inVersion(args.version);
+    const view = await viewOf(parts.stores, version.versionId);
+    const service = view.byId('services', args.service) ?? serviceBySlug(view, args.service);
+    return exportService(parts.stores, version.versionId, service);
+  }));
+
+  return server;
+}
+
+/** `ver_...` or `project/type/slug`, checked like route parameters. */
+function addressOf(ref: string, catalog: Catalog): VersionAddress {
+  const parts = ref.split('/');
+  if (parts.length === 1) {
+    problem(catalog.checkVersionId(ref), 'version');
+    return { family: 'V', versionId: ref };
+  }
+  if (parts.length !== 3) throw InvalidRequest.field('version', 'must be a version id or project/type/slug');
+  const [projectRef, versionType, versionSlug] = parts as [string, string, string];
+  problem(catalog.checkProjectRef(projectRef), 'version');
+  problem(catalog.checkVersionType(versionType), 'version');
+  problem(catalog.checkVersionSlug(versionSlug), 'version');
+  return { family: 'P', projectRef, versionType: versionType as VersionType, versionSlug };
+}
+
+function problem(problems: readonly { message: string }[], field: string): void {
+  if (problems[0]) throw InvalidRequest.field(field, problems[0].message);
+}
+
+/** A tool's result: structured content (and its JSON as text), or a tool error with the HTTP error text. */
+async function answer(work: () => Promise<Record<string, unknown>>): Promise<CallToolResult> {
+  try {
+    const structured = await work();
+    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const body = error.body();
+    const text = body.details === undefined ? body.error : `${body.error}: ${JSON.stringify(body.details)}`;
+    return { isError: true, content: [{ type: 'text', text }], structuredContent: body as unknown as Record<string, unknown> };
+  }
+}

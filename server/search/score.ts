@@ -1,0 +1,66 @@
+// Relevance of an operation to a query, computed in the service: the search of the embedded
+// database (FerretDB has no `$text`) and the one definition of the weights. A query is words;
+// a field matches a word when one of the field's words equals it (case-insensitive; camelCase,
+// snake_case, kebab-case and path segments are split, so `findPetsByStatus` has `find`, `pets`,
+// `by`, `status`), or when the word is a field word's prefix of four letters or more
+// (`pet` does not match `petstore`, `stat` matches `status`). The score is the sum over query
+// words of the weights of the fields that match it: an operation matching more of the words,
+// in heavier fields, ranks higher. Ties go by operationId, so answers are stable.
+
+/** Heavier fields count more: operationId and path above summary above description. */
+export const WEIGHTS = {
+  operationId: 10,
+  path: 10,
+  summary: 5,
+  tags: 3,
+  parameters: 3,
+  description: 1,
+} as const;
+
+export type Field = keyof typeof WEIGHTS;
+export type Searchable = Record<Field, string | readonly string[] | undefined>;
+
+const MIN_PREFIX = 4;
+
+/** The lower-case words of a text: split on anything not a letter or digit, and at camelCase humps. */
+export function wordsOf(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length > 0);
+}
+
+/** The distinct words of a query, in order; none for an empty or blank query. */
+export function queryWords(query: string): string[] {
+  return [...new Set(wordsOf(query))];
+}
+
+function matches(word: string, fieldWords: ReadonlySet<string>): boolean {
+  if (fieldWords.has(word)) return true;
+  if (word.length < MIN_PREFIX) return false;
+  for (const candidate of fieldWords) if (candidate.startsWith(word)) return true;
+  return false;
+}
+
+/** The score of one operation's searchable text for the query's words; 0 when nothing matches. */
+export function score(words: readonly string[], searchable: Searchable): number {
+  const fields = (Object.keys(WEIGHTS) as Field[]).map((field) => {
+    const value = searchable[field];
+    const text = Array.isArray(value) ? value.join(' ') : (value as string | undefined) ?? '';
+    return { weight: WEIGHTS[field], words: new Set(wordsOf(text)) };
+  });
+  let total = 0;
+  for (const word of words) for (const field of fields) if (matches(word, field.words)) total += field.weight;
+  return total;
+}
+
+/** The best `limit` of scored items: highest score first, then by `key` for stable answers. */
+export function ranked<T>(items: readonly { item: T; score: number; key: string }[], limit: number): { item: T; score: number }[] {
+  return items
+    .filter((entry) => entry.score > 0)
+    .sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .slice(0, limit)
+    .map(({ item, score: value }) => ({ item, score: value }));
+}

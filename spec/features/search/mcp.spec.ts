@@ -1,0 +1,146 @@
+// /mcp end to end: the SDK's own client over HTTP (Streamable HTTP) against the app listening on
+// a port, with a personal access token: initialise, list the tools, call each; tool errors carry
+// the HTTP interface's messages; a credential never reaches another project's endpoints.
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { expect } from 'chai';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { startService, givenTenant, bearer, tokenFor, type TestService, type Tenant } from '../../support/service.ts';
+import { shop } from './shop.ts';
+
+describe('MCP: /mcp (Streamable HTTP)', function () {
+  this.timeout(60_000);
+  let service: TestService;
+  let listening: Server;
+  let url: URL;
+  let tenant: Tenant;
+  let other: Tenant;
+  const clients: Client[] = [];
+
+  before(async () => {
+    service = await startService();
+    tenant = await givenTenant(service);
+    other = await givenTenant(service);
+    for (const [who, slug] of [[tenant, 'shop'], [other, 'secret']] as const) {
+      const res = await service.request.post(`${who.prefixes.V}/imports/openapi?service=${slug}`).set(bearer(who.key)).send(shop(slug));
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    }
+    listening = service.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => listening.once('listening', resolve));
+    url = new URL(`http://127.0.0.1:${(listening.address() as AddressInfo).port}/mcp`);
+  });
+  after(async () => {
+    for (const client of clients) await client.close();
+    await new Promise((resolve) => listening.close(resolve));
+    await service.close();
+  });
+
+  async function connect(token: string): Promise<Client> {
+    const client = new Client({ name: 'catalog-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: bearer(token) } }));
+    clients.push(client);
+    return client;
+  }
+
+  async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    return await client.callTool({ name, arguments: args }) as CallToolResult;
+  }
+
+  it('initialises with a read-only personal access token, lists the tools and calls each', async () => {
+    const client = await connect(tokenFor([tenant.project.id], { readOnly: true }));
+    expect(client.getServerVersion()?.name).to.equal('catalog-service');
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).to.deep.equal(['get_endpoint', 'get_openapi', 'list_services', 'list_versions', 'search_endpoints']);
+    for (const tool of tools) {
+      expect(tool.inputSchema.type, tool.name).to.equal('object');
+      expect(tool.outputSchema?.type, tool.name).to.equal('object');
+    }
+
+    const versions = await call(client, 'list_versions', { project: tenant.project.slug });
+    expect(versions.isError, JSON.stringify(versions)).to.not.equal(true);
+    expect(versions.structuredContent).to.deep.nested.include({ 'versions[0].id': tenant.version.id, 'versions[0].slug': 'main' });
+
+    const address = `${tenant.project.slug}/${tenant.version.type}/${tenant.version.slug}`;
+    const services = await call(client, 'list_services', { version: address });
+    expect(services.structuredContent?.['services']).to.have.length(1);
+    expect(services.structuredContent).to.deep.nested.include({ 'services[0].slug': 'shop' });
+
+    const found = await call(client, 'search_endpoints', { version: tenant.version.id, query: 'invoice', limit: 2 });
+    const hits = found.structuredContent?.['hits'] as { operation: { operationId: string }; security: unknown[] }[];
+    expect(hits.map((hit) => hit.operation.operationId)).to.deep.equal(['getInvoice', 'createInvoice']);
+    expect(JSON.parse((found.content[0] as { text: string }).text)).to.deep.equal(found.structuredContent);
+
+    const endpoint = await call(client, 'get_endpoint', { version: tenant.version.id, operation: 'getInvoice' });
+    const detail = endpoint.structuredContent as Record<string, any>;
+    expect(detail['operation']).to.include({ operationId: 'getInvoice', method: 'get' });
+    expect(detail['path']).to.include({ path: '/invoices/{invoiceId}' });
+    expect(detail['parameters'].map((p: { name: string }) => p.name)).to.deep.equal(['invoiceId']);
+    expect(detail['responses'][0]).to.include({ statusCode: 200 });
+    expect(Object.keys(detail['schemas']).sort()).to.deep.equal(['Invoice', 'Line']);
+    expect(detail['servers']).to.deep.equal(['https://invoices.shop.example']);
+    expect(detail['security'].map((alternative: { scheme: { name: string } }[]) => alternative[0]!.scheme.name)).to.deep.equal(['shopKey', 'bearer']);
+    const byRecordId = await call(client, 'get_endpoint', { version: address, operation: detail['operation'].id });
+    expect((byRecordId.structuredContent as Record<string, any>)['operation'].operationId).to.equal('getInvoice');
+
+    const document = await call(client, 'get_openapi', { version: tenant.version.id, service: 'shop' });
+    expect(document.structuredContent).to.include({ openapi: '3.1.0' });
+    expect(document.structuredContent).to.have.nested.property('paths./invoices.post.operationId', 'createInvoice');
+  });
+
+  it('reports failures as tool errors with the HTTP interface\'s messages', async () => {
+    const client = await connect(tokenFor([tenant.project.id], { readOnly: true }));
+    const errorOf = async (name: string, args: Record<string, unknown>): Promise<string> => {
+      const result = await call(client, name, args);
+      expect(result.isError, `${name} ${JSON.stringify(args)}`).to.equal(true);
+      return (result.content[0] as { text: string }).text;
+    };
+    expect(await errorOf('get_endpoint', { version: tenant.version.id, operation: 'noSuchOperation' })).to.equal('Operation not found');
+    expect(await errorOf('get_openapi', { version: tenant.version.id, service: 'nope' })).to.equal('Service not found');
+    expect(await errorOf('list_services', { version: 'not a version' })).to.match(/^Invalid request/);
+    expect(await errorOf('search_endpoints', { version: tenant.version.id, query: ' ' })).to.match(/^Invalid request/);
+  });
+
+  it('never reaches another project: its versions and endpoints are Forbidden', async () => {
+    const client = await connect(tokenFor([tenant.project.id], { readOnly: true }));
+    const theirs = `${other.project.slug}/${other.version.type}/${other.version.slug}`;
+    for (const [name, args] of [
+      ['list_versions', { project: other.project.slug }],
+      ['list_versions', { project: 'no-such-project' }],
+      ['list_services', { version: other.version.id }],
+      ['search_endpoints', { version: theirs, query: 'invoice' }],
+      ['get_endpoint', { version: other.version.id, operation: 'getInvoice' }],
+      ['get_openapi', { version: theirs, service: 'secret' }],
+    ] as const) {
+      const result = await call(client, name, args);
+      expect(result.isError, `${name} ${JSON.stringify(args)}`).to.equal(true);
+      expect(result.content).to.deep.equal([{ type: 'text', text: 'Forbidden' }]);
+    }
+    // An API key of the other project sees its own and nothing of ours.
+    const theirClient = await connect(other.readOnlyKey);
+    const own = await call(theirClient, 'search_endpoints', { version: other.version.id, query: 'invoice' });
+    expect((own.structuredContent?.['hits'] as unknown[]).length).to.equal(4);
+    expect((await call(theirClient, 'list_services', { version: tenant.version.id })).isError).to.equal(true);
+  });
+
+  it('answers 401 with the error shape without a valid bearer credential, and 405 to GET', async () => {
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const anonymous = await service.request.post('/mcp').set('Accept', 'application/json, text/event-stream').send(init);
+    expect(anonymous.status).to.equal(401);
+    expect(anonymous.body).to.deep.equal({ error: 'Unauthorized' });
+    const wrong = await service.request.post('/mcp').set(bearer('not-a-key')).set('Accept', 'application/json, text/event-stream').send(init);
+    expect(wrong.status).to.equal(401);
+    const client = new Client({ name: 'anonymous', version: '1.0.0' });
+    let refused: unknown;
+    try {
+      await client.connect(new StreamableHTTPClientTransport(url));
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused, 'the SDK client without a token').to.be.instanceOf(Error);
+    const get = await service.request.get('/mcp').set(bearer(tenant.readOnlyKey));
+    expect(get.status).to.equal(405);
+    expect(get.headers['allow']).to.equal('POST');
+  });
+});
