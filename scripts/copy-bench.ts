@@ -8,14 +8,16 @@ import { pino } from 'pino';
 import { ulid } from 'ulid';
 import type { Document } from 'mongodb';
 import { openRuntime } from '../server/boot.ts';
+import { naturalKeyOf } from '../server/store/records.ts';
 import { loadConfig } from '../server/config.ts';
+import { freePort } from './chaos/processes.ts';
 
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
 const SIZES = sizes.length > 0 ? sizes : [10_000, 100_000];
 const MB = 1024 * 1024;
 
 const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'copy-bench-'));
-const config = loadConfig({ EMBEDDED_DB: 'ferretdb', DATA_DIR: dataDir, EMBEDDED_DB_PORT: process.env['EMBEDDED_DB_PORT'] ?? '0', LOG_LEVEL: 'warn', CACHE_DIR: path.resolve('.cache') });
+const config = loadConfig({ EMBEDDED_DB: 'ferretdb', DATA_DIR: dataDir, EMBEDDED_DB_PORT: process.env['EMBEDDED_DB_PORT'] ?? String(await freePort()), LOG_LEVEL: 'warn', CACHE_DIR: path.resolve('.cache') });
 const runtime = await openRuntime(config, pino({ level: 'warn' }));
 try {
   process.stdout.write(`copy bench on ${runtime.database.server.label}, Node ${process.version}\n`);
@@ -69,7 +71,8 @@ async function seed(versionId: string, count: number): Promise<void> {
     const batch: Document[] = [];
     for (let i = at; i < Math.min(count, at + 1000); i++) {
       const id = `path_${ulid()}`;
-      batch.push({ ...stored, _id: `${versionId}:${id}` as never, id, path: `/pets/${i}` });
+      // Each copy of the stored form gets its own natural key (`_key`, see docs/storage.md).
+      batch.push({ ...stored, _id: `${versionId}:${id}` as never, id, path: `/pets/${i}`, _key: naturalKeyOf(store.collection.naturalKey, { ...stored, path: `/pets/${i}` }) });
     }
     await documents.insertMany(batch);
   }

@@ -68,9 +68,10 @@ export interface Endpoint {
   /** Success statuses, for documentation. */
   success: readonly number[];
   /**
-   * Work over a whole version (copy, purge, diff, import) takes longer than one request's
-   * database budget: each of its database calls is bounded by the driver's socket timeout
-   * instead, so a frozen database still fails it, but a big copy is not cut off half-way.
+   * Work over a whole version (copy, purge, diff, import, integrity) takes longer than one
+   * request's database budget, and on FerretDB single calls of it do too (reading a
+   * 100,000-record version), so it is not cut off at the budget: finding the database and a
+   * connection are still bounded, and a frozen database holds it until it answers again.
    */
   longRunning?: boolean;
   /** For documentation, where the endpoint knows them: a one-line summary, and `$id`s of its body and answer schemas. */

@@ -25,23 +25,21 @@ const DEFAULTS: Record<string, { uriKeys: string[]; option: object }> = {
 
 /** Default bound on every database call (DB_TIMEOUT_MS). */
 export const DEFAULT_DB_TIMEOUT_MS = 4_000;
-const SOCKET_TIMEOUT_FACTOR = 5;
-const MIN_SOCKET_TIMEOUT_MS = 20_000;
 
 export async function connectDatabase(uri: string, databaseName: string, options: { timeoutMs?: number } = {}): Promise<Database> {
   // monitorCommands: command latency for the metrics (server/observability/metrics.ts).
   // Without a bound given (test helpers, one-off scripts) only server selection is bounded.
   const { timeoutMs } = options;
   // Driver 7 ignores timeoutMS (deprecated, "has no effect"), so each step is bounded on its
-  // own: finding the server, getting a pooled connection and opening one within the budget, and
-  // every read from a socket within SOCKET_TIMEOUT_FACTOR budgets (a frozen database answers
-  // nothing: the socket times out and the pool is cleared). The socket bound is wider because it
-  // also bounds the long calls of whole-version work (an index build at start-up, a bulk batch of
-  // an import, a copy batch), which a loaded machine can stretch past one request's budget; what
-  // a client waits for is held to the budget by the request pipeline (server/deadline.ts).
+  // own: finding the server, getting a pooled connection and opening one. Reads from a socket
+  // are not: a socket timeout short enough to matter to a client also cut off the long calls of
+  // whole-version work (FerretDB reads a 100,000-record version for over 20 s in one call while
+  // copying it, and index builds at start-up took seconds on a loaded machine). What a client
+  // waits for is bounded by the request pipeline instead (server/deadline.ts): 503 within one
+  // budget, whatever the socket does; a frozen database's calls finish once it answers again.
   const steps: Record<string, number> = timeoutMs === undefined
     ? { serverSelectionTimeoutMS: DEFAULT_DB_TIMEOUT_MS }
-    : { serverSelectionTimeoutMS: timeoutMs, waitQueueTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs, socketTimeoutMS: Math.max(timeoutMs * SOCKET_TIMEOUT_FACTOR, MIN_SOCKET_TIMEOUT_MS) };
+    : { serverSelectionTimeoutMS: timeoutMs, waitQueueTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs };
   const bounded = Object.fromEntries(Object.entries(steps).filter(([option]) => !uriHas(uri, option.toLowerCase())));
   const client = new MongoClient(uri, { ...defaultsNotIn(uri), ...bounded, appName: 'catalog-service', monitorCommands: true });
   await client.connect();
