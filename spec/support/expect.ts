@@ -18,3 +18,10 @@ export function expectInvalid(res: Response, field: string): void {
   expect(res.body.details, JSON.stringify(res.body)).to.be.an('array').that.is.not.empty;
   expect(res.body.details.map((detail: { field: string }) => detail.field)).to.include(field);
 }
+
+/** The statuses of racing requests, counted: `{201: 1, 409: 11}`. */
+export function tally(responses: readonly Response[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const { status } of responses) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+}

@@ -4,20 +4,13 @@
 import { expect } from 'chai';
 import type { Response } from 'supertest';
 import { startService, givenTenant, type TestService, type Tenant } from '../../support/service.ts';
-import { expectError } from '../../support/expect.ts';
+import { expectError, tally } from '../../support/expect.ts';
 import { testDatabase } from '../../support/database.ts';
 import {
   Client, VIAS, catalog, newIdOf, optionalTextField, sampleOf, variantOf, writableFields, type Fields,
 } from '../../support/records.ts';
 
 const PARALLEL = 12;
-
-/** The statuses, counted: `{201: 1, 409: 11}`. */
-function tally(responses: readonly Response[]): Record<number, number> {
-  const counts: Record<number, number> = {};
-  for (const { status } of responses) counts[status] = (counts[status] ?? 0) + 1;
-  return counts;
-}
 
 describe('collections: concurrent writes', () => {
   let service: TestService;

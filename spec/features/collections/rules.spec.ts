@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import type { Response } from 'supertest';
 import { startService, givenTenant, type TestService, type Tenant } from '../../support/service.ts';
-import { expectError, expectInvalid } from '../../support/expect.ts';
+import { expectError, expectInvalid, tally } from '../../support/expect.ts';
 import { Client, catalog, collectionNamed, newIdOf, optionalTextField, sampleOf, type Fields } from '../../support/records.ts';
 import type { Collection } from '../../../server/schemas/registry.ts';
 
@@ -25,12 +25,6 @@ function expectKeyConflict(res: Response, collection: Collection): void {
   expectError(res, 409, 'Conflict');
   expect(res.body.details.map((detail: { field: string }) => detail.field)).to.deep.equal(collection.naturalKey.map((field) => `/${field}`));
   for (const detail of res.body.details) expect(detail.message).to.match(/^is taken: /);
-}
-
-function tally(responses: readonly Response[]): Record<number, number> {
-  const counts: Record<number, number> = {};
-  for (const { status } of responses) counts[status] = (counts[status] ?? 0) + 1;
-  return counts;
 }
 
 describe('collections: rules', () => {
