@@ -37,7 +37,8 @@ export function pathBodies(count: number, seed = 1): Record<string, unknown>[] {
     const path = random() < 0.4 ? `/${resource}` : random() < 0.5 ? `/${resource}/{${singular}Id}` : `/${resource}/{${singular}Id}/${sub}`;
     return {
       serviceId: pick(random, services),
-      path: `/v${1 + (i % 3)}${path}`,
+      // The index segment keeps (serviceId, path), the Path's natural key, unique.
+      path: `/v${1 + (i % 3)}/r${i}${path}`,
       summary: `${pick(random, VERBS)} ${resource} ${sub}`,
       description: `${pick(random, VERBS)} the **${sub}** of one of the ${resource}.\n\n` +
         `Requires the \`${resource}:read\` scope. Results are paginated; see [pagination](https://docs.example/pagination). ` +
@@ -53,9 +54,16 @@ export function pathBodies(count: number, seed = 1): Record<string, unknown>[] {
   });
 }
 
-/** The body of the create scenario: one Path, the same each time (the service generates the id). */
-export function createBody(): Record<string, unknown> {
-  return pathBodies(1, 42)[0]!;
+/**
+ * Bodies for the create scenario: the same Path each time but for its path, which must differ
+ * because (serviceId, path) is the Path's natural key. The run's own prefix keeps the paths
+ * apart from the seeded ones and from another run's.
+ */
+export function createBodies(): () => Record<string, unknown> {
+  const template = pathBodies(1, 42)[0]!;
+  const run = newId('');
+  let next = 0;
+  return () => ({ ...template, path: `/created/${run}/${next++}` });
 }
 
 /** The body of the update scenario: one field. */

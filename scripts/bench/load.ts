@@ -12,7 +12,8 @@ export interface Target {
   method: Method;
   path: () => string;
   headers: Record<string, string>;
-  body?: string;
+  /** Called per request: a create needs a new natural key each time. */
+  body?: () => string;
   /** The status a successful answer has. */
   expect: number;
 }
@@ -67,8 +68,8 @@ export function burst(target: Target, options: LoadOptions): Promise<Burst> {
         method: target.method,
         path: target.path(),
         headers: target.headers,
-        ...(target.body !== undefined && { body: target.body }),
-        setupRequest: (request) => ({ ...request, path: target.path() }),
+        ...(target.body !== undefined && { body: target.body() }),
+        setupRequest: (request) => ({ ...request, path: target.path(), ...(target.body !== undefined && { body: target.body() }) }),
       }],
     }, (error: Error | null, result: autocannon.Result) => {
       clearTimeout(timer);

@@ -282,7 +282,7 @@ async function sanityCheck(scenario: Scenario, context: TargetContext, wanted: r
     const target = scenario.target(context, variant);
     // The same item for every variant (each target cycles through the ids from the start).
     const url = `${target.origin}${target.path()}`;
-    const response = await fetch(url, { method: target.method, headers: target.headers, ...(target.body !== undefined && { body: target.body }) });
+    const response = await fetch(url, { method: target.method, headers: target.headers, ...(target.body !== undefined && { body: target.body() }) });
     const text = await response.text();
     if (response.status !== target.expect) problems.push(`${scenario.id} ${variant}: ${target.method} ${url} answered ${response.status} (expected ${target.expect}): ${text.slice(0, 300)}`);
     bodies.set(variant, text);

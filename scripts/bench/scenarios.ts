@@ -1,6 +1,6 @@
 // What is measured: each scenario is one kind of request, sent in turn to each of its variants
 // (the same request to a different server, or with a different credential).
-import { createBody, PATCH_BODY } from './fixtures.ts';
+import { createBodies, PATCH_BODY } from './fixtures.ts';
 import type { Method, Target } from './load.ts';
 import type { Ready, ServerName } from './protocol.ts';
 
@@ -49,7 +49,7 @@ function cycle(ids: readonly string[], make: (id: string) => string): () => stri
   return () => make(ids[next++ % ids.length]!);
 }
 
-function target(context: TargetContext, variant: VariantName, method: Method, path: () => string, expect: number, body?: unknown): Target {
+function target(context: TargetContext, variant: VariantName, method: Method, path: () => string, expect: number, body?: () => unknown): Target {
   const { server, credential } = VARIANTS[variant];
   const headers: Record<string, string> = { Authorization: `Bearer ${credential === 'token' ? context.ready.token : context.ready.apiKey}` };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -58,7 +58,7 @@ function target(context: TargetContext, variant: VariantName, method: Method, pa
     method,
     path,
     headers,
-    ...(body !== undefined && { body: JSON.stringify(body) }),
+    ...(body !== undefined && { body: () => JSON.stringify(body()) }),
     expect,
   };
 }
@@ -118,7 +118,7 @@ export const SCENARIOS: readonly Scenario[] = [
     request: 'PATCH /v2/catalog/versions/{versionId}/paths/{id}  {"summary": …}',
     variants: WRITE_VARIANTS,
     databaseCalls: { service: `${AUTH} + paths.findOne(_id) + paths.findOneAndUpdate(_id)`, bareDb: 'paths.updateOne(_id) + paths.findOne(_id)' },
-    target: (context, variant) => target(context, variant, 'PATCH', cycle(context.ids, (id) => `${prefixes(context.ready).V}/paths/${id}`), 200, PATCH_BODY),
+    target: (context, variant) => target(context, variant, 'PATCH', cycle(context.ids, (id) => `${prefixes(context.ready).V}/paths/${id}`), 200, () => PATCH_BODY),
   },
   {
     id: 'create',
@@ -126,6 +126,6 @@ export const SCENARIOS: readonly Scenario[] = [
     request: 'POST /v2/catalog/versions/{versionId}/paths  {serviceId, path, summary, description, kvStorage}',
     variants: WRITE_VARIANTS,
     databaseCalls: { service: `${AUTH} + paths.insertOne`, bareDb: 'paths.insertOne' },
-    target: (context, variant) => target(context, variant, 'POST', () => `${prefixes(context.ready).V}/paths`, 201, createBody()),
+    target: (context, variant) => target(context, variant, 'POST', () => `${prefixes(context.ready).V}/paths`, 201, createBodies()),
   },
 ];

@@ -227,7 +227,11 @@ function bareDbApp(paths: Collection<Stored>, versionId: string): express.Expres
   });
   app.post(LIST_ROUTES, json, async (req, res) => {
     const id = newId('path_');
-    const document: Stored = { _id: documentId(versionId, id), id, versionId, ...(req.body as Document), updatedAt: new Date() };
+    const body = req.body as Document;
+    // The natural-key field the service stores, so the unique {versionId, _key} index takes the
+    // insert on MongoDB too (a missing field would count as one shared null).
+    const _key = JSON.stringify([body['serviceId'] ?? null, body['path'] ?? null]);
+    const document: Stored = { _id: documentId(versionId, id), id, versionId, ...body, _key, updatedAt: new Date() };
     await paths.insertOne(document);
     res.status(201).json(document);
   });
