@@ -3,6 +3,7 @@
 import express from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
+import { ApiKeyLookup } from './auth/api-keys.ts';
 import { bearerAuthentication } from './auth/authenticate.ts';
 import type { Config } from './config.ts';
 import { jsonBodyReader } from './http/body.ts';
@@ -66,7 +67,7 @@ export function createApp(parts: AppParts): express.Express {
   if (metrics && parts.config.metrics?.port === undefined) app.get(METRICS_PATH, metrics.expose);
   app.get('/healthz', health((timeoutMs) => parts.database.ping(timeoutMs), parts.config.dbTimeoutMs));
   app.use(selfDescriptionRouter(serviceDocument(parts.catalog)));
-  const authenticate = bearerAuthentication(parts.tenancy, parts.config.jwtSecret);
+  const authenticate = bearerAuthentication(new ApiKeyLookup(parts.tenancy, parts.config.apiKeyCacheMs), parts.config.jwtSecret);
   const endpoints = [
     ...routeTable(parts.catalog.collections).map((route) => recordEndpoint(route, parts.stores)),
     ...wholeVersionEndpoints(parts.stores),

@@ -26,6 +26,7 @@ export interface Config {
   readonly embeddedEngine: EmbeddedEngine;
   /** How long a family P address (project, type, slug) → version id stays cached. */
   readonly versionCacheMs: number;
+  readonly apiKeyCacheMs: number;
   readonly shutdownTimeoutMs: number;
   /** What one record (one request body) may cost: RECORD_MAX_BYTES, RECORD_MAX_KEYS, RECORD_MAX_DEPTH. */
   readonly recordLimits: { readonly maxBytes: number; readonly maxKeys: number; readonly maxDepth: number };
@@ -70,6 +71,8 @@ export function loadConfig(env: Env = process.env): Config {
     embeddedPort: integer(env, 'EMBEDDED_DB_PORT', 27018, 1, 65535),
     embeddedEngine: oneOf(env, 'EMBEDDED_DB', ENGINES, 'auto'),
     versionCacheMs: integer(env, 'VERSION_CACHE_MS', 30_000, 0, 3_600_000),
+    // Also the bound within which a revoked key stops working everywhere: kept short.
+    apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 10_000, 0, 600_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     recordLimits: Object.freeze({
       // By default a record may fill the body; set lower to bound records more tightly.

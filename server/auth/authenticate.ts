@@ -5,7 +5,7 @@ import passport from 'passport';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
 import type { Request, Response } from 'express';
 import { Unauthorized } from '../errors.ts';
-import type { Tenancy } from '../tenancy/tenancy.ts';
+import type { ApiKeyLookup } from './api-keys.ts';
 import type { Credential } from './credential.ts';
 import { looksLikeJwt, tokenKey, verifyToken } from './tokens.ts';
 
@@ -14,12 +14,12 @@ const BEARER_HEADER = /^Bearer [^\s]+$/i;
 
 export type Authenticate = (req: Request, res: Response) => Promise<Credential>;
 
-export function bearerAuthentication(tenancy: Tenancy, jwtSecret: string): Authenticate {
+export function bearerAuthentication(apiKeys: ApiKeyLookup, jwtSecret: string): Authenticate {
   // An instance of our own, not passport's global singleton: each app (and test) gets its own.
   const authenticator = new passport.Passport();
   const key = tokenKey(jwtSecret);
   authenticator.use(STRATEGY, new BearerStrategy((bearer, done) => {
-    credentialFor(bearer, tenancy, key).then((credential) => done(null, credential ?? false), done);
+    credentialFor(bearer, apiKeys, key).then((credential) => done(null, credential ?? false), done);
   }));
   const middleware = (callback: (error: unknown, credential: Credential | false) => void) =>
     authenticator.authenticate(STRATEGY, { session: false }, callback);
@@ -36,10 +36,10 @@ export function bearerAuthentication(tenancy: Tenancy, jwtSecret: string): Authe
   });
 }
 
-async function credentialFor(bearer: string, tenancy: Tenancy, key: KeyObject): Promise<Credential | null> {
+async function credentialFor(bearer: string, apiKeys: ApiKeyLookup, key: KeyObject): Promise<Credential | null> {
   if (looksLikeJwt(bearer)) return verifyToken(bearer, key);
-  const apiKey = await tenancy.findApiKey(bearer);
-  if (!apiKey || apiKey.revokedAt) return null;
+  const apiKey = await apiKeys.usable(bearer);
+  if (!apiKey) return null;
   return {
     scheme: 'projectApiKey',
     subject: apiKey.id,

@@ -1,6 +1,7 @@
 // Where the two route families meet: family V names a version by id, family P by project
 // (id or slug), type and slug. Both resolve here to a version and its project; after this
 // step every request runs the same code.
+import { LRUCache } from 'lru-cache';
 import type { Tenancy, VersionType } from '../tenancy/tenancy.ts';
 
 export interface ResolvedVersion {
@@ -23,30 +24,27 @@ export type VersionAddress =
  */
 export class VersionResolver {
   readonly #tenancy: Tenancy;
-  readonly #ttlMs: number;
-  readonly #cache = new Map<string, { version: ResolvedVersion; expires: number }>();
+  // Bounded memory: far more addresses than are in use at once, so only stale ones are evicted.
+  readonly #cache: LRUCache<string, ResolvedVersion> | undefined;
 
   constructor(tenancy: Tenancy, ttlMs: number) {
     this.#tenancy = tenancy;
-    this.#ttlMs = ttlMs;
+    this.#cache = ttlMs > 0 ? new LRUCache({ max: 100_000, ttl: ttlMs, ttlAutopurge: false }) : undefined;
   }
 
   /** The version, or null when it does not exist. */
   async resolve(address: VersionAddress): Promise<ResolvedVersion | null> {
     const key = cacheKey(address);
-    const cached = this.#cache.get(key);
-    if (cached && cached.expires > Date.now()) return cached.version;
+    const cached = this.#cache?.get(key);
+    if (cached) return cached;
     const version = await this.#lookup(address);
-    if (version && this.#ttlMs > 0) {
-      this.#cache.set(key, { version, expires: Date.now() + this.#ttlMs });
-      this.#evictExpired();
-    }
+    if (version) this.#cache?.set(key, version);
     return version;
   }
 
   /** Whether `resolve` would answer from the cache. */
   isCached(address: VersionAddress): boolean {
-    return (this.#cache.get(cacheKey(address))?.expires ?? 0) > Date.now();
+    return this.#cache?.has(cacheKey(address)) ?? false;
   }
 
   /**
@@ -64,7 +62,8 @@ export class VersionResolver {
 
   /** Drops every cached address of a version (it was deleted by this process). */
   forget(versionId: string): void {
-    for (const [key, entry] of this.#cache) if (entry.version.versionId === versionId) this.#cache.delete(key);
+    if (!this.#cache) return;
+    for (const [key, version] of this.#cache.entries()) if (version.versionId === versionId) this.#cache.delete(key);
   }
 
   async #lookup(address: VersionAddress): Promise<ResolvedVersion | null> {
@@ -77,13 +76,6 @@ export class VersionResolver {
     const version = await this.#tenancy.findVersionByAddress(project?.id ?? '', address.versionType, address.versionSlug);
     if (!project) return null;
     return version && { versionId: version.id, projectId: project.id };
-  }
-
-  // Bounded memory: entries are dropped once stale, checked when the map has grown.
-  #evictExpired(): void {
-    if (this.#cache.size < 10_000) return;
-    const now = Date.now();
-    for (const [key, entry] of this.#cache) if (entry.expires <= now) this.#cache.delete(key);
   }
 }
 

@@ -59,6 +59,8 @@ describe('Configuration', () => {
       ['RECORD_MAX_KEYS', { RECORD_MAX_KEYS: '0' }],
       ['RECORD_MAX_DEPTH', { RECORD_MAX_DEPTH: '1' }],
       ['DB_TIMEOUT_MS', { DB_TIMEOUT_MS: '10' }],
+      ['API_KEY_CACHE_MS', { API_KEY_CACHE_MS: '-1' }],
+      ['API_KEY_CACHE_MS', { API_KEY_CACHE_MS: '600001' }],
     ];
     for (const [variable, env] of cases) {
       it(`${variable}=${Object.values(env)[0]}`, () => {
