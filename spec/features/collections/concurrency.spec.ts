@@ -3,11 +3,11 @@
 // because the service serialises the writes of each record (server/store/locks.ts).
 import { expect } from 'chai';
 import type { Response } from 'supertest';
-import { startService, givenTenant, type TestService, type Tenant } from '../../support/service.ts';
+import type { TestService, Tenant } from '../../support/service.ts';
 import { expectError, tally } from '../../support/expect.ts';
 import { testDatabase } from '../../support/database.ts';
 import {
-  Client, VIAS, catalog, newIdOf, optionalTextField, sampleOf, variantOf, writableFields, type Fields,
+  Client, givenClient, VIAS, catalog, newIdOf, optionalTextField, sampleOf, variantOf, writableFields, type Fields,
 } from '../../support/records.ts';
 
 const PARALLEL = 12;
@@ -18,9 +18,7 @@ describe('collections: concurrent writes', () => {
   let client: Client;
 
   before(async () => {
-    service = await startService();
-    tenant = await givenTenant(service);
-    client = new Client(service, tenant);
+    ({ service, tenant, client } = await givenClient());
   });
   after(() => service.close());
 

@@ -1,9 +1,9 @@
 // GET {prefix}/integrity: references are not enforced on write, and this report lists the
 // dangling ones per collection (declared reference fields, and `$ref`s to Resources and Headers).
 import { expect } from 'chai';
-import { startService, givenTenant, tokenFor, type TestService, type Tenant } from '../../support/service.ts';
+import { givenTenant, tokenFor, type TestService, type Tenant } from '../../support/service.ts';
 import { expectError } from '../../support/expect.ts';
-import { Client, VIAS, call, catalog, newIdOf, prefixOf } from '../../support/records.ts';
+import { Client, givenClient, VIAS, call, catalog, newIdOf, prefixOf } from '../../support/records.ts';
 import { INTEGRITY_CAP } from '../../../server/operations/integrity.ts';
 
 describe('collections: integrity', () => {
@@ -12,9 +12,7 @@ describe('collections: integrity', () => {
   let client: Client;
 
   before(async () => {
-    service = await startService();
-    tenant = await givenTenant(service);
-    client = new Client(service, tenant);
+    ({ service, tenant, client } = await givenClient());
   });
   after(() => service.close());
 

@@ -3,10 +3,10 @@
 // collection in schemas/collections.json is walked by every table-driven block automatically.
 import { expect } from 'chai';
 import type { Response } from 'supertest';
-import { startService, givenTenant, type TestService, type Tenant } from '../../support/service.ts';
+import type { TestService, Tenant } from '../../support/service.ts';
 import { expectError, expectInvalid } from '../../support/expect.ts';
 import {
-  Client, ISO_UTC_MS, ULID, VIAS, call, catalog, fieldSchema, listQueryFor, minimalOf, newIdOf, optionalTextField,
+  Client, givenClient, ISO_UTC_MS, ULID, VIAS, call, catalog, fieldSchema, listQueryFor, minimalOf, newIdOf, optionalTextField,
   otherKindId, referenceField, routeCases, sampleOf, urlOf, type Fields, type RouteCase,
 } from '../../support/records.ts';
 import { FAMILIES, OPERATIONS } from '../../../server/routes/table.ts';
@@ -56,9 +56,7 @@ describe('collections: the route matrix', () => {
   const fixtures = new Map<string, Fields & { id: string }>();
 
   before(async () => {
-    service = await startService();
-    tenant = await givenTenant(service);
-    client = new Client(service, tenant);
+    ({ service, tenant, client } = await givenClient());
     for (const collection of catalog.collections) fixtures.set(collection.name, await client.given(collection.name));
   });
   after(() => service.close());

@@ -4,10 +4,10 @@
 import { expect } from 'chai';
 import type { Response } from 'supertest';
 import type { Document } from 'mongodb';
-import { startService, givenTenant, type TestService, type Tenant } from '../../support/service.ts';
+import type { TestService, Tenant } from '../../support/service.ts';
 import { expectError, expectInvalid } from '../../support/expect.ts';
 import { testDatabase } from '../../support/database.ts';
-import { Client, collectionNamed, exactJson, listQueryFor, sampleOf, type Fields } from '../../support/records.ts';
+import { Client, givenClient, collectionNamed, exactJson, listQueryFor, sampleOf, type Fields } from '../../support/records.ts';
 import { MAX_BODY_DEPTH } from '../../../server/http/body.ts';
 
 /** `{"__proto__": ...}` in an object literal sets the prototype; JSON.parse makes an own key, as the server sees it. */
@@ -209,9 +209,7 @@ describe('JSON round-trips', () => {
   let client: Client;
 
   before(async () => {
-    service = await startService();
-    tenant = await givenTenant(service);
-    client = new Client(service, tenant);
+    ({ service, tenant, client } = await givenClient());
   });
   after(() => service.close());
 

@@ -3,9 +3,9 @@
 // and scope rules are read from the descriptors, so every kind that declares one is walked.
 import { expect } from 'chai';
 import type { Response } from 'supertest';
-import { startService, givenTenant, type TestService, type Tenant } from '../../support/service.ts';
+import type { TestService, Tenant } from '../../support/service.ts';
 import { expectError, expectInvalid, tally } from '../../support/expect.ts';
-import { Client, catalog, collectionNamed, newIdOf, optionalTextField, sampleOf, type Fields } from '../../support/records.ts';
+import { Client, givenClient, catalog, collectionNamed, newIdOf, optionalTextField, sampleOf, type Fields } from '../../support/records.ts';
 import type { Collection } from '../../../server/schemas/registry.ts';
 
 const RACERS = 10;
@@ -33,9 +33,7 @@ describe('collections: rules', () => {
   let client: Client;
 
   before(async () => {
-    service = await startService();
-    tenant = await givenTenant(service);
-    client = new Client(service, tenant);
+    ({ service, tenant, client } = await givenClient());
   });
   after(() => service.close());
 
