@@ -56,7 +56,7 @@ export const keyCommands: readonly Command[] = [
   {
     group: 'key',
     name: 'revoke',
-    summary: 'revoke an API key by id; it stops working at once (revoking again changes nothing)',
+    summary: 'revoke an API key by id; it stops working within API_KEY_CACHE_MS, 10 s by default (revoking again changes nothing)',
     synopsis: 'ID',
     options: {},
     positional: { name: 'ID', description: 'the key id, as `key list` shows it' },
