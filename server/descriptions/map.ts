@@ -3,7 +3,7 @@
 // so the sync can keep in kvStorage whatever the fields do not render back.
 import type { Fields } from '../operations/record-body.ts';
 import { isObject, pointer, without, type JsonObject } from './json.ts';
-import { keptExamples, keptHeaders } from './render.ts';
+import { generatedEnum, keptExamples, keptHeaders } from './render.ts';
 
 export interface Placement {
   collection: string;
@@ -223,15 +223,23 @@ function servers(value: unknown, owner: Fields, at: string, place: Place): void 
   list(value).forEach((server, index) => {
     const s = obj(server);
     const variables: JsonObject = {};
+    const generated: string[] = [];
     for (const [name, variable] of Object.entries(obj(s['variables']))) {
       const v = obj(variable);
-      variables[name] = { default: String(v['default'] ?? ''), ...(Array.isArray(v['enum']) && v['enum'].length > 0 ? { enum: v['enum'].map(String) } : {}) };
+      const value = String(v['default'] ?? '');
+      const values = Array.isArray(v['enum']) && v['enum'].length > 0 ? v['enum'].map(String) : undefined;
+      // A record's server variable needs an enum of at least one value (the contract); OpenAPI's
+      // is optional. Without one the default is the value the document certainly allows; the
+      // mark says the enum was made up, so export leaves it out (GitHub Enterprise's servers).
+      if (!values) generated.push(generatedEnum(name));
+      variables[name] = { default: value, enum: values ?? [value] };
     }
     place({
       collection: 'servers',
       fields: { ...owner, url: s['url'], description: str(s['description']), variables },
       original: s,
       pointer: `${at}${pointer('servers', index)}`,
+      ...(generated.length > 0 ? { generated } : {}),
     });
   });
 }

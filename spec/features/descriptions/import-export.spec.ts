@@ -164,6 +164,23 @@ describe('descriptions: OpenAPI import and export', function () {
     expect(res.body.changes.responses.created).to.equal(6);
   });
 
+  it('carries server variables without an enum: the record gets the default as its one value, export leaves it out', async () => {
+    // As GitHub Enterprise Server's description has them (document and operation level).
+    const variables = { hostname: { default: 'HOSTNAME', description: 'Your hostname' }, protocol: { default: 'http', enum: ['http', 'https'] } };
+    const document = petstore() as { servers?: unknown[]; paths: Record<string, Record<string, Record<string, unknown>>> };
+    document.servers = [{ url: 'https://api.example/' }, { url: '{protocol}://{hostname}/api/v3', variables }];
+    document.paths['/pets']!['get']!['servers'] = [{ url: '{protocol}://{hostname}', variables }];
+    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=enumless-variables`).set(bearer(tenant.key)).send(document);
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    expect(res.body.warnings).to.deep.equal([]);
+    const stored = await service.request.get(`${tenant.prefixes.V}/servers?limit=1000`).set(bearer(tenant.key));
+    const record = (stored.body.items as { url: string; variables: Record<string, unknown> }[]).find((item) => item.url === '{protocol}://{hostname}/api/v3');
+    expect(record?.variables).to.deep.equal({ hostname: { default: 'HOSTNAME', enum: ['HOSTNAME'] }, protocol: { default: 'http', enum: ['http', 'https'] } });
+    const out = await service.request.get(`${tenant.prefixes.V}/services/${res.body.service.id}/openapi`).set(bearer(tenant.key));
+    expect(out.body.servers).to.deep.equal(document.servers);
+    expect(out.body.paths['/pets'].get.servers).to.deep.equal([{ url: '{protocol}://{hostname}', variables }]);
+  });
+
   it('has its own body limit (IMPORT_BODY_LIMIT): 413 above it', async () => {
     const small = await startService({ IMPORT_BODY_LIMIT: '1kb' });
     try {
