@@ -10,11 +10,11 @@ import type { Document } from 'mongodb';
 import { openRuntime } from '../server/boot.ts';
 import { naturalKeyOf } from '../server/store/records.ts';
 import { loadConfig } from '../server/config.ts';
+import { MemorySampler } from './bench/memory.ts';
 import { freePort } from './chaos/processes.ts';
 
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
 const SIZES = sizes.length > 0 ? sizes : [10_000, 100_000];
-const MB = 1024 * 1024;
 
 const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'copy-bench-'));
 const config = loadConfig({ EMBEDDED_DB: 'ferretdb', DATA_DIR: dataDir, EMBEDDED_DB_PORT: process.env['EMBEDDED_DB_PORT'] ?? String(await freePort()), LOG_LEVEL: 'warn', CACHE_DIR: path.resolve('.cache') });
@@ -29,18 +29,12 @@ try {
     await seed(source.id, size);
     const seedSeconds = (performance.now() - seedStart) / 1000;
 
-    globalThis.gc?.();
-    const before = process.memoryUsage();
-    const peak = { rss: before.rss, heap: before.heapUsed };
-    const sampler = setInterval(() => {
-      const now = process.memoryUsage();
-      peak.rss = Math.max(peak.rss, now.rss);
-      peak.heap = Math.max(peak.heap, now.heapUsed);
-    }, 20);
+    const sampler = new MemorySampler();
+    sampler.start();
     const start = performance.now();
     const copy = await runtime.versionManager.create(project.id, 'branch', 'copy', source.id);
     const seconds = (performance.now() - start) / 1000;
-    clearInterval(sampler);
+    const { before, peak } = sampler.stop();
     const copied = await runtime.database.db.collection('paths').countDocuments({ versionId: copy.id });
     if (copied !== size) throw new Error(`copied ${copied} of ${size}`);
     // Deleting the copy (its records purged) is timed too; the source goes so the next size
@@ -50,7 +44,7 @@ try {
     const deleteSeconds = (performance.now() - deleteStart) / 1000;
     await runtime.versionManager.delete(source);
     process.stdout.write(`${[size, seedSeconds.toFixed(1), seconds.toFixed(1), Math.round(size / seconds),
-      (before.rss / MB).toFixed(0), (peak.rss / MB).toFixed(0), (before.heapUsed / MB).toFixed(0), (peak.heap / MB).toFixed(0), deleteSeconds.toFixed(1)].join('  ')}\n`);
+      before.rssMB.toFixed(0), peak.rssMB.toFixed(0), before.heapUsedMB.toFixed(0), peak.heapUsedMB.toFixed(0), deleteSeconds.toFixed(1)].join('  ')}\n`);
   }
 } finally {
   await runtime.close();

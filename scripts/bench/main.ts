@@ -12,6 +12,8 @@ import { repoRoot } from '../../server/config.ts';
 import { provisionDatabase, type DatabaseServer, type EmbeddedEngine } from '../../server/store/provision.ts';
 import { pathBodies } from './fixtures.ts';
 import { burst, type Target } from './load.ts';
+import type { PeakMemory } from './memory.ts';
+import { ONE_SHOTS, runOneShots, type OneShotResult, type Worker } from './oneshot.ts';
 import { parseOptions, USAGE, UsageError, type BenchOptions } from './options.ts';
 import { summariseProfile } from './profile.ts';
 import type { ChildMessage, ParentMessage, Ready } from './protocol.ts';
@@ -180,6 +182,21 @@ async function run(options: BenchOptions, signal: AbortSignal, cleanups: (() => 
   const idleStart = await drained(servers, signal);
   await sleep(idleMs, undefined, { signal }).catch(() => checkpoint());
   const idleCpuMsPerS = cpuOf(await servers.request<StatsReply>({ type: 'stats' }, 10_000, signal), idleStart) / idleMs;
+
+  // --- import, export, copy: last, in a version of their own (see oneshot.ts) ---------------
+  let oneShot: OneShotResult[] = [];
+  if (ONE_SHOTS.some((s) => options.scenarios.includes(s.id))) {
+    const worker: Worker = {
+      cpuS: async () => {
+        const { cpu } = await servers.request<StatsReply>({ type: 'stats' }, 60_000, signal);
+        return (cpu.user + cpu.system) / 1e6;
+      },
+      memory: async (action) => (await servers.request<Extract<ChildMessage, { type: 'memory' }>>({ type: 'memory', action }, 60_000, signal)).peak as PeakMemory | undefined,
+    };
+    const done = await runOneShots(options.scenarios, options.description, ready, worker, progress, signal);
+    oneShot = done.results;
+    problems.push(...done.problems);
+  }
   if (problems.length > 0) process.stderr.write(servers.logTail());
 
   const finishedAt = new Date();
@@ -200,9 +217,10 @@ async function run(options: BenchOptions, signal: AbortSignal, cleanups: (() => 
     },
     database: { kind: ready.server.kind, label: ready.server.label, source: given ? 'MONGODB_URI' : 'embedded', records: ids.length },
     idleCpuMsPerS,
-    options: { quick: options.quick, rounds: options.rounds, seconds: options.seconds, warmup: options.warmup, connections: options.connections, records: options.records },
+    options: { quick: options.quick, rounds: options.rounds, seconds: options.seconds, warmup: options.warmup, connections: options.connections, records: options.records, description: options.description },
     notes: notesFor(ready, dataDir),
     scenarios: results,
+    oneShot,
     ...(profileFile && { profile: summariseProfile(profileFile) }),
     problems,
   };

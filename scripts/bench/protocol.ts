@@ -1,5 +1,6 @@
 // The messages between the benchmark (parent, load generator) and its servers process (child),
 // over Node's IPC channel. Every request carries a `seq`; the child answers with the same `seq`.
+import type { PeakMemory } from './memory.ts';
 
 /** The three servers the child runs, each on its own loopback port. */
 export type ServerName = 'service' | 'bareMemory' | 'bareDb';
@@ -35,6 +36,16 @@ export interface ProfileRequest {
   file?: string;
 }
 
+/**
+ * Start or stop sampling the servers process's peak memory (memory.ts), around one piece of
+ * work the parent asks of the service over HTTP (an import, an export, a copy).
+ */
+export interface MemoryRequest {
+  type: 'memory';
+  seq: number;
+  action: 'start' | 'stop';
+}
+
 export interface ShutdownRequest {
   type: 'shutdown';
   seq: number;
@@ -42,7 +53,7 @@ export interface ShutdownRequest {
   dropDatabase: boolean;
 }
 
-export type ParentMessage = StartRequest | SeedRequest | StatsRequest | ProfileRequest | ShutdownRequest;
+export type ParentMessage = StartRequest | SeedRequest | StatsRequest | ProfileRequest | MemoryRequest | ShutdownRequest;
 
 export interface Ready {
   type: 'ready';
@@ -84,6 +95,13 @@ export interface Profiled {
   file?: string;
 }
 
+export interface Memory {
+  type: 'memory';
+  seq: number;
+  /** With `stop`: the peaks since `start`. */
+  peak?: PeakMemory;
+}
+
 export interface Closed {
   type: 'closed';
   seq: number;
@@ -96,4 +114,4 @@ export interface Failed {
   message: string;
 }
 
-export type ChildMessage = Ready | Seeded | Stats | Profiled | Closed | Failed;
+export type ChildMessage = Ready | Seeded | Stats | Profiled | Memory | Closed | Failed;

@@ -1,4 +1,5 @@
 // The run's result as one JSON-able object, and as the tables printed on stdout.
+import type { OneShotResult } from './oneshot.ts';
 import type { BenchOptions } from './options.ts';
 import type { ProfileSummary } from './profile.ts';
 import type { Ratio, VariantResult } from './stats.ts';
@@ -30,9 +31,11 @@ export interface BenchResult {
   database: { kind: string; label: string; source: 'MONGODB_URI' | 'embedded'; records: number };
   /** CPU (ms) the servers process used per second while idle, after the scenarios. */
   idleCpuMsPerS: number;
-  options: Pick<BenchOptions, 'quick' | 'rounds' | 'seconds' | 'warmup' | 'connections' | 'records'>;
+  options: Pick<BenchOptions, 'quick' | 'rounds' | 'seconds' | 'warmup' | 'connections' | 'records' | 'description'>;
   notes: string[];
   scenarios: ScenarioResult[];
+  /** Import, export and copy of a real description, each once (oneshot.ts). */
+  oneShot: OneShotResult[];
   profile?: ProfileSummary;
   /** Unexpected statuses or connection errors seen: the numbers of those variants are suspect. */
   problems: string[];
@@ -81,6 +84,20 @@ export function renderText(result: BenchResult): string {
   if (summary.length > 0) {
     out.push('Summary: service ÷ baseline (median of per-round ratios; req/s below 1 and latency/cpu above 1 mean the service costs more)');
     out.push(...table(['scenario', 'baseline', 'req/s', 'p50', 'p99', 'cpu/req'], summary, [0, 1]));
+    out.push('');
+  }
+
+  if (result.oneShot.length > 0) {
+    const d = result.oneShot[0]!.description;
+    out.push(`Import, export and copy of ${d.id} (${(d.bytes / 2 ** 20).toFixed(1)} MB), each once; memory of the servers process (all three servers), peak sampled during the scenario`);
+    const mb = (value: number) => `${thousands(value)} MB`;
+    out.push(...table(
+      ['  scenario', 'status', 'wall s', 'records', 'records/s', 'size', 'cpu s', 'rss before', 'rss peak', 'heap before', 'heap peak'],
+      result.oneShot.map((r) => [`  ${r.id}`, String(r.status), fixed(r.wallS, 1), thousands(r.records), thousands(r.recordsPerS), r.bytes === undefined ? '' : `${(r.bytes / 2 ** 20).toFixed(1)} MB`,
+        fixed(r.cpuS, 1), mb(r.memory.before.rssMB), mb(r.memory.peak.rssMB), mb(r.memory.before.heapUsedMB), mb(r.memory.peak.heapUsedMB)]),
+    ));
+    const warnings = result.oneShot.find((r) => r.warnings !== undefined)?.warnings;
+    if (warnings) out.push(`  the import reported ${thousands(warnings)} warnings (what it could not carry; see docs/openapi-import-export.md)`);
     out.push('');
   }
 

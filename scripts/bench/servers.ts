@@ -23,6 +23,7 @@ import { loadConfig } from '../../server/config.ts';
 import { newId } from '../../server/ids.ts';
 import { documentId, type CatalogRecord } from '../../server/store/records.ts';
 import type { ChildMessage, ParentMessage, Ready, ServerName, StartRequest } from './protocol.ts';
+import { MemorySampler } from './memory.ts';
 import { BIG_PAGE } from './scenarios.ts';
 
 const LOOPBACK = '127.0.0.1';
@@ -51,6 +52,8 @@ interface MemoryData {
 }
 
 let state: State | undefined;
+/** Peak memory around one import, export or copy (the one-shot scenarios, oneshot.ts). */
+const sampler = new MemorySampler();
 
 /**
  * Requests whose handler has not answered yet, over all three servers. When the load generator
@@ -109,6 +112,14 @@ async function handle(message: ParentMessage): Promise<void> {
       return;
     case 'profile':
       reply({ type: 'profiled', seq: message.seq, ...(await profile(message.action, message.file)) });
+      return;
+    case 'memory':
+      if (message.action === 'start') {
+        sampler.start();
+        reply({ type: 'memory', seq: message.seq });
+      } else {
+        reply({ type: 'memory', seq: message.seq, peak: sampler.stop() });
+      }
       return;
     case 'shutdown':
       await shutdown(message.dropDatabase);

@@ -11,7 +11,11 @@ export interface Comparison {
   identical: number;
   /** Pointers (in the original) of the first differences of each operation that differs. */
   differences: string[];
-  /** Named schemas and security schemes missing or different after the round trip. */
+  /**
+   * Named schemas and security schemes missing or different after the round trip: per
+   * component, the pointers of its first differences (or the component's own pointer when the
+   * difference is only absent against empty).
+   */
   components: string[];
 }
 
@@ -40,7 +44,10 @@ export async function compareDocuments(original: unknown, exported: unknown): Pr
     const mine = obj(obj(before['components'])[kind]);
     const theirs = obj(obj(after['components'])[kind]);
     for (const [name, value] of Object.entries(mine)) {
-      if (!sameJson(value, theirs[name])) result.components.push(pointer('components', kind, name));
+      if (sameJson(value, theirs[name])) continue;
+      const found: string[] = [];
+      diff(value, theirs[name], pointer('components', kind, name), found);
+      result.components.push(found.length > 0 ? found.slice(0, 3).join(', ') : pointer('components', kind, name));
     }
   }
   return result;

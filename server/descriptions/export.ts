@@ -37,7 +37,8 @@ export async function exportService(stores: ReadonlyMap<string, RecordStore>, ve
       addList(op, 'parameters', parametersOfOperation.get(operation.id), 'parameters');
       const requests = requestsOf.get(operation.id) ?? [];
       if (requests.length > 0) op['requestBody'] = requests.reduce<JsonObject>((body, record) => merge(body, rendered('requests', record)), {});
-      const responses: JsonObject = {};
+      // Status code ranges (2XX…) were kept in the operation's kvStorage, so `op` may hold some.
+      const responses: JsonObject = isObject(op['responses']) ? { ...op['responses'] } : {};
       for (const record of responsesOf.get(operation.id) ?? []) {
         const status = record['statusCode'] === null || record['statusCode'] === undefined ? 'default' : String(record['statusCode']);
         responses[status] = merge(isObject(responses[status]) ? responses[status] : {}, rendered('responses', record));

@@ -36,7 +36,10 @@ export const MARK = 'x-catalog';
 export interface Mark {
   service: string;
   order: number;
-  /** Fields the import made up (an operationId the document did not have); export leaves them out. */
+  /**
+   * Fields the import made up, which export leaves out: `operationId` (the document had none),
+   * or a pointer into a field (`/variables/<name>/enum`: a server variable without an enum).
+   */
   generated?: string[];
 }
 

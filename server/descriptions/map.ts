@@ -3,7 +3,7 @@
 // so the sync can keep in kvStorage whatever the fields do not render back.
 import type { Fields } from '../operations/record-body.ts';
 import { isObject, pointer, without, type JsonObject } from './json.ts';
-import { keptExamples, keptHeaders } from './render.ts';
+import { generatedEnum, keptExamples, keptHeaders } from './render.ts';
 
 export interface Placement {
   collection: string;
@@ -17,7 +17,6 @@ export interface Placement {
 
 /** Stores (or plans) one record; its id, or undefined when it could not be carried (a warning says why). */
 export type Place = (placement: Placement) => string | undefined;
-export type Warn = (pointer: string, message: string) => void;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const SERVICE_OWNED_COMPONENTS = ['schemas', 'securitySchemes', 'headers', 'examples'];
@@ -26,7 +25,7 @@ const str = (value: unknown): string | undefined => (typeof value === 'string' ?
 const obj = (value: unknown): JsonObject => (isObject(value) ? value : {});
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
-export function mapDocument(document: JsonObject, service: Fields, place: Place, warn: Warn): void {
+export function mapDocument(document: JsonObject, service: Fields, place: Place): void {
   const info = obj(document['info']);
   const components = obj(document['components']);
   const serviceId = place({
@@ -119,12 +118,19 @@ export function mapDocument(document: JsonObject, service: Fields, place: Place,
     servers(pathItem['servers'], { pathId }, at, place);
     for (const method of METHODS) {
       if (!isObject(pathItem[method])) continue;
-      operation(pathItem[method], method, path, pathId, `${at}/${method}`, place, warn);
+      operation(pathItem[method], method, path, pathId, `${at}/${method}`, place);
     }
   }
 }
 
-function operation(op: JsonObject, method: string, path: string, pathId: string, at: string, place: Place, warn: Warn): void {
+/** `2XX`-style keys: a Response's statusCode is a number, so these have no record of their own. */
+const isStatusRange = (status: string): boolean => /^[1-5]XX$/i.test(status);
+
+function operation(op: JsonObject, method: string, path: string, pathId: string, at: string, place: Place): void {
+  // Status code ranges stay with the operation, in its kvStorage (as everything the records have
+  // no field for): export lays them back under `responses`. Microsoft Graph answers every
+  // operation with 4XX and 5XX, and most with 2XX.
+  const ranges = Object.fromEntries(Object.entries(obj(op['responses'])).filter(([status]) => isStatusRange(status)));
   const operationId = place({
     collection: 'operations',
     fields: {
@@ -138,7 +144,7 @@ function operation(op: JsonObject, method: string, path: string, pathId: string,
       externalDocs: typeof obj(op['externalDocs'])['url'] === 'string' ? { url: obj(op['externalDocs'])['url'] } : undefined,
       security: Array.isArray(op['security']) ? op['security'] : undefined,
     },
-    original: without(op, 'parameters', 'requestBody', 'responses', 'servers'),
+    original: { ...without(op, 'parameters', 'requestBody', 'responses', 'servers'), ...(Object.keys(ranges).length > 0 ? { responses: ranges } : {}) },
     pointer: at,
     ...(typeof op['operationId'] === 'string' ? {} : { generated: ['operationId'] }),
   });
@@ -168,13 +174,10 @@ function operation(op: JsonObject, method: string, path: string, pathId: string,
   }
 
   for (const [status, value] of Object.entries(obj(op['responses']))) {
+    if (isStatusRange(status)) continue;
     const response = obj(value);
     const where = `${at}${pointer('responses', status)}`;
     const statusCode = status === 'default' ? null : Number(status);
-    if (statusCode !== null && !Number.isInteger(statusCode)) {
-      warn(where, `status code range ${status} has no record form (Response.statusCode is a number); left out`);
-      continue;
-    }
     const content = obj(response['content']);
     const types = Object.keys(content);
     for (const type of types.length > 0 ? types : [null]) {
@@ -223,15 +226,23 @@ function servers(value: unknown, owner: Fields, at: string, place: Place): void 
   list(value).forEach((server, index) => {
     const s = obj(server);
     const variables: JsonObject = {};
+    const generated: string[] = [];
     for (const [name, variable] of Object.entries(obj(s['variables']))) {
       const v = obj(variable);
-      variables[name] = { default: String(v['default'] ?? ''), ...(Array.isArray(v['enum']) && v['enum'].length > 0 ? { enum: v['enum'].map(String) } : {}) };
+      const value = String(v['default'] ?? '');
+      const values = Array.isArray(v['enum']) && v['enum'].length > 0 ? v['enum'].map(String) : undefined;
+      // A record's server variable needs an enum of at least one value (the contract); OpenAPI's
+      // is optional. Without one the default is the value the document certainly allows; the
+      // mark says the enum was made up, so export leaves it out (GitHub Enterprise's servers).
+      if (!values) generated.push(generatedEnum(name));
+      variables[name] = { default: value, enum: values ?? [value] };
     }
     place({
       collection: 'servers',
       fields: { ...owner, url: s['url'], description: str(s['description']), variables },
       original: s,
       pointer: `${at}${pointer('servers', index)}`,
+      ...(generated.length > 0 ? { generated } : {}),
     });
   });
 }

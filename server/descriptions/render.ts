@@ -2,7 +2,7 @@
 // (children are assembled by export.ts). The import stores in kvStorage what the original
 // object holds beyond this rendering, so render + kvStorage gives the original back.
 import type { Fields } from '../operations/record-body.ts';
-import { defined, isObject, type Json, type JsonObject } from './json.ts';
+import { defined, isObject, pointer, without, type Json, type JsonObject } from './json.ts';
 import { markOf } from './keys.ts';
 
 type Render = (record: Fields) => JsonObject;
@@ -49,6 +49,21 @@ export function keptHeaders(headers: unknown): JsonObject {
   return out;
 }
 
+/** How the mark names a server variable's enum the import made up (map.ts). */
+export function generatedEnum(variable: string): string {
+  return pointer('variables', variable, 'enum');
+}
+
+/** A server's variables, without the enums the import made up. */
+function serverVariables(record: Fields): JsonObject {
+  const generated = markOf(record)?.generated ?? [];
+  const variables: JsonObject = {};
+  for (const [name, variable] of Object.entries(isObject(record['variables']) ? record['variables'] : {})) {
+    variables[name] = isObject(variable) && generated.includes(generatedEnum(name)) ? without(variable, 'enum') : variable;
+  }
+  return variables;
+}
+
 function media(record: Fields): JsonObject | undefined {
   const type = record['contentMediaType'];
   if (typeof type !== 'string') return undefined;
@@ -61,7 +76,7 @@ export const RENDER: Readonly<Record<string, Render>> = {
     info: defined({ title: String(record['name'] ?? ''), summary: text(record['summary']), description: text(record['description']) }),
     security: record['security'] as Json | undefined,
   }),
-  servers: (record) => defined({ url: String(record['url']), description: text(record['description']), variables: nonEmpty(record['variables']) }),
+  servers: (record) => defined({ url: String(record['url']), description: text(record['description']), variables: nonEmpty(serverVariables(record)) }),
   paths: (record) => defined({ summary: text(record['summary']), description: text(record['description']) }),
   operations: (record) => defined({
     operationId: markOf(record)?.generated?.includes('operationId') ? undefined : record['operationId'] as string,

@@ -98,9 +98,7 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, dr
     }
     return fields['id'] as string;
   };
-  const warn = (pointer: string, message: string): void => void warnings.push({ pointer, message });
-
-  mapDocument(document, { slug, organizationId: target.projectId }, place, warn);
+  mapDocument(document, { slug, organizationId: target.projectId }, place);
 
   const owned = recordsOfService(serviceId, existing);
   const deletes = new Map<string, string[]>();

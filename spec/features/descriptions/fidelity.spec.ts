@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { validate } from '@scalar/openapi-parser';
 import { compareDocuments } from '../../../scripts/fidelity/compare.ts';
-import { DIRECTORY } from '../../../scripts/fidelity/main.ts';
+import { DIRECTORY } from '../../../scripts/bench/descriptions.ts';
 import { startService, givenTenant, bearer, type TestService, type Tenant } from '../../support/service.ts';
 
 const SPECS = ['ebay.com/commerce-charity.json', 'googleapis.com/cloudshell.json', 'xkcd.com.json', 'amazonaws.com/dataexchange.json'];

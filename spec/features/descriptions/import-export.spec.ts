@@ -155,13 +155,56 @@ describe('descriptions: OpenAPI import and export', function () {
   });
 
   it('lists what it cannot carry in warnings with its JSON pointer, and keeps the rest', async () => {
-    const document = petstore() as { paths: Record<string, Record<string, Record<string, Record<string, unknown>>>> };
-    document.paths['/pets']!['get']!['responses']!['5XX'] = { description: 'Server trouble' };
+    const document = petstore() as { paths: Record<string, Record<string, Record<string, unknown>>> };
+    const get = document.paths['/pets']!['get']! as { parameters?: Record<string, unknown>[] };
+    // The same query parameter twice (OpenAPI forbids it; its schema cannot tell): one Parameter.
+    get.parameters = [...(get.parameters ?? []), { name: 'twice', in: 'query', schema: { type: 'string' } }, { name: 'twice', in: 'query', description: 'again', schema: { type: 'string' } }];
+    const index = get.parameters.length - 1;
     const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=with-warnings`).set(bearer(tenant.key)).send(document);
-    expect(res.status).to.equal(201);
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
     expect(res.body.warnings).to.have.length(1);
-    expect(res.body.warnings[0].pointer).to.equal('/paths/~1pets/get/responses/5XX');
+    expect(res.body.warnings[0].pointer).to.equal(`/paths/~1pets/get/parameters/${index}`);
     expect(res.body.changes.responses.created).to.equal(6);
+  });
+
+  it('keeps status code ranges (2XX, 4XX, 5XX) with their operation and exports them where they were', async () => {
+    const document = petstore() as { paths: Record<string, Record<string, Record<string, Record<string, unknown>>>> };
+    const ranges = {
+      '2XX': { description: 'Some success', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } },
+      '5XX': { description: 'Server trouble', headers: { 'Retry-After': { schema: { type: 'integer' } } } },
+    };
+    Object.assign(document.paths['/pets']!['get']!['responses']!, ranges);
+    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=with-ranges`).set(bearer(tenant.key)).send(document);
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    expect(res.body.warnings).to.deep.equal([]);
+    expect(res.body.changes.responses.created).to.equal(6);
+    const out = await service.request.get(`${tenant.prefixes.V}/services/${res.body.service.id}/openapi`).set(bearer(tenant.key));
+    expect(out.status).to.equal(200);
+    expect((await validate(structuredClone(out.body))).valid).to.equal(true);
+    const responses = out.body.paths['/pets'].get.responses;
+    expect(responses['2XX']).to.deep.equal(ranges['2XX']);
+    expect(responses['5XX']).to.deep.equal(ranges['5XX']);
+    expect(Object.keys(responses)).to.include.members(Object.keys(document.paths['/pets']!['get']!['responses']!));
+    const again = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=with-ranges`).set(bearer(tenant.key)).send(document);
+    // Importing it again changes nothing: the ranges compare equal with what was kept.
+    expect(['created', 'updated', 'deleted'].map((kind) => total(again.body.changes, kind as 'created'))).to.deep.equal([0, 0, 0]);
+  });
+
+  it('carries server variables without an enum: the record gets the default as its one value, export leaves it out', async () => {
+    // As GitHub Enterprise Server's description has them (document and operation level).
+    const variables = { hostname: { default: 'HOSTNAME', description: 'Your hostname' }, protocol: { default: 'http', enum: ['http', 'https'] } };
+    const document = petstore() as { servers?: unknown[]; paths: Record<string, Record<string, Record<string, unknown>>> };
+    document.servers = [{ url: 'https://api.example/' }, { url: '{protocol}://{hostname}/api/v3', variables }];
+    document.paths['/pets']!['get']!['servers'] = [{ url: '{protocol}://{hostname}', variables }];
+    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=enumless-variables`).set(bearer(tenant.key)).send(document);
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    expect(res.body.warnings).to.deep.equal([]);
+    const stored = await service.request.get(`${tenant.prefixes.V}/servers?limit=1000`).set(bearer(tenant.key));
+    const record = (stored.body.items as { url: string; variables: Record<string, unknown> }[]).find((item) => item.url === '{protocol}://{hostname}/api/v3');
+    expect(record?.variables).to.deep.equal({ hostname: { default: 'HOSTNAME', enum: ['HOSTNAME'] }, protocol: { default: 'http', enum: ['http', 'https'] } });
+    const out = await service.request.get(`${tenant.prefixes.V}/services/${res.body.service.id}/openapi`).set(bearer(tenant.key));
+    expect(out.body.servers).to.deep.equal(document.servers);
+    expect(out.body.paths['/pets'].get.servers).to.deep.equal([{ url: '{protocol}://{hostname}', variables }]);
   });
 
   it('has its own body limit (IMPORT_BODY_LIMIT): 413 above it', async () => {
