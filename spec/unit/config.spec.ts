@@ -59,6 +59,8 @@ describe('Configuration', () => {
       ['RECORD_MAX_KEYS', { RECORD_MAX_KEYS: '0' }],
       ['RECORD_MAX_DEPTH', { RECORD_MAX_DEPTH: '1' }],
       ['DB_TIMEOUT_MS', { DB_TIMEOUT_MS: '10' }],
+      ['DB_LONG_TIMEOUT_MS', { DB_LONG_TIMEOUT_MS: 'long' }],
+      ['DB_LONG_TIMEOUT_MS', { DB_LONG_TIMEOUT_MS: '1000' }],
     ];
     for (const [variable, env] of cases) {
       it(`${variable}=${Object.values(env)[0]}`, () => {
@@ -74,6 +76,9 @@ describe('Configuration', () => {
       .to.deep.equal({ maxBytes: 64 * 1024, maxKeys: 500, maxDepth: 16 });
     expect(loadConfig({}).dbTimeoutMs).to.equal(4000);
     expect(loadConfig({ DB_TIMEOUT_MS: '1500' }).dbTimeoutMs).to.equal(1500);
+    expect(loadConfig({}).dbLongTimeoutMs).to.equal(300_000);
+    expect(loadConfig({ DB_LONG_TIMEOUT_MS: '0' }).dbLongTimeoutMs).to.equal(0);
+    expect(loadConfig({ DB_TIMEOUT_MS: '1500', DB_LONG_TIMEOUT_MS: '1500' }).dbLongTimeoutMs).to.equal(1500);
   });
 
   it('reads BODY_LIMIT with units', () => {
