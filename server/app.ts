@@ -79,7 +79,10 @@ export function createApp(parts: AppParts): express.Express {
   const versions = new VersionResolver(parts.tenancy, parts.config.versionCacheMs);
   const readBody = jsonBodyReader(parts.config.bodyLimit, parts.config.recordLimits);
   // Agents reach the catalog through MCP with the same credentials and the same authorization.
-  app.use(mcpRouter({ catalog: parts.catalog, tenancy: parts.tenancy, versions, stores: parts.stores, authenticate: limitedAuthenticate, readBody }));
+  app.use(mcpRouter({
+    catalog: parts.catalog, tenancy: parts.tenancy, versions, stores: parts.stores, authenticate: limitedAuthenticate, readBody,
+    dbTimeoutMs: parts.config.dbTimeoutMs,
+  }));
   app.use(catalogRouter(endpoints, {
     catalog: parts.catalog,
     authenticate: limitedAuthenticate,

@@ -40,7 +40,7 @@ export async function openRuntime(config: Config, logger: Logger, catalog: Catal
   });
   try {
     const uri = config.mongodbUri ?? `${databaseServer.uri.replace(/\/?$/, '/')}${config.databaseName}`;
-    const database = await connectDatabase(uri, config.databaseName, { timeoutMs: config.dbTimeoutMs });
+    const database = await connectDatabase(uri, config.databaseName, { timeoutMs: config.dbTimeoutMs, longTimeoutMs: config.dbLongTimeoutMs });
     logger.info({ server: database.server.label, database: config.databaseName, embedded: databaseServer.kind !== 'external' }, 'database ready');
     const runtime = await assemble(config, catalog, database, databaseServer, logger);
     return runtime;

@@ -30,8 +30,10 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   /** What one record (one request body) may cost: RECORD_MAX_BYTES, RECORD_MAX_KEYS, RECORD_MAX_DEPTH. */
   readonly recordLimits: { readonly maxBytes: number; readonly maxKeys: number; readonly maxDepth: number };
-  /** Bound on every database call, client side (timeoutMS) and server side (maxTimeMS). */
+  /** A request's database work: 503 past it (client side), and each call's `maxTimeMS` is what is left of it. */
   readonly dbTimeoutMs: number;
+  /** `maxTimeMS` of each call outside a request's budget (whole-version work, start-up, the sweeper); 0: none. */
+  readonly dbLongTimeoutMs: number;
   /** `auto`: pretty on a terminal, JSON lines otherwise. */
   readonly logFormat: LogFormat;
   /** Requests per credential (or per IP when unauthenticated) per window; undefined when off. */
@@ -82,6 +84,9 @@ export function loadConfig(env: Env = process.env): Config {
       maxDepth: integer(env, 'RECORD_MAX_DEPTH', 64, 2, 256),
     }),
     dbTimeoutMs: integer(env, 'DB_TIMEOUT_MS', 4_000, 100, 600_000),
+    // One call of whole-version work on FerretDB reads a 100,000-record version (over 20 s on a
+    // loaded machine); five minutes bounds a runaway call and cuts off none of that.
+    dbLongTimeoutMs: integer(env, 'DB_LONG_TIMEOUT_MS', 300_000, 0, 3_600_000),
     logFormat: oneOf(env, 'LOG_FORMAT', LOG_FORMATS, 'auto'),
     rateLimit: oneOf(env, 'RATE_LIMIT', SWITCH, 'on') === 'off' ? undefined : Object.freeze({
       // Generous: a busy integration stays far below 100 requests a second per credential.
@@ -92,6 +97,9 @@ export function loadConfig(env: Env = process.env): Config {
       port: optional(env, 'METRICS_PORT') === undefined ? undefined : integer(env, 'METRICS_PORT', 0, 0, 65535),
     }),
   };
+  if (config.dbLongTimeoutMs !== 0 && config.dbLongTimeoutMs < config.dbTimeoutMs) {
+    throw new ConfigError(`DB_LONG_TIMEOUT_MS must be 0 (no bound) or at least DB_TIMEOUT_MS (${config.dbTimeoutMs}), got "${config.dbLongTimeoutMs}"`);
+  }
   if (config.mongodbUri !== undefined && config.jwtSecret === undefined) {
     throw new ConfigError('JWT_SECRET is required when MONGODB_URI is set (at least 32 bytes, e.g. `openssl rand -base64 48`)');
   }

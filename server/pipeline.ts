@@ -71,7 +71,8 @@ export interface Endpoint {
    * Work over a whole version (copy, purge, diff, import, integrity) takes longer than one
    * request's database budget, and on FerretDB single calls of it do too (reading a
    * 100,000-record version), so it is not cut off at the budget: finding the database and a
-   * connection are still bounded, and a frozen database holds it until it answers again.
+   * connection are still bounded, each call carries DB_LONG_TIMEOUT_MS as `maxTimeMS`, and a
+   * frozen database holds it until it answers again.
    */
   longRunning?: boolean;
   /** For documentation, where the endpoint knows them: a one-line summary, and `$id`s of its body and answer schemas. */
@@ -102,30 +103,31 @@ export function handlerFor(endpoint: Endpoint, parts: PipelineParts): RequestHan
   return async (req, res) => {
     // One budget for the request's database work; reading the body does not count against it.
     const deadline = new Deadline(parts.dbTimeoutMs);
-    const credential = await deadline.bound(parts.authenticate(req, res));
+    const credential = await deadline.bound(() => parts.authenticate(req, res));
     const address = endpoint.target === 'project' ? undefined : addressOf(endpoint.target, req, parts.catalog);
     const projectRef = endpoint.target === 'project' ? param(req, 'projectRef', parts.catalog.checkProjectRef) : undefined;
     const id = endpoint.checkId ? param(req, 'id', endpoint.checkId) : '';
     if (endpoint.query !== true) refuseQuery(req, endpoint.query || []);
     const cached = address !== undefined && parts.versions.isCached(address);
-    const version = address ? await deadline.bound(parts.versions.resolve(address)) : undefined;
-    const projectId = version ? version.projectId : projectRef !== undefined ? await deadline.bound(parts.versions.project(projectRef)) : null;
+    const version = address ? await deadline.bound(() => parts.versions.resolve(address)) : undefined;
+    const projectId = version ? version.projectId : projectRef !== undefined ? await deadline.bound(() => parts.versions.project(projectRef)) : null;
     // Unknown gets the answer out-of-reach gets from authorize: nothing leaks.
     if (!projectId || version === null) throw new Forbidden();
     try {
       authorize(credential, projectId, endpoint.access);
     } catch (refusal) {
       // Nor does the time: a version refused from the cache costs the lookups of an unknown one.
-      if (cached) await deadline.bound(parts.versions.lookUpAsIfUncached(address));
+      if (cached) await deadline.bound(() => parts.versions.lookUpAsIfUncached(address));
       throw refusal;
     }
     const body = endpoint.body === 'json' ? await parts.readBody(req, res)
       : endpoint.body === 'document' ? await parts.readDocument(req, res) : undefined;
-    const work = endpoint.run({
+    const work = () => endpoint.run({
       credential, projectId, version, id, body, query: req.query as Record<string, unknown>, versions: parts.versions,
       accepts: (types) => req.accepts([...types]),
     });
-    const outcome = await (endpoint.longRunning ? work : deadline.bound(work, 'restart'));
+    // Long-running work runs outside the request's budget: its calls get DB_LONG_TIMEOUT_MS each.
+    const outcome = await (endpoint.longRunning ? work() : deadline.bound(work, 'restart'));
     send(res, outcome.status === 201 ? withLocation(outcome, req, endpoint.checkId !== undefined) : outcome);
   };
 }

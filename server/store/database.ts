@@ -1,5 +1,6 @@
 // The MongoDB client: connecting with durable and bounded defaults, naming the server that answers.
 import { MongoClient, type Db } from 'mongodb';
+import { budgeted } from './budget.ts';
 import { withTimeout } from './embedded/util.ts';
 
 export interface ServerInfo {
@@ -26,24 +27,27 @@ const DEFAULTS: Record<string, { uriKeys: string[]; option: object }> = {
 /** Default bound on every database call (DB_TIMEOUT_MS). */
 export const DEFAULT_DB_TIMEOUT_MS = 4_000;
 
-export async function connectDatabase(uri: string, databaseName: string, options: { timeoutMs?: number } = {}): Promise<Database> {
+export async function connectDatabase(uri: string, databaseName: string, options: { timeoutMs?: number; longTimeoutMs?: number } = {}): Promise<Database> {
   // monitorCommands: command latency for the metrics (server/observability/metrics.ts).
   // Without a bound given (test helpers, one-off scripts) only server selection is bounded.
-  const { timeoutMs } = options;
-  // Driver 7 ignores timeoutMS (deprecated, "has no effect"), so each step is bounded on its
-  // own: finding the server, getting a pooled connection and opening one. Reads from a socket
-  // are not: a socket timeout short enough to matter to a client also cut off the long calls of
-  // whole-version work (FerretDB reads a 100,000-record version for over 20 s in one call while
-  // copying it, and index builds at start-up took seconds on a loaded machine). What a client
-  // waits for is bounded by the request pipeline instead (server/deadline.ts): 503 within one
-  // budget, whatever the socket does; a frozen database's calls finish once it answers again.
+  const { timeoutMs, longTimeoutMs } = options;
+  // Driver 7.8 ignores timeoutMS (deprecated, "has no effect"), so each step is bounded on its
+  // own: finding the server, getting a pooled connection and opening one, and the server's work
+  // by a `maxTimeMS` on every collection call (budget.ts: what is left of the request's budget,
+  // else DB_LONG_TIMEOUT_MS). Reads from a socket are not: a socket timeout short enough to
+  // matter to a client also cut off the long calls of whole-version work (FerretDB reads a
+  // 100,000-record version for over 20 s in one call while copying it, and index builds at
+  // start-up took seconds on a loaded machine), and FerretDB does not stop its writes at
+  // maxTimeMS. What a client waits for is bounded by the request pipeline (server/deadline.ts):
+  // 503 within one budget, whatever the socket does; a frozen database's calls finish once it
+  // answers again.
   const steps: Record<string, number> = timeoutMs === undefined
     ? { serverSelectionTimeoutMS: DEFAULT_DB_TIMEOUT_MS }
     : { serverSelectionTimeoutMS: timeoutMs, waitQueueTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs };
   const bounded = Object.fromEntries(Object.entries(steps).filter(([option]) => !uriHas(uri, option.toLowerCase())));
   const client = new MongoClient(uri, { ...defaultsNotIn(uri), ...bounded, appName: 'catalog-service', monitorCommands: true });
   await client.connect();
-  const db = client.db(databaseName);
+  const db = budgeted(client.db(databaseName), longTimeoutMs);
   const server = await identifyServer(db);
   return {
     client,

@@ -68,12 +68,14 @@ describe('An embedded database that freezes or dies (issue 9)', function () {
     process.kill(pid, 'SIGSTOP');
     try {
       // The mocha timeout (60 s) is the only clock here; before the fix these took ~40 s each.
-      const [health, list, create] = await Promise.all([
+      const [health, list, create, mcp] = await Promise.all([
         request.get('/healthz'),
         request.get(url).set(bearer(key)),
         request.post(url).set(bearer(key)).send({ serviceId: `svc_${'0'.repeat(26)}`, path: '/frozen' }),
+        request.post('/mcp').set(bearer(key)).set('Accept', 'application/json, text/event-stream')
+          .send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
       ]);
-      for (const res of [health, list, create]) {
+      for (const res of [health, list, create, mcp]) {
         expectError(res, 503, 'Service Unavailable');
         expect(res.headers['retry-after']).to.equal('1');
       }

@@ -61,6 +61,8 @@ describe('Configuration', () => {
       ['DB_TIMEOUT_MS', { DB_TIMEOUT_MS: '10' }],
       ['API_KEY_CACHE_MS', { API_KEY_CACHE_MS: '-1' }],
       ['API_KEY_CACHE_MS', { API_KEY_CACHE_MS: '600001' }],
+      ['DB_LONG_TIMEOUT_MS', { DB_LONG_TIMEOUT_MS: 'long' }],
+      ['DB_LONG_TIMEOUT_MS', { DB_LONG_TIMEOUT_MS: '1000' }],
     ];
     for (const [variable, env] of cases) {
       it(`${variable}=${Object.values(env)[0]}`, () => {
@@ -76,6 +78,9 @@ describe('Configuration', () => {
       .to.deep.equal({ maxBytes: 64 * 1024, maxKeys: 500, maxDepth: 16 });
     expect(loadConfig({}).dbTimeoutMs).to.equal(4000);
     expect(loadConfig({ DB_TIMEOUT_MS: '1500' }).dbTimeoutMs).to.equal(1500);
+    expect(loadConfig({}).dbLongTimeoutMs).to.equal(300_000);
+    expect(loadConfig({ DB_LONG_TIMEOUT_MS: '0' }).dbLongTimeoutMs).to.equal(0);
+    expect(loadConfig({ DB_TIMEOUT_MS: '1500', DB_LONG_TIMEOUT_MS: '1500' }).dbLongTimeoutMs).to.equal(1500);
   });
 
   it('reads BODY_LIMIT with units', () => {

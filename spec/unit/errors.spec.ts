@@ -4,7 +4,7 @@ import path from 'node:path';
 import express from 'express';
 import supertest from 'supertest';
 import { pino } from 'pino';
-import { MongoNetworkError, MongoNetworkTimeoutError, MongoServerError } from 'mongodb';
+import { MongoDriverError, MongoNetworkError, MongoNetworkTimeoutError, MongoServerError } from 'mongodb';
 import { repoRoot } from '../../server/config.ts';
 import {
   ApiError, Conflict, ERROR_CLASSES, Forbidden, HeadersTooLarge, InternalError, InvalidRequest, MethodNotAllowed, PayloadTooLarge,
@@ -58,6 +58,9 @@ describe('Errors: translating what others throw', () => {
     ['the driver: socket timeout (a frozen database)', new MongoNetworkTimeoutError('connection 1 to 127.0.0.1:27018 timed out'), 503, 'Service Unavailable'],
     // Seen by npm run chaos and the frozen-database test under load: the socket died under the driver.
     ['a database socket ended by the other party', Object.assign(new Error('This socket has been ended by the other party'), { code: 'EPIPE' }), 503, 'Service Unavailable'],
+    // Seen on POST /mcp against a frozen database: no pooled connection within DB_TIMEOUT_MS (the
+    // driver's WaitQueueTimeoutError, not exported: only its name tells it).
+    ['the driver: no pooled connection in time', Object.defineProperty(new MongoDriverError('Timed out while checking out a connection from connection pool'), 'name', { value: 'WaitQueueTimeoutError' }), 503, 'Service Unavailable'],
     ['MongoDB: a duplicate key is no passing trouble', new MongoServerError({ errmsg: 'E11000', code: 11000 }), 500, 'Internal Server Error'],
     ['a bug', new TypeError("Cannot read properties of undefined (reading 'x')"), 500, 'Internal Server Error'],
     ['a thrown string', 'oops', 500, 'Internal Server Error'],
