@@ -65,7 +65,7 @@ export class UsageError extends Error {}
 export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
   const options: BenchOptions = {
     quick: false, json: false, rounds: 3, seconds: 2, warmup: 0.75, connections: 8, records: 200,
-    scenarios: SCENARIOS.map((s) => s.id), variants: Object.keys(VARIANTS) as VariantName[],
+    scenarios: [...SCENARIO_IDS], variants: Object.keys(VARIANTS) as VariantName[],
     profile: false, verbose: false, description: { id: DEFAULT_DESCRIPTION, bytes: 0 },
   };
   let description: (() => DescriptionFile) | undefined;
