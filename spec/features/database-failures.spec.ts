@@ -40,6 +40,8 @@ describe('An embedded database that freezes or dies (issue 9)', function () {
   let request: supertest.Agent;
   let url: string;
   let key: string;
+  /** A key no request has used yet, so the service must look it up (API_KEY_CACHE_MS remembers used ones). */
+  let unusedKey: string;
 
   before(async function () {
     const engine = process.env['EMBEDDED_DB'];
@@ -55,6 +57,7 @@ describe('An embedded database that freezes or dies (issue 9)', function () {
     const project = await runtime.tenancy.createProject('dbfail', 'Database failures');
     const version = await runtime.tenancy.createVersion(project.id, 'branch', 'main');
     key = (await runtime.tenancy.createApiKey(project.id, false)).secret;
+    unusedKey = (await runtime.tenancy.createApiKey(project.id, false)).secret;
     url = `/v2/catalog/versions/${version.id}/paths`;
   });
   after(async () => {
@@ -72,7 +75,8 @@ describe('An embedded database that freezes or dies (issue 9)', function () {
         request.get('/healthz'),
         request.get(url).set(bearer(key)),
         request.post(url).set(bearer(key)).send({ serviceId: `svc_${'0'.repeat(26)}`, path: '/frozen' }),
-        request.post('/mcp').set(bearer(key)).set('Accept', 'application/json, text/event-stream')
+        // tools/list reads nothing, so only the key's lookup meets the frozen database.
+        request.post('/mcp').set(bearer(unusedKey)).set('Accept', 'application/json, text/event-stream')
           .send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
       ]);
       for (const res of [health, list, create, mcp]) {
