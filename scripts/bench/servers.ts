@@ -15,7 +15,7 @@ import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { Collection, Document } from 'mongodb';
-import { pino } from 'pino';
+import { createLogger } from '../../server/logger.ts';
 import { createApp } from '../../server/app.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
 import { openRuntime, type Runtime } from '../../server/boot.ts';
@@ -138,7 +138,8 @@ async function start(request: StartRequest): Promise<State> {
   // one credential at thousands of requests a second is the load, not abuse). At `info` every
   // request logs one access line, as in production.
   const config = loadConfig({ MONGODB_URI: request.uri, JWT_SECRET: request.jwtSecret, LOG_LEVEL: 'info', RATE_LIMIT: 'off' });
-  const logger = pino({ level: config.logLevel });
+  // The logger `npm start` makes, writing JSON lines to stdout (a pipe to the benchmark).
+  const logger = createLogger(config.logLevel, 'json');
   const runtime = await openRuntime(config, logger);
   try {
     const { tenancy } = runtime;
