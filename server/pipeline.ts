@@ -2,7 +2,7 @@
 // version or project → authorize → read the body → run the operation → send the outcome. Each
 // stage either passes its result on or throws an ApiError; nothing here knows a collection.
 // Record routes and version routes are both endpoints: data this one pipeline runs.
-import type { Request, RequestHandler } from 'express';
+import type { Request, Response } from 'express';
 import type { Authenticate } from './auth/authenticate.ts';
 import { authorize, type Access, type Credential } from './auth/credential.ts';
 import { Deadline } from './deadline.ts';
@@ -99,7 +99,7 @@ export function recordEndpoint(route: Route, stores: ReadonlyMap<string, RecordS
   };
 }
 
-export function handlerFor(endpoint: Endpoint, parts: PipelineParts): RequestHandler {
+export function handlerFor(endpoint: Endpoint, parts: PipelineParts): (req: Request, res: Response) => Promise<void> {
   return async (req, res) => {
     // One budget for the request's database work; reading the body does not count against it.
     const deadline = new Deadline(parts.dbTimeoutMs);

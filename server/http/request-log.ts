@@ -14,8 +14,20 @@ const ACCEPTABLE_ID = /^[\w.:-]{1,128}$/;
 /** The route label of a request no route matched (kept apart so unknown URLs cannot flood labels). */
 export const UNMATCHED = '(unmatched)';
 
+const TEMPLATE = Symbol('route template');
+
+/**
+ * Names the route template serving `req`. Routes in a router mounted under a prefix know only
+ * their path below it (`req.route.path` is `/paths/:id`), so they name their whole template here.
+ */
+export function nameRoute(req: IncomingMessage, template: string): void {
+  (req as IncomingMessage & { [TEMPLATE]?: string })[TEMPLATE] = template;
+}
+
 /** The route template that served `req` (e.g. `/v2/catalog/versions/:versionId/paths/:id`). */
 export function routeOf(req: IncomingMessage): string {
+  const named = (req as IncomingMessage & { [TEMPLATE]?: string })[TEMPLATE];
+  if (named !== undefined) return named;
   const route = (req as Partial<Request>).route as { path?: unknown } | undefined;
   return typeof route?.path === 'string' ? route.path : UNMATCHED;
 }

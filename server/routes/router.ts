@@ -3,28 +3,59 @@
 // Express.
 import express from 'express';
 import { MethodNotAllowed } from '../errors.ts';
+import { nameRoute } from '../http/request-log.ts';
 import { handlerFor, type Endpoint, type PipelineParts } from '../pipeline.ts';
+import { FAMILIES } from './table.ts';
+
+const OPTIONS = { strict: true, caseSensitive: true } as const;
+
+interface MountedRoute {
+  route: express.IRoute;
+  /** The whole template, for logs and metrics. */
+  template: string;
+  methods: Set<string>;
+}
 
 export function catalogRouter(endpoints: readonly Endpoint[], parts: PipelineParts): express.Router {
-  const router = express.Router({ strict: true, caseSensitive: true });
-  // One Express route per path, holding all its methods: a request is matched against each
-  // path once, not once per method (family P's paths come after family V's, so with a layer per
-  // endpoint a P request walked every V endpoint first, measurably: get-p cost 7-33% more CPU).
-  const routes = new Map<string, { route: express.IRoute; methods: Set<string> }>();
+  const router = express.Router(OPTIONS);
+  // The routes below a family's prefix live in a router of their own, mounted at the prefix: a
+  // request is matched against the two prefixes, then against its family's routes only. In one
+  // flat list a family P request was first tried against every family V route (get-p cost
+  // 7-44% more CPU than get-v with a layer per endpoint, 8-14% with one route per path).
+  const families = new Map(FAMILIES.map(({ prefix }) => [prefix, express.Router({ ...OPTIONS, mergeParams: true })]));
+  const routes = new Map<string, MountedRoute>();
   for (const endpoint of endpoints) {
-    const entry = routes.get(endpoint.path) ?? { route: router.route(endpoint.path), methods: new Set<string>() };
+    const entry = routes.get(endpoint.path) ?? mount(endpoint.path, router, families);
     routes.set(endpoint.path, entry);
-    entry.route[endpoint.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete'](handlerFor(endpoint, parts));
+    const handle = handlerFor(endpoint, parts);
+    entry.route[endpoint.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete']((req: express.Request, res: express.Response) => {
+      nameRoute(req, entry.template);
+      return handle(req, res);
+    });
     entry.methods.add(endpoint.method);
     // Express answers HEAD with the GET handler.
     if (endpoint.method === 'GET') entry.methods.add('HEAD');
   }
   // Last in each route, so it sees only the methods no handler took.
-  for (const { route, methods } of routes.values()) {
+  for (const { route, template, methods } of routes.values()) {
     const allowed = [...methods].sort();
-    route.all(() => {
+    route.all((req) => {
+      nameRoute(req, template);
       throw new MethodNotAllowed(allowed);
     });
   }
+  for (const [prefix, family] of families) router.use(prefix, family);
   return router;
+}
+
+/**
+ * One Express route per path, holding all its methods, so a request is matched against each path
+ * once. A path below a family prefix goes to that family's router; the prefix itself (a
+ * version's own route) stays at the top, where strict routing still tells `/x` from `/x/`.
+ */
+function mount(template: string, router: express.Router, families: ReadonlyMap<string, express.Router>): MountedRoute {
+  for (const [prefix, family] of families) {
+    if (template.startsWith(`${prefix}/`)) return { route: family.route(template.slice(prefix.length)), template, methods: new Set() };
+  }
+  return { route: router.route(template), template, methods: new Set() };
 }
