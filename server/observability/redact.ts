@@ -44,6 +44,8 @@ function hasSecret(text: string): boolean {
 }
 
 function decoded(text: string): string {
+  // Most URLs have no escapes: nothing to decode (this runs for every segment of every request).
+  if (!text.includes('%') && !text.includes('+')) return text;
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
