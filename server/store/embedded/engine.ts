@@ -11,7 +11,7 @@ export interface DatabaseServer {
   stop(): Promise<void>;
   /** Supervised embedded servers only: how often it was restarted after dying. */
   readonly restarts?: number;
-  /** Supervised embedded servers only: the supervising process (the database is its child). */
+  /** Supervised embedded servers only: the process to signal to kill the database (FerretDB's wrapper, whose child it is; mongod itself). */
   readonly pid?: number | undefined;
   /** Supervised embedded servers only: called after each restart with the count so far (for metrics). */
   onRestart?(listener: (count: number) => void): void;

@@ -1,5 +1,5 @@
 // Running FerretDB: spawned under a shell wrapper that stops it when we go, waited for until it
-// serves, restarted with backoff when it dies (supervision), stopped.
+// serves, restarted with backoff when it dies (supervise.ts), stopped.
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
@@ -7,7 +7,8 @@ import type * as net from 'node:net';
 import * as path from 'node:path';
 import { noteOtherEngineData, type DatabaseServer, type ProvisionOptions } from './engine.ts';
 import { LOOPBACK, acceptsTcp, loopbackUri, serverKind } from './probe.ts';
-import { messageOf, oneLine, withTimeout } from './util.ts';
+import { supervisedServer, type Instance } from './supervise.ts';
+import { messageOf, withTimeout } from './util.ts';
 
 const FERRETDB_READY_MS = 30_000;
 const STOP_GRACE_MS = 10_000;
@@ -54,77 +55,12 @@ export async function startFerretDB(binary: string, options: ProvisionOptions, p
   ];
   const uri = loopbackUri(port);
   const started = Date.now();
-  let current = await launch(binary, args, uri, port, logFile);
+  const first = await launch(binary, args, uri, port, logFile);
   await noteOtherEngineData(options, 'mongodb');
   log(`database: FerretDB on ${uri} (ready in ${Date.now() - started} ms), data in ${dir}, log in ${logFile}`);
 
-  // Supervision: FerretDB that dies while we still want it is started again on the same port
-  // and data, with a growing pause between attempts; the driver reconnects by itself.
-  const restartListeners = new Set<(count: number) => void>();
-  let restarts = 0;
-  let stopping: Promise<void> | undefined;
-  let restartTimer: NodeJS.Timeout | undefined;
-  const supervise = (instance: Instance, failuresInARow: number) => {
-    void instance.exited.then(() => {
-      if (stopping) return;
-      const delay = Math.min(RESTART_BACKOFF_MS * 2 ** failuresInARow, RESTART_BACKOFF_MAX_MS);
-      log(`database: FerretDB exited unexpectedly (${instance.describeExit()}); restarting in ${delay} ms`);
-      restartTimer = setTimeout(() => {
-        restartTimer = undefined;
-        if (stopping) return;
-        launch(binary, args, uri, port, logFile).then((next) => {
-          if (stopping) {
-            void next.stop();
-            return;
-          }
-          current = next;
-          restarts += 1;
-          log(`database: FerretDB restarted (restart ${restarts})`);
-          for (const listener of restartListeners) listener(restarts);
-          supervise(next, 0);
-        }, (error: unknown) => {
-          log(`database: FerretDB restart failed: ${oneLine(messageOf(error))}`);
-          supervise(FAILED, failuresInARow + 1);
-        });
-      }, delay);
-      restartTimer.unref();
-    });
-  };
-  supervise(current, 0);
-
-  return {
-    uri,
-    kind: 'ferretdb',
-    reused: false,
-    get restarts() {
-      return restarts;
-    },
-    get pid() {
-      return current.pid;
-    },
-    onRestart(listener: (count: number) => void) {
-      restartListeners.add(listener);
-    },
-    stop: () => (stopping ??= (async () => {
-      clearTimeout(restartTimer);
-      await current.stop();
-    })()),
-  };
+  return supervisedServer(uri, 'ferretdb', 'FerretDB', first, () => launch(binary, args, uri, port, logFile), log);
 }
-
-const RESTART_BACKOFF_MS = 250;
-const RESTART_BACKOFF_MAX_MS = 10_000;
-
-interface Instance {
-  /** The wrapper's pid; FerretDB is its child. */
-  pid: number | undefined;
-  exited: Promise<void>;
-  describeExit(): string;
-  stop(): Promise<void>;
-}
-
-/** A launch that failed: "exited" at once, so the supervisor tries again after its pause. */
-const FAILED: Instance = { pid: undefined, exited: Promise.resolve(), describeExit: () => 'failed to start', stop: async () => {} };
 
 /** Spawns FerretDB under the wrapper and waits until it serves; on failure stops it and says why. */
 async function launch(binary: string, args: string[], uri: string, port: number, logFile: string): Promise<Instance> {

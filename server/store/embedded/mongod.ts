@@ -1,9 +1,11 @@
-// A real mongod through mongodb-memory-server, and remembering a failed download so "auto" does not wait on it again.
+// A real mongod through mongodb-memory-server, supervised like FerretDB (supervise.ts), and
+// remembering a failed download so "auto" does not wait on it again.
 import { randomBytes } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { noteOtherEngineData, type DatabaseServer, type ProvisionOptions } from './engine.ts';
 import { LOOPBACK, loopbackUri } from './probe.ts';
+import { supervisedServer, type Instance } from './supervise.ts';
 import { messageOf, oneLine, withTimeout } from './util.ts';
 
 /** Whole mongod attempt (locate or download the binary, then start it). */
@@ -15,7 +17,7 @@ export const MONGOD_FAILURE_FILE = 'mongod-download-failed.json';
 export async function startMongod(options: ProvisionOptions, port: number): Promise<DatabaseServer> {
   const { log, cacheDir, engine } = options;
   // Loaded lazily: only this path needs it.
-  const { DryMongoBinary, MongoBinary, MongoMemoryServer } = await import('mongodb-memory-server');
+  const { DryMongoBinary, MongoBinary } = await import('mongodb-memory-server');
   const deadline = Date.now() + MONGOD_ATTEMPT_MS;
   const binaryOptions = await DryMongoBinary.generateOptions({});
   const failureFile = path.join(cacheDir, MONGOD_FAILURE_FILE);
@@ -40,29 +42,41 @@ export async function startMongod(options: ProvisionOptions, port: number): Prom
 
   const dbPath = path.join(options.dataDir, 'mongodb');
   await fsp.mkdir(dbPath, { recursive: true });
+  const first = await launch(dbPath, port, Math.max(deadline - Date.now(), 5_000));
+  await noteOtherEngineData(options, 'ferretdb');
+  const uri = loopbackUri(port);
+  log(`database: mongod (${binary}) on ${uri}, data in ${dbPath}`);
+  return supervisedServer(uri, 'mongodb', 'mongod', first, () => launch(dbPath, port, MONGOD_ATTEMPT_MS), log);
+}
+
+// Never remove dbPath: with a custom dbPath `doCleanup` only deletes a temporary dir, but
+// `force: true` would delete the data, so both are spelt out.
+const KEEP_DATA = { doCleanup: false, force: false };
+
+/** Starts mongod (the binary located above) on `port` with its data in `dbPath`, and waits until it serves. */
+async function launch(dbPath: string, port: number, timeoutMs: number): Promise<Instance> {
+  const { MongoMemoryServer } = await import('mongodb-memory-server');
   const server = new MongoMemoryServer({
     instance: { ip: LOOPBACK, port, dbPath, storageEngine: 'wiredTiger', portGeneration: false, launchTimeout: 30_000 },
   });
-  // Never remove dbPath: with a custom dbPath `doCleanup` only deletes a temporary dir, but
-  // `force: true` would delete the data, so both are spelt out.
-  const keepData = { doCleanup: false, force: false };
   const starting = server.start(true);
   try {
-    await withTimeout(starting, Math.max(deadline - Date.now(), 5_000), 'mongod start');
+    await withTimeout(starting, timeoutMs, 'mongod start');
   } catch (error) {
     // If it comes up after the timeout, do not leave it running.
-    void starting.then(() => server.stop(keepData), () => {});
+    void starting.then(() => server.stop(KEEP_DATA), () => {});
     throw error;
   }
-  await noteOtherEngineData(options, 'ferretdb');
-  log(`database: mongod (${binary}) on ${loopbackUri(port)}, data in ${dbPath}`);
+  const mongod = server.instanceInfo?.instance.mongodProcess;
+  const exited = new Promise<void>((resolve) => {
+    if (!mongod || mongod.exitCode !== null || mongod.signalCode !== null) resolve();
+    else mongod.once('exit', () => resolve());
+  });
   let stopping: Promise<void> | undefined;
-  return {
-    uri: loopbackUri(port),
-    kind: 'mongodb',
-    reused: false,
-    stop: () => (stopping ??= server.stop(keepData).then(() => {})),
-  };
+  const stop = () => (stopping ??= server.stop(KEEP_DATA).then(() => {}));
+  // A mongod that died on its own leaves mongodb-memory-server's watchdog process behind: end it.
+  void exited.then(() => stop().catch(() => {}));
+  return { pid: mongod?.pid, exited, describeExit: () => `code ${mongod?.exitCode ?? mongod?.signalCode}`, stop };
 }
 
 /** What a remembered failure applies to: the same binary wanted from the same place. */

@@ -1,0 +1,85 @@
+// Supervision of an embedded database server (issue 9, defect 3): one that dies while we still
+// want it is started again on the same port and data, with a growing pause between attempts,
+// logged and counted; the driver reconnects by itself. The same for FerretDB and mongod.
+import type { DatabaseServer } from './engine.ts';
+import { messageOf, oneLine } from './util.ts';
+
+/** One run of a database server process, from its launch (it serves) to its exit. */
+export interface Instance {
+  /** The process to signal to kill this run (FerretDB: its wrapper; mongod: mongod itself). */
+  pid: number | undefined;
+  /** Settles when the process has exited, for whatever reason. */
+  exited: Promise<void>;
+  describeExit(): string;
+  stop(): Promise<void>;
+}
+
+export const RESTART_BACKOFF_MS = 250;
+export const RESTART_BACKOFF_MAX_MS = 10_000;
+
+/** A launch that failed: "exited" at once, so the supervisor tries again after its pause. */
+const FAILED: Instance = { pid: undefined, exited: Promise.resolve(), describeExit: () => 'failed to start', stop: async () => {} };
+
+/**
+ * The embedded server at `uri`, whose process is `first`: whenever the current instance exits
+ * while not stopping, `launch` is called again after 250 ms, the pause doubling after each
+ * failed launch up to 10 s. `name` is for the log.
+ */
+export function supervisedServer(
+  uri: string, kind: 'mongodb' | 'ferretdb', name: string,
+  first: Instance, launch: () => Promise<Instance>, log: (message: string) => void,
+): DatabaseServer {
+  const restartListeners = new Set<(count: number) => void>();
+  let current = first;
+  let restarts = 0;
+  let stopping: Promise<void> | undefined;
+  let restartTimer: NodeJS.Timeout | undefined;
+
+  const watch = (instance: Instance, failuresInARow: number) => {
+    void instance.exited.then(() => {
+      if (stopping) return;
+      const delay = Math.min(RESTART_BACKOFF_MS * 2 ** failuresInARow, RESTART_BACKOFF_MAX_MS);
+      log(`database: ${name} exited unexpectedly (${instance.describeExit()}); restarting in ${delay} ms`);
+      restartTimer = setTimeout(() => {
+        restartTimer = undefined;
+        if (stopping) return;
+        launch().then((next) => {
+          if (stopping) {
+            void next.stop();
+            return;
+          }
+          current = next;
+          restarts += 1;
+          log(`database: ${name} restarted (restart ${restarts})`);
+          for (const listener of restartListeners) listener(restarts);
+          watch(next, 0);
+        }, (error: unknown) => {
+          log(`database: ${name} restart failed: ${oneLine(messageOf(error))}`);
+          watch(FAILED, failuresInARow + 1);
+        });
+      }, delay);
+      // Supervision alone must not keep Node alive.
+      restartTimer.unref();
+    });
+  };
+  watch(first, 0);
+
+  return {
+    uri,
+    kind,
+    reused: false,
+    get restarts() {
+      return restarts;
+    },
+    get pid() {
+      return current.pid;
+    },
+    onRestart(listener: (count: number) => void) {
+      restartListeners.add(listener);
+    },
+    stop: () => (stopping ??= (async () => {
+      clearTimeout(restartTimer);
+      await current.stop();
+    })()),
+  };
+}
