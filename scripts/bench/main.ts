@@ -265,7 +265,7 @@ async function drained(servers: ServersProcess, signal: AbortSignal): Promise<St
 function ratiosOf(summaries: VariantResult[]) {
   const find = (name: VariantName) => summaries.find((s) => s.variant === name);
   const pairs: [VariantName, VariantName][] = [
-    ['service', 'bare-memory'], ['service', 'bare-db'], ['service-pat', 'bare-db'], ['service', 'service-pat'],
+    ['service', 'bare-memory'], ['service', 'bare-db'], ['service-pat', 'bare-db'], ['service', 'service-pat'], ['service', 'service-v'],
   ];
   return pairs.flatMap(([subject, baseline]) => {
     const a = find(subject);
@@ -292,7 +292,7 @@ function notesFor(ready: Ready, dataDir: string | undefined): string[] {
 
 // --- checks ----------------------------------------------------------------------------------
 
-/** One request to each variant: the expected status, and for reads the same JSON from service and bare-memory. */
+/** One request to each variant: the expected status, and for reads the same JSON from service, service-v and bare-memory. */
 async function sanityCheck(scenario: Scenario, context: TargetContext, wanted: readonly VariantName[]): Promise<string[]> {
   const problems: string[] = [];
   const bodies = new Map<VariantName, string>();
@@ -309,6 +309,11 @@ async function sanityCheck(scenario: Scenario, context: TargetContext, wanted: r
   const memory = bodies.get('bare-memory');
   if (service !== undefined && memory !== undefined && service !== memory) {
     problems.push(`${scenario.id}: bare-memory does not answer the service's JSON (${service.length} vs ${memory.length} bytes)`);
+  }
+  // The two families name the same version: the same answer, byte for byte.
+  const byId = bodies.get('service-v');
+  if (service !== undefined && byId !== undefined && service !== byId) {
+    problems.push(`${scenario.id}: family V does not answer what family P answers (${byId.length} vs ${service.length} bytes)`);
   }
   return problems;
 }
