@@ -71,19 +71,22 @@ describe('Logs', () => {
   });
 
   describe('one line per request', () => {
-    it('names the route template, method, status, latency and request id', async () => {
+    it('names the route template, method, status, latency, request id and URL, and nothing else', async () => {
       const res = await service.request.get(`${tenant.prefixes.V}/paths/path_01ARZ3NDEKTSV4RRFFQ69G5FAV`).set(bearer(tenant.key));
       expect(res.status).to.equal(404);
-      const access = lines.filter((line) => line['res'] !== undefined);
+      const access = lines.filter((line) => line['responseTime'] !== undefined);
       expect(access).to.have.length(1);
       expect(access[0]).to.deep.include({ route: '/v2/catalog/versions/:versionId/paths/:id', method: 'GET', status: 404, reqId: res.headers['x-request-id'] });
       expect(access[0]!['responseTime']).to.be.a('number');
+      // Those and the URL, besides what pino puts on every line: no request object, no headers.
+      const own = Object.keys(access[0]!).filter((key) => !['level', 'time', 'pid', 'hostname', 'service', 'msg'].includes(key));
+      expect(own.sort()).to.deep.equal(['method', 'reqId', 'responseTime', 'route', 'status', 'url']);
     });
 
     it('logs successes too, and unknown routes as such', async () => {
       await service.request.get(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key));
       await service.request.get('/nowhere/at/all');
-      const access = lines.filter((line) => line['res'] !== undefined);
+      const access = lines.filter((line) => line['responseTime'] !== undefined);
       expect(access.map((line) => [line['route'], line['status']])).to.deep.equal([
         ['/v2/catalog/versions/:versionId/paths', 200], ['(unmatched)', 404],
       ]);
