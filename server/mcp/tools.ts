@@ -9,7 +9,7 @@ import { authorize, type Credential } from '../auth/credential.ts';
 import { exportService } from '../descriptions/export.ts';
 import { ApiError, Forbidden, InvalidRequest } from '../errors.ts';
 import type { Catalog } from '../schemas/registry.ts';
-import { endpointDetail, operationNamed, search, serviceBySlug, viewOf } from '../search/endpoints.ts';
+import { SEARCH_COLLECTIONS, endpointDetail, operationNamed, search, serviceBySlug, viewOf } from '../search/endpoints.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../search/routes.ts';
 import { queryWords } from '../search/score.ts';
 import type { RecordStore } from '../store/records.ts';
@@ -82,7 +82,7 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential): McpS
   }, (args) => answer(async () => {
     const version = await inVersion(args.version);
     if (queryWords(args.query).length === 0) throw InvalidRequest.field('q', 'must have at least one word');
-    const view = await viewOf(parts.stores, version.versionId);
+    const view = await viewOf(parts.stores, version.versionId, SEARCH_COLLECTIONS);
     return { hits: search(view, { query: args.query, limit: args.limit ?? DEFAULT_LIMIT, ...(args.service === undefined ? {} : { service: args.service }) }) };
   }));
 
@@ -105,7 +105,7 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential): McpS
     outputSchema: z.looseObject({ openapi: z.string(), info: anyObject }),
   }, (args) => answer(async () => {
     const version = await inVersion(args.version);
-    const view = await viewOf(parts.stores, version.versionId);
+    const view = await viewOf(parts.stores, version.versionId, ['services']);
     const service = view.byId('services', args.service) ?? serviceBySlug(view, args.service);
     return exportService(parts.stores, version.versionId, service);
   }));

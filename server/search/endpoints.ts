@@ -11,23 +11,35 @@ import { queryWords, ranked, score } from './score.ts';
 const COLLECTIONS = ['services', 'paths', 'operations', 'parameters', 'requests', 'responses', 'servers', 'security-schemes', 'resources'] as const;
 type Name = (typeof COLLECTIONS)[number];
 
+/** What search and the endpoint hits read: not the bodies, responses and schemas of endpointDetail. */
+export const SEARCH_COLLECTIONS: readonly Name[] = ['services', 'paths', 'operations', 'parameters', 'servers', 'security-schemes'];
+
 /** One version's records, grouped for lookups. */
 export interface VersionView {
   of(name: Name): readonly CatalogRecord[];
   byId(name: Name, id: unknown): CatalogRecord | undefined;
 }
 
-export async function viewOf(stores: ReadonlyMap<string, RecordStore>, versionId: string): Promise<VersionView> {
-  const all = new Map<Name, CatalogRecord[]>();
-  const ids = new Map<Name, Map<string, CatalogRecord>>();
-  for (const name of COLLECTIONS) {
-    const records = [...await stores.get(name)!.all(versionId)].sort(inDocumentOrder);
-    all.set(name, records);
-    ids.set(name, new Map(records.map((record) => [record.id, record])));
-  }
+/**
+ * The version's records of `collections` (all that endpointDetail needs by default), read at
+ * once. Each read costs the collection's size (on FerretDB, a scan), so only what is used is
+ * read: on Microsoft Graph beta (130,023 records, FerretDB) a search took 23-28 s reading all
+ * nine collections one after the other, and takes 16-19 s reading its six at once.
+ */
+export async function viewOf(stores: ReadonlyMap<string, RecordStore>, versionId: string, collections: readonly Name[] = COLLECTIONS): Promise<VersionView> {
+  const read = await Promise.all(collections.map(async (name) => [name, [...await stores.get(name)!.all(versionId)].sort(inDocumentOrder)] as const));
+  const all = new Map<Name, CatalogRecord[]>(read);
+  const ids = new Map<Name, Map<string, CatalogRecord>>(read.map(([name, records]) => [name, new Map(records.map((record) => [record.id, record]))]));
+  // A view is read for a purpose; asking it for more is a mistake in the caller, not "none".
+  const missing = (name: Name): never => {
+    throw new Error(`this view of version ${versionId} did not read ${name}`);
+  };
   return {
-    of: (name) => all.get(name)!,
-    byId: (name, id) => (typeof id === 'string' ? ids.get(name)!.get(id) : undefined),
+    of: (name) => all.get(name) ?? missing(name),
+    byId: (name, id) => {
+      const byId = ids.get(name) ?? missing(name);
+      return typeof id === 'string' ? byId.get(id) : undefined;
+    },
   };
 }
 

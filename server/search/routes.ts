@@ -4,7 +4,7 @@ import { InvalidRequest } from '../errors.ts';
 import type { Endpoint } from '../pipeline.ts';
 import { FAMILIES } from '../routes/table.ts';
 import type { RecordStore } from '../store/records.ts';
-import { search, viewOf } from './endpoints.ts';
+import { SEARCH_COLLECTIONS, search, viewOf } from './endpoints.ts';
 import { queryWords } from './score.ts';
 
 export const SEARCH_SEGMENT = '/search';
@@ -20,7 +20,7 @@ export function searchEndpoints(stores: ReadonlyMap<string, RecordStore>): Endpo
     summary: 'Search endpoints',
     async run({ version, query }) {
       const options = searchOptions(query);
-      const view = await viewOf(stores, version!.versionId);
+      const view = await viewOf(stores, version!.versionId, SEARCH_COLLECTIONS);
       return { status: 200, body: { hits: search(view, options) } };
     },
   }));
