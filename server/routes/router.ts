@@ -19,9 +19,9 @@ interface MountedRoute {
 export function catalogRouter(endpoints: readonly Endpoint[], parts: PipelineParts): express.Router {
   const router = express.Router(OPTIONS);
   // The routes below a family's prefix live in a router of their own, mounted at the prefix: a
-  // request is matched against the two prefixes, then against its family's routes only. In one
-  // flat list a family P request was first tried against every family V route (get-p cost
-  // 7-44% more CPU than get-v with a layer per endpoint, 8-14% with one route per path).
+  // request is matched against the two prefixes, then against its family's routes only, rather
+  // than a family P request trying every family V route first. (Measured back to back, P cost
+  // what V cost either way: docs/benchmark.md.)
   const families = new Map(FAMILIES.map(({ prefix }) => [prefix, express.Router({ ...OPTIONS, mergeParams: true })]));
   const routes = new Map<string, MountedRoute>();
   for (const endpoint of endpoints) {
@@ -54,8 +54,7 @@ export function catalogRouter(endpoints: readonly Endpoint[], parts: PipelinePar
  * version's own route) stays at the top, where strict routing still tells `/x` from `/x/`.
  */
 function mount(template: string, router: express.Router, families: ReadonlyMap<string, express.Router>): MountedRoute {
-  for (const [prefix, family] of families) {
-    if (template.startsWith(`${prefix}/`)) return { route: family.route(template.slice(prefix.length)), template, methods: new Set() };
-  }
-  return { route: router.route(template), template, methods: new Set() };
+  const below = [...families].find(([prefix]) => template.startsWith(`${prefix}/`));
+  const route = below ? below[1].route(template.slice(below[0].length)) : router.route(template);
+  return { route, template, methods: new Set() };
 }

@@ -35,6 +35,41 @@ function databasePid(runtime: Runtime): number {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** `request()` again every 200 ms, for up to 10 s, until it answers 200; the last answer. */
+async function untilOk(request: () => supertest.Test): Promise<supertest.Response> {
+  let res = await request();
+  for (let i = 0; i < 50 && res.status !== 200; i++) {
+    await sleep(200);
+    res = await request();
+  }
+  return res;
+}
+
+interface OwnService {
+  runtime: Runtime;
+  request: supertest.Agent;
+  /** The Paths list of the tenant's version. */
+  url: string;
+  key: string;
+  /** A key no request has used yet, so the service must look it up (API_KEY_CACHE_MS remembers used ones). */
+  unusedKey: string;
+}
+
+/** The service on an embedded database of its own (not the run's shared one), with a tenant: a project, a branch, two API keys. */
+async function serviceOnOwnDatabase(engine: 'ferretdb' | 'mongodb', dataDir: string): Promise<OwnService> {
+  const config = loadConfig({
+    DATA_DIR: dataDir, EMBEDDED_DB: engine, EMBEDDED_DB_PORT: String(await freePort()),
+    JWT_SECRET, LOG_LEVEL: 'silent', DB_TIMEOUT_MS: '1000',
+  });
+  const runtime = await openRuntime(config, pino({ level: 'silent' }));
+  const request = supertest.agent(createApp({ ...runtime, logger: pino({ level: 'silent' }) }));
+  const project = await runtime.tenancy.createProject(`own-${engine}`, `On its own ${engine}`);
+  const version = await runtime.tenancy.createVersion(project.id, 'branch', 'main');
+  const key = (await runtime.tenancy.createApiKey(project.id, false)).secret;
+  const unusedKey = (await runtime.tenancy.createApiKey(project.id, false)).secret;
+  return { runtime, request, url: `/v2/catalog/versions/${version.id}/paths`, key, unusedKey };
+}
+
 describe('An embedded database that freezes or dies (issue 9)', function () {
   this.timeout(60_000);
   let dataDir: string;
@@ -42,25 +77,13 @@ describe('An embedded database that freezes or dies (issue 9)', function () {
   let request: supertest.Agent;
   let url: string;
   let key: string;
-  /** A key no request has used yet, so the service must look it up (API_KEY_CACHE_MS remembers used ones). */
   let unusedKey: string;
 
   before(async function () {
     const engine = process.env['EMBEDDED_DB'];
     if (process.env['MONGODB_URI'] || (engine && engine !== 'ferretdb' && engine !== 'auto')) this.skip();
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'catalog-dbfail-'));
-    const config = loadConfig({
-      DATA_DIR: dataDir, EMBEDDED_DB: 'ferretdb', EMBEDDED_DB_PORT: String(await freePort()),
-      JWT_SECRET, LOG_LEVEL: 'silent', DB_TIMEOUT_MS: '1000',
-    });
-    runtime = await openRuntime(config, pino({ level: 'silent' }));
-    const app = createApp({ ...runtime, logger: pino({ level: 'silent' }) });
-    request = supertest.agent(app);
-    const project = await runtime.tenancy.createProject('dbfail', 'Database failures');
-    const version = await runtime.tenancy.createVersion(project.id, 'branch', 'main');
-    key = (await runtime.tenancy.createApiKey(project.id, false)).secret;
-    unusedKey = (await runtime.tenancy.createApiKey(project.id, false)).secret;
-    url = `/v2/catalog/versions/${version.id}/paths`;
+    ({ runtime, request, url, key, unusedKey } = await serviceOnOwnDatabase('ferretdb', dataDir));
   });
   after(async () => {
     await runtime?.close();
@@ -88,7 +111,7 @@ describe('An embedded database that freezes or dies (issue 9)', function () {
     } finally {
       process.kill(pid, 'SIGCONT');
     }
-    for (let i = 0; i < 50 && (await request.get('/healthz')).status !== 200; i++) await sleep(200);
+    expect((await untilOk(() => request.get('/healthz'))).status).to.equal(200);
     expect((await request.get(url).set(bearer(key))).status).to.equal(200);
   });
 
@@ -98,12 +121,7 @@ describe('An embedded database that freezes or dies (issue 9)', function () {
     process.kill(databasePid(runtime), 'SIGKILL');
     expect(await restarted).to.equal(before! + 1);
     expect(runtime.databaseServer.restarts).to.equal(before! + 1);
-    let status = 0;
-    for (let i = 0; i < 50 && status !== 200; i++) {
-      status = (await request.get(url).set(bearer(key))).status;
-      if (status !== 200) await sleep(200);
-    }
-    expect(status).to.equal(200);
+    expect((await untilOk(() => request.get(url).set(bearer(key)))).status).to.equal(200);
     expect((await request.get('/healthz')).status).to.equal(200);
   });
 });
@@ -127,20 +145,11 @@ describe('An embedded mongod that dies (issue 9, defect 3; mongod played by a st
     if (process.env['MONGODB_URI']) this.skip();
     this.timeout(15 * 60_000); // builds FerretDB first when `npm run db:build` has not run
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'catalog-mongod-'));
-    const config = loadConfig({
-      DATA_DIR: dataDir, EMBEDDED_DB: 'mongodb', EMBEDDED_DB_PORT: String(await freePort()),
-      JWT_SECRET, LOG_LEVEL: 'silent', DB_TIMEOUT_MS: '1000',
-    });
     const { DryMongoBinary } = await import('mongodb-memory-server');
-    process.env['STAND_IN_FERRETDB'] = await buildFerretDB(config.cacheDir, () => {});
+    process.env['STAND_IN_FERRETDB'] = await buildFerretDB(loadConfig({ JWT_SECRET }).cacheDir, () => {});
     process.env['STAND_IN_VERSION'] = (await DryMongoBinary.generateOptions({})).version;
     process.env['MONGOMS_SYSTEM_BINARY'] = STAND_IN;
-    runtime = await openRuntime(config, pino({ level: 'silent' }));
-    request = supertest.agent(createApp({ ...runtime, logger: pino({ level: 'silent' }) }));
-    const project = await runtime.tenancy.createProject('mongod', 'Supervised mongod');
-    const version = await runtime.tenancy.createVersion(project.id, 'branch', 'main');
-    key = (await runtime.tenancy.createApiKey(project.id, false)).secret;
-    url = `/v2/catalog/versions/${version.id}/paths`;
+    ({ runtime, request, url, key } = await serviceOnOwnDatabase('mongodb', dataDir));
   });
   after(async () => {
     await runtime?.close();
@@ -165,11 +174,7 @@ describe('An embedded mongod that dies (issue 9, defect 3; mongod played by a st
     process.kill(pid, 'SIGKILL');
     expect(await restarted).to.equal(1);
     expect(runtime.databaseServer.pid).to.not.equal(pid);
-    let res = await request.get(`${url}/${created.body.id}`).set(bearer(key));
-    for (let i = 0; i < 50 && res.status !== 200; i++) {
-      await sleep(200);
-      res = await request.get(`${url}/${created.body.id}`).set(bearer(key));
-    }
+    const res = await untilOk(() => request.get(`${url}/${created.body.id}`).set(bearer(key)));
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal(created.body);
     expect((await request.get('/healthz')).status).to.equal(200);

@@ -14,8 +14,8 @@ export interface Instance {
   stop(): Promise<void>;
 }
 
-export const RESTART_BACKOFF_MS = 250;
-export const RESTART_BACKOFF_MAX_MS = 10_000;
+const RESTART_BACKOFF_MS = 250;
+const RESTART_BACKOFF_MAX_MS = 10_000;
 
 /** A launch that failed: "exited" at once, so the supervisor tries again after its pause. */
 const FAILED: Instance = { pid: undefined, exited: Promise.resolve(), describeExit: () => 'failed to start', stop: async () => {} };
