@@ -3,7 +3,8 @@
 // created, and the service's records the document no longer has deleted. The plan is made
 // whole in memory first, then written collection by collection in bulk; every write is an
 // idempotent upsert or delete, so an import cut short is completed by running it again.
-import { InvalidRequest } from '../errors.ts';
+import { InvalidRequest, PayloadTooLarge, type ApiError } from '../errors.ts';
+import { recordProblem, type RecordLimits, type RecordProblem } from '../http/body.ts';
 import { newId } from '../ids.ts';
 import type { Fields } from '../operations/record-body.ts';
 import { RecordLocks } from '../store/locks.ts';
@@ -31,6 +32,8 @@ export interface ImportTarget {
   stores: ReadonlyMap<string, RecordStore>;
   versionId: string;
   projectId: string;
+  /** What one record may cost, as for a request body (README, Limits). */
+  limits: RecordLimits;
 }
 
 /** Parents before children: the order of the writes, so a cut-short import leaves no orphans it cannot find again. */
@@ -67,6 +70,7 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, dr
   const inserts = new Map<string, CatalogRecord[]>(IMPORTED_COLLECTIONS.map((name) => [name, []]));
   const replaces = new Map<string, CatalogRecord[]>(IMPORTED_COLLECTIONS.map((name) => [name, []]));
   const placed = new Map<string, Map<string, string>>(IMPORTED_COLLECTIONS.map((name) => [name, new Map()]));
+  const beyondLimits: Refused[] = [];
   let order = 0;
 
   const place = (placement: Placement): string | undefined => {
@@ -84,6 +88,12 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, dr
     }
     const before = byKey.get(name)!.get(key);
     fields['id'] ??= before?.id ?? newId(collection.idPrefix);
+    // Before validation, as for a body: the schema checks recurse, and the limits bound them.
+    const beyond = recordProblem(fields, target.limits);
+    if (beyond) {
+      beyondLimits.push({ pointer: placement.pointer, record: collection.record, problem: beyond });
+      return undefined;
+    }
     const problems = collection.checkRecord(fields);
     if (problems.length > 0) {
       for (const problem of problems) warnings.push({ pointer: placement.pointer, message: `cannot be carried as a ${collection.record}: ${problem.field} ${problem.message}` });
@@ -99,6 +109,7 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, dr
     return fields['id'] as string;
   };
   mapDocument(document, { slug, organizationId: target.projectId }, place);
+  if (beyondLimits.length > 0) throw refusal(beyondLimits);
 
   const owned = recordsOfService(serviceId, existing);
   const deletes = new Map<string, string[]>();
@@ -118,6 +129,19 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, dr
     created: !found && !dryRun,
     body: { service: { id: serviceId, slug }, dryRun, changes, warnings },
   };
+}
+
+interface Refused { pointer: string; record: string; problem: RecordProblem }
+
+/** The document refused whole, each record beyond a limit named: 413 when all are too large, else 400. */
+function refusal(refused: readonly Refused[]): ApiError {
+  const details = refused.map(({ pointer, record, problem }) => ({
+    field: pointer,
+    message: problem.limit === undefined
+      ? `makes a ${record} record whose ${problem.field} ${problem.message}`
+      : `makes a ${record} record that ${problem.message} (${problem.limit})${problem.field === '/' ? '' : `, at ${problem.field}`}`,
+  }));
+  return refused.every(({ problem }) => problem.tooLarge) ? new PayloadTooLarge(details) : new InvalidRequest(details);
 }
 
 /** A stored record as fields to compare with a planned one. */
