@@ -2,7 +2,7 @@
 // stored form, the indexes, natural keys, and single-document atomic writes.
 import type { AnyBulkWriteOperation, Collection as MongoCollection, Db, Document, Filter } from 'mongodb';
 import type { Collection } from '../schemas/registry.ts';
-import { decodeValue, encodeValue } from './codec.ts';
+import { decodeValue, encodeField, encodeFields } from './codec.ts';
 import { keysetFilter, mongoSort, type SortKey } from './cursor.ts';
 import { RecordLocks } from './locks.ts';
 import { CursorPositions } from './positions.ts';
@@ -169,7 +169,7 @@ export class RecordStore {
    * under the caller's lock when it skipped one; see below); null when the record is gone.
    */
   async update(versionId: string, id: string, fields: Record<string, unknown>, updatedAt: Date, merged: Record<string, unknown>): Promise<CatalogRecord | null> {
-    const set: Document = Object.fromEntries(Object.entries(fields).map(([field, value]) => [field, encodeValue(value)]));
+    const set: Document = Object.fromEntries(Object.entries(fields).map(([field, value]) => [field, encodeField(value)]));
     const key = naturalKeyOf(this.collection.naturalKey, merged);
     const filter = { _id: documentId(versionId, id) };
     const document = await this.#writeKeyed({ versionId, [KEY_FIELD]: key }, () =>
@@ -366,7 +366,7 @@ export function documentId(versionId: string, id: string): string {
 // a replace run for minutes. A new updatedAt differs, so the comparison stops there.
 function toDocument(record: CatalogRecord, updatedAt: Date): StoredDocument {
   const { id, versionId, updatedAt: _ignored, ...fields } = record;
-  return { _id: documentId(versionId, id), id, versionId, updatedAt, ...(encodeValue(fields) as Document) };
+  return { _id: documentId(versionId, id), id, versionId, updatedAt, ...(encodeFields(fields) as Document) };
 }
 
 /** Stored values equal in keys, key order and values (what the database read back vs what we wrote). */
