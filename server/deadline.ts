@@ -11,30 +11,52 @@ import { withinBudget, type Budget } from './store/budget.ts';
  */
 export class Deadline implements Budget {
   #ends: number;
+  /** When the current budget began (construction, or the restart after the body). */
+  #began: number;
   readonly #budgetMs: number;
+  /** The last database call the work started, and when: what an operator needs to know of a 503. */
+  #lastCall: { name: string; at: number } | undefined;
 
   constructor(budgetMs: number) {
     this.#budgetMs = budgetMs;
-    this.#ends = Date.now() + budgetMs;
+    this.#began = Date.now();
+    this.#ends = this.#began + budgetMs;
   }
 
-  callMs(): number {
-    const left = this.#ends - Date.now();
-    if (left <= 0) throw new ServiceUnavailable();
+  callMs(call: string): number {
+    const now = Date.now();
+    const left = this.#ends - now;
+    if (left <= 0) throw new ServiceUnavailable(`${this.#ranOut(now)}, before ${call} was sent`);
+    this.#lastCall = { name: call, at: now };
     return Math.ceil(left);
   }
 
   /** `restart`: the body was read in between, so the operation gets the whole budget afresh. */
   async bound<T>(work: () => Promise<T>, restart?: 'restart'): Promise<T> {
-    if (restart) this.#ends = Math.max(this.#ends, Date.now() + this.#budgetMs);
+    if (restart && Date.now() + this.#budgetMs > this.#ends) {
+      this.#began = Date.now();
+      this.#ends = this.#began + this.#budgetMs;
+    }
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ServiceUnavailable()), Math.max(0, this.#ends - Date.now()));
+      timer = setTimeout(() => reject(new ServiceUnavailable(this.#expiredIn())), Math.max(0, this.#ends - Date.now()));
     });
     try {
       return await Promise.race([withinBudget(this, work), expired]);
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  #ranOut(now: number): string {
+    return `the request's database budget (DB_TIMEOUT_MS ${this.#budgetMs} ms) ran out after ${now - this.#began} ms`;
+  }
+
+  #expiredIn(): string {
+    const now = Date.now();
+    const call = this.#lastCall;
+    return call
+      ? `${this.#ranOut(now)} waiting on ${call.name} (sent ${now - call.at} ms before)`
+      : `${this.#ranOut(now)} before any database call was sent`;
   }
 }

@@ -120,6 +120,11 @@ export class ServiceUnavailable extends ApiError {
   readonly error = 'Service Unavailable';
   // Every cause is passing (a busy, restarting or slow database): tell clients when to retry.
   override readonly headers = { 'Retry-After': String(RETRY_AFTER_SECONDS) };
+  /** `reason`: for the log only (e.g. which call outlived the request's budget); never in the body. */
+  constructor(reason?: string) {
+    super();
+    if (reason !== undefined) this.message = reason;
+  }
 }
 
 const RETRY_AFTER_SECONDS = 1;

@@ -29,6 +29,17 @@ export interface Targets {
   existing: Record<string, string[]>;
 }
 
+/** How the generated requests are mixed beyond the defaults. */
+export interface GenerateOptions {
+  /** Weight (against 16 for the other bodies) of bodies near a record limit; 0: none. */
+  nearLimits?: number;
+  /** The service's record limits, which those bodies come near. */
+  limits?: { maxKeys: number; maxDepth: number; maxBytes: number };
+}
+
+/** The service's defaults (README, Limits). */
+const DEFAULT_LIMITS = { maxKeys: 10_000, maxDepth: 64, maxBytes: 1024 * 1024 };
+
 const ROUTES = routeTable(catalog.collections);
 
 /** Percent-encoding that also sends lone surrogates (as the invalid UTF-8 a careless client would). */
@@ -89,8 +100,26 @@ function queryFor(route: Route): fc.Arbitrary<string> {
     (pairs.length ? `?${pairs.map(([name, value]) => `${encode(name)}=${encode(value)}`).join('&')}` : '')) });
 }
 
+/**
+ * A valid sample whose kvStorage comes near one record limit: keys (the sample's own and a few
+ * to spare left under it), nesting, or size. Such records are what cost FerretDB most to read.
+ */
+function nearLimitBody(sample: Record<string, unknown>, limits: NonNullable<GenerateOptions['limits']>, which: number): Record<string, unknown> {
+  const spare = 200;
+  if (which === 0) {
+    const keys = Math.max(1, limits.maxKeys - spare);
+    return { ...sample, kvStorage: Object.fromEntries(Array.from({ length: keys }, (_, i) => [`k${i}`, i])) };
+  }
+  if (which === 1) {
+    let nested: unknown = 'deep';
+    for (let level = 0; level < limits.maxDepth - 4; level++) nested = { d: nested };
+    return { ...sample, kvStorage: { nested } };
+  }
+  return { ...sample, kvStorage: { text: 'x'.repeat(Math.max(1, limits.maxBytes - 64 * 1024)) } };
+}
+
 /** A body derived from the collection's schema (a valid sample) with at most one mutation, or hostile text. */
-function bodyFor(route: Route, id: string): fc.Arbitrary<string | undefined> {
+function bodyFor(route: Route, id: string, options: GenerateOptions): fc.Arbitrary<string | undefined> {
   const collection = route.collection;
   const valid = fc.constant(null).map(() => {
     const sample = sampleOf(collection);
@@ -113,7 +142,10 @@ function bodyFor(route: Route, id: string): fc.Arbitrary<string | undefined> {
       '{"constructor":{"prototype":{"x":1}}}', '"\\ud800"', '{"path":"\\ud800"}', '1e400', '{"n":1e400}', '\u0000', '\ufeff{}',
       `${'['.repeat(200)}${']'.repeat(200)}`, `{"kvStorage":${'{"a":'.repeat(100)}1${'}'.repeat(100)}}`),
   );
+  const nearLimit = fc.tuple(valid, fc.nat(2)).map(([sample, which]) => nearLimitBody(sample, options.limits ?? DEFAULT_LIMITS, which));
+  const near = options.nearLimits && collection.fields.has('kvStorage') ? [{ weight: options.nearLimits, arbitrary: nearLimit.map(exactJson) }] : [];
   return fc.oneof(
+    ...near,
     { weight: 4, arbitrary: valid.map(exactJson) },
     { weight: 6, arbitrary: mutated.map(exactJson) },
     { weight: 2, arbitrary: partial.map(exactJson) },
@@ -153,7 +185,7 @@ function headersFor(targets: Targets): fc.Arbitrary<Record<string, string>> {
 const OTHER_METHODS = ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'HEAD', 'OPTIONS'];
 
 /** One generated request. */
-export function requestArbitrary(targets: Targets): fc.Arbitrary<FuzzRequest> {
+export function requestArbitrary(targets: Targets, options: GenerateOptions = {}): fc.Arbitrary<FuzzRequest> {
   const onRoute = fc.constantFrom(...ROUTES).chain((route) => fc.record({
     route: fc.constant(route),
     prefix: prefixFor(route, targets),
@@ -161,7 +193,7 @@ export function requestArbitrary(targets: Targets): fc.Arbitrary<FuzzRequest> {
     query: queryFor(route),
     method: fc.oneof({ weight: 9, arbitrary: fc.constant(route.operation.method) }, { weight: 1, arbitrary: fc.constantFrom(...OTHER_METHODS) }),
     headers: headersFor(targets),
-  }).chain((parts) => bodyFor(route, parts.id).map((body) => {
+  }).chain((parts) => bodyFor(route, parts.id, options).map((body) => {
     const path = `${parts.prefix}/${route.collection.name}${route.operation.item ? `/${encode(parts.id)}` : ''}`;
     // GET, HEAD and OPTIONS go without a body; DELETE sometimes carries a stray one.
     const sendsBody = ['GET', 'HEAD', 'OPTIONS'].includes(parts.method) ? undefined : body;
@@ -176,11 +208,15 @@ export function requestArbitrary(targets: Targets): fc.Arbitrary<FuzzRequest> {
       hostileText.map((text) => `/${encode(text)}`),
     ),
     headers: headersFor(targets),
-  });
+  }).map((request) => (request.method === 'DELETE' && request.url === `/v2/catalog/versions/${targets.versionId}`
+    // The version route came after this list: deleting the fuzzed version would leave the rest
+    // of a run answering 403 (and no load on its records), so that DELETE aims at an unknown one.
+    ? { ...request, url: `/v2/catalog/versions/${newIdOf('ver_')}` }
+    : request));
   return fc.oneof({ weight: 19, arbitrary: onRoute }, { weight: 1, arbitrary: offRoute });
 }
 
 /** `count` requests, the same ones for the same seed. */
-export function generateRequests(targets: Targets, count: number, seed: number): FuzzRequest[] {
-  return fc.sample(requestArbitrary(targets), { numRuns: count, seed });
+export function generateRequests(targets: Targets, count: number, seed: number, options: GenerateOptions = {}): FuzzRequest[] {
+  return fc.sample(requestArbitrary(targets, options), { numRuns: count, seed });
 }

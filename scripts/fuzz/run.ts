@@ -19,6 +19,17 @@ export interface FuzzReport {
   failures: FuzzFailure[];
   /** How many answers of each status. */
   statuses: Record<string, number>;
+  /** Milliseconds from sending each tried request to its whole answer. */
+  durations: number[];
+}
+
+export interface RunOptions {
+  /**
+   * Senders working through the requests at once (default 1). With more than one, a rejected
+   * write cannot be told apart from the others' writes, so only the bystander is compared.
+   */
+  clients?: number;
+  onProgress?: (report: FuzzReport) => void;
 }
 
 export interface FuzzTarget {
@@ -32,14 +43,18 @@ export interface FuzzTarget {
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 const ANSWER_TIMEOUT_MS = 30_000;
 
-export async function runFuzz(target: FuzzTarget, requests: readonly FuzzRequest[], onProgress?: (report: FuzzReport) => void): Promise<FuzzReport> {
-  const report: FuzzReport = { tried: 0, unsendable: 0, failures: [], statuses: {} };
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+export async function runFuzz(target: FuzzTarget, requests: readonly FuzzRequest[], options: RunOptions = {}): Promise<FuzzReport> {
+  const clients = Math.max(1, options.clients ?? 1);
+  const report: FuzzReport = { tried: 0, unsendable: 0, failures: [], statuses: {}, durations: [] };
+  const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
   const bystanderBefore = await target.bystanderSnapshot();
-  let before = await target.snapshot();
-  try {
-    for (const request of requests) {
+  let before = clients === 1 ? await target.snapshot() : '';
+  let next = 0;
+  const sender = async (): Promise<void> => {
+    while (next < requests.length) {
+      const request = requests[next++]!;
       let answer: Answer;
+      const started = performance.now();
       try {
         answer = await send(target.baseUrl, request, agent);
       } catch (error) {
@@ -51,19 +66,23 @@ export async function runFuzz(target: FuzzTarget, requests: readonly FuzzRequest
         report.failures.push({ request, status: undefined, problem: `no answer: ${(error as Error).message}`, body: '' });
         continue;
       }
+      report.durations.push(performance.now() - started);
       report.tried += 1;
       report.statuses[answer.status] = (report.statuses[answer.status] ?? 0) + 1;
       const problem = problemOf(request, answer);
       if (problem) report.failures.push({ request, status: answer.status, problem, body: answer.body.slice(0, 300) });
-      if (WRITES.has(request.method)) {
+      if (clients === 1 && WRITES.has(request.method)) {
         const after = await target.snapshot();
         if (answer.status >= 400 && after !== before) {
           report.failures.push({ request, status: answer.status, problem: 'a rejected request changed the version\'s records', body: answer.body.slice(0, 300) });
         }
         before = after;
       }
-      if (onProgress && report.tried % 500 === 0) onProgress(report);
+      if (options.onProgress && report.tried % 500 === 0) options.onProgress(report);
     }
+  };
+  try {
+    await Promise.all(Array.from({ length: clients }, sender));
     if ((await target.bystanderSnapshot()) !== bystanderBefore) {
       report.failures.push({ request: { method: '-', url: '-', headers: {} }, status: undefined, problem: 'the bystander tenant\'s records changed', body: '' });
     }
@@ -127,9 +146,13 @@ function send(baseUrl: string, request: FuzzRequest, agent: http.Agent): Promise
 /** The report as the lines `npm run fuzz` prints. */
 export function describeReport(report: FuzzReport, seed: number): string {
   const statuses = Object.entries(report.statuses).sort(([a], [b]) => Number(a) - Number(b)).map(([status, n]) => `${status}: ${n}`).join(', ');
+  const serverErrors = Object.entries(report.statuses).filter(([status]) => Number(status) >= 500).reduce((sum, [, n]) => sum + n, 0);
+  const sorted = [...report.durations].sort((a, b) => a - b);
+  const at = (share: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]!.toFixed(0) : '-');
   const lines = [
     `fuzz: seed ${seed}, requests tried ${report.tried}, failures ${report.failures.length}` + (report.unsendable ? `, unsendable ${report.unsendable}` : ''),
-    `statuses: ${statuses}`,
+    `statuses: ${statuses}; 5xx: ${serverErrors}`,
+    `answer times: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms`,
     ...report.failures.slice(0, 20).map((failure) =>
       `FAIL ${failure.problem}: ${failure.request.method} ${failure.request.url} ${JSON.stringify(failure.request.headers)} body=${JSON.stringify(failure.request.body?.slice(0, 200))} → ${failure.status} ${failure.body}`),
   ];

@@ -6,6 +6,7 @@ import { stringify as toYaml } from 'yaml';
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
 import type { Endpoint } from '../pipeline.ts';
 import { FAMILIES } from '../routes/table.ts';
+import type { RecordLimits } from '../http/body.ts';
 import type { RecordStore } from '../store/records.ts';
 import { prepareDocument } from './document.ts';
 import { exportService } from './export.ts';
@@ -14,7 +15,7 @@ import { importDocument } from './sync.ts';
 export const IMPORT_SEGMENT = '/imports/openapi';
 export const EXPORT_SEGMENT = '/services/:id/openapi';
 
-export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>): Endpoint[] {
+export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, limits: RecordLimits): Endpoint[] {
   const services = stores.get('services');
   if (!services) throw new Error('API descriptions need the services collection (schemas/collections.json)');
   return FAMILIES.flatMap((family): Endpoint[] => [
@@ -28,7 +29,7 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>): 
         if (dryRun !== undefined && dryRun !== 'true' && dryRun !== 'false') throw InvalidRequest.field('dryRun', 'must be true or false');
         const document = await prepareDocument(body);
         const report = await importDocument(
-          { stores, versionId: version!.versionId, projectId: version!.projectId },
+          { stores, versionId: version!.versionId, projectId: version!.projectId, limits },
           document,
           { ...(service === undefined ? {} : { service }), dryRun: dryRun === 'true' },
         );

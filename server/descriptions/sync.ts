@@ -3,11 +3,12 @@
 // created, and the service's records the document no longer has deleted. The plan is made
 // whole in memory first, then written collection by collection in bulk; every write is an
 // idempotent upsert or delete, so an import cut short is completed by running it again.
-import { InvalidRequest } from '../errors.ts';
+import { Conflict, InvalidRequest, PayloadTooLarge, type ApiError } from '../errors.ts';
+import { recordProblem, type RecordLimits, type RecordProblem } from '../http/body.ts';
 import { newId } from '../ids.ts';
 import type { Fields } from '../operations/record-body.ts';
 import { RecordLocks } from '../store/locks.ts';
-import type { CatalogRecord, RecordStore } from '../store/records.ts';
+import { NaturalKeyTaken, type CatalogRecord, type RecordStore } from '../store/records.ts';
 import { isObject, residual, sameJson, type JsonObject } from './json.ts';
 import { MARK, markOf, naturalKey, type Mark } from './keys.ts';
 import { mapDocument, type Placement } from './map.ts';
@@ -31,6 +32,8 @@ export interface ImportTarget {
   stores: ReadonlyMap<string, RecordStore>;
   versionId: string;
   projectId: string;
+  /** What one record may cost, as for a request body (README, Limits). */
+  limits: RecordLimits;
 }
 
 /** Parents before children: the order of the writes, so a cut-short import leaves no orphans it cannot find again. */
@@ -50,10 +53,41 @@ export async function importDocument(target: ImportTarget, document: JsonObject,
   const title = isObject(document['info']) && typeof document['info']['title'] === 'string' ? document['info']['title'] : '';
   const slug = options.service ?? slugOf(title);
   if (!/^[a-z0-9-]+$/.test(slug)) throw InvalidRequest.field('service', 'must be a service slug (lowercase letters, digits and hyphens)');
-  return importLocks.run(`${target.versionId}:${slug}`, () => sync(target, document, slug, options.dryRun));
+  return importLocks.run(`${target.versionId}:${slug}`, () => syncAdopting(target, document, slug, options.dryRun));
 }
 
-async function sync(target: ImportTarget, document: JsonObject, slug: string, dryRun: boolean): Promise<ImportReport> {
+/** Passes of a sync that met records created under its natural keys while it wrote, before it gives up (409). */
+const PASSES = 5;
+
+/**
+ * A record created by another request under a natural key this import also plans (a `POST
+ * …/paths` racing it) refuses the import's write. The sync is by natural key, so that record is
+ * the one the document describes: the sync runs again, finds it and adopts it (replaces it,
+ * keeping its id), and completes what the cut-short pass left, as any re-run does.
+ */
+async function syncAdopting(target: ImportTarget, document: JsonObject, slug: string, dryRun: boolean): Promise<ImportReport> {
+  const written: Written = new Map();
+  for (let pass = 1; ; pass++) {
+    try {
+      return await sync(target, document, slug, dryRun, written);
+    } catch (error) {
+      if (!(error instanceof KeyTakenWhileWriting) || pass === PASSES) throw error instanceof KeyTakenWhileWriting ? error.conflict : error;
+    }
+  }
+}
+
+/** What earlier passes of one import wrote, by `collection:id`, so the report counts it as theirs. */
+type Written = Map<string, 'created' | 'updated'>;
+
+class KeyTakenWhileWriting extends Error {
+  readonly conflict: Conflict;
+  constructor(conflict: Conflict) {
+    super('natural key taken while the import wrote');
+    this.conflict = conflict;
+  }
+}
+
+async function sync(target: ImportTarget, document: JsonObject, slug: string, dryRun: boolean, written: Written): Promise<ImportReport> {
   const store = (name: string): RecordStore => target.stores.get(name)!;
   const existing = new Map<string, CatalogRecord[]>();
   for (const name of IMPORTED_COLLECTIONS) existing.set(name, await store(name).all(target.versionId));
@@ -67,6 +101,8 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, dr
   const inserts = new Map<string, CatalogRecord[]>(IMPORTED_COLLECTIONS.map((name) => [name, []]));
   const replaces = new Map<string, CatalogRecord[]>(IMPORTED_COLLECTIONS.map((name) => [name, []]));
   const placed = new Map<string, Map<string, string>>(IMPORTED_COLLECTIONS.map((name) => [name, new Map()]));
+  const pointers = new Map<string, string>();
+  const beyondLimits: Refused[] = [];
   let order = 0;
 
   const place = (placement: Placement): string | undefined => {
@@ -84,14 +120,22 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, dr
     }
     const before = byKey.get(name)!.get(key);
     fields['id'] ??= before?.id ?? newId(collection.idPrefix);
+    // Before validation, as for a body: the schema checks recurse, and the limits bound them.
+    const beyond = recordProblem(fields, target.limits);
+    if (beyond) {
+      beyondLimits.push({ pointer: placement.pointer, record: collection.record, problem: beyond });
+      return undefined;
+    }
     const problems = collection.checkRecord(fields);
     if (problems.length > 0) {
       for (const problem of problems) warnings.push({ pointer: placement.pointer, message: `cannot be carried as a ${collection.record}: ${problem.field} ${problem.message}` });
       return undefined;
     }
     placed.get(name)!.set(key, fields['id'] as string);
+    pointers.set(`${name}:${fields['id'] as string}`, placement.pointer);
     if (before && sameJson(stored(before), fields)) {
-      changes[name]!.unchanged++;
+      const earlier = written.get(`${name}:${fields['id'] as string}`);
+      changes[name]![earlier ?? 'unchanged']++;
     } else {
       changes[name]![before ? 'updated' : 'created']++;
       (before ? replaces : inserts).get(name)!.push(fields as CatalogRecord);
@@ -99,6 +143,7 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, dr
     return fields['id'] as string;
   };
   mapDocument(document, { slug, organizationId: target.projectId }, place);
+  if (beyondLimits.length > 0) throw refusal(beyondLimits);
 
   const owned = recordsOfService(serviceId, existing);
   const deletes = new Map<string, string[]>();
@@ -111,13 +156,46 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, dr
 
   if (!dryRun) {
     const now = new Date();
-    for (const name of IMPORTED_COLLECTIONS) await store(name).bulk(target.versionId, { insert: inserts.get(name)!, replace: replaces.get(name)! }, now);
+    for (const name of IMPORTED_COLLECTIONS) {
+      for (const [records, kind] of [[inserts, 'created'], [replaces, 'updated']] as const) {
+        for (const record of records.get(name)!) if (!written.has(`${name}:${record.id}`)) written.set(`${name}:${record.id}`, kind);
+      }
+      try {
+        await store(name).bulk(target.versionId, { insert: inserts.get(name)!, replace: replaces.get(name)! }, now);
+      } catch (error) {
+        if (!(error instanceof NaturalKeyTaken)) throw error;
+        throw new KeyTakenWhileWriting(keyConflict(store(name), error, pointers.get(`${name}:${error.refused?.id}`)));
+      }
+    }
     for (const name of [...IMPORTED_COLLECTIONS].reverse()) await store(name).bulk(target.versionId, { delete: deletes.get(name)! }, now);
   }
   return {
-    created: !found && !dryRun,
+    created: !dryRun && changes['services']!.created > 0,
     body: { service: { id: serviceId, slug }, dryRun, changes, warnings },
   };
+}
+
+/** 409 naming the object of the document whose record's natural key another record took, and that record. */
+function keyConflict(store: RecordStore, taken: NaturalKeyTaken, pointer: string | undefined): Conflict {
+  const { naturalKey, record } = store.collection;
+  const values = naturalKey.map((field) => JSON.stringify(taken.refused?.[field] ?? null)).join(', ');
+  return new Conflict([{
+    field: pointer ?? '/',
+    message: `its ${record}'s ${naturalKey.join(', ')} (${values}) ${taken.holder ? `is ${record} ${taken.holder}'s` : 'is taken'}: created in this version while the import wrote, again and again; import again to adopt it`,
+  }]);
+}
+
+interface Refused { pointer: string; record: string; problem: RecordProblem }
+
+/** The document refused whole, each record beyond a limit named: 413 when all are too large, else 400. */
+function refusal(refused: readonly Refused[]): ApiError {
+  const details = refused.map(({ pointer, record, problem }) => ({
+    field: pointer,
+    message: problem.limit === undefined
+      ? `makes a ${record} record whose ${problem.field} ${problem.message}`
+      : `makes a ${record} record that ${problem.message} (${problem.limit})${problem.field === '/' ? '' : `, at ${problem.field}`}`,
+  }));
+  return refused.every(({ problem }) => problem.tooLarge) ? new PayloadTooLarge(details) : new InvalidRequest(details);
 }
 
 /** A stored record as fields to compare with a planned one. */

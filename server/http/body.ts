@@ -48,9 +48,7 @@ export function jsonBodyReader(limitBytes: number, limits: RecordLimits): BodyRe
     await new Promise<void>((resolve, reject) => raw(req, res, (error?: unknown) => (error ? reject(translate(error, encoding)) : resolve())));
     const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     if (bytes.length === 0) throw InvalidRequest.field('body', 'is empty');
-    if (bytes.length > limits.maxBytes) {
-      throw new PayloadTooLarge([{ field: 'body', message: `is larger than the ${limits.maxBytes} bytes a record may have` }]);
-    }
+    if (bytes.length > limits.maxBytes) throw new PayloadTooLarge([{ field: 'body', message: tooLarge(limits) }]);
     let text: string;
     try {
       text = UTF8.decode(bytes);
@@ -101,9 +99,39 @@ function translate(error: unknown, encoding: string): unknown {
 
 /** Throws when the value nests too deep, holds too many keys, a string that is not well-formed Unicode or a number out of range. */
 export function checkBody(value: unknown, limits: Pick<RecordLimits, 'maxDepth' | 'maxKeys'> = { maxDepth: MAX_BODY_DEPTH, maxKeys: Infinity }): void {
+  const problem = valueProblem(value, limits);
+  if (problem) throw InvalidRequest.field(problem.field, problem.message);
+}
+
+/** A record limit broken, or a value JSON cannot carry: where in the record (a pointer), what, and whether it is the size (413). */
+export interface RecordProblem {
+  field: string;
+  message: string;
+  /** The limit is RECORD_MAX_BYTES (413 rather than 400). */
+  tooLarge: boolean;
+  /** The variable of the limit broken, if a limit was. */
+  limit?: 'RECORD_MAX_BYTES' | 'RECORD_MAX_KEYS' | 'RECORD_MAX_DEPTH';
+}
+
+/**
+ * What a record made elsewhere than from a request body (an import) would be refused for, as
+ * a body: the checks of checkBody, then its size as JSON.
+ */
+export function recordProblem(record: unknown, limits: RecordLimits): RecordProblem | undefined {
+  const problem = valueProblem(record, limits);
+  if (problem) return problem;
+  if (Buffer.byteLength(JSON.stringify(record)) <= limits.maxBytes) return undefined;
+  return { field: '/', message: tooLarge(limits), tooLarge: true, limit: 'RECORD_MAX_BYTES' };
+}
+
+function tooLarge(limits: Pick<RecordLimits, 'maxBytes'>): string {
+  return `is larger than the ${limits.maxBytes} bytes a record may have`;
+}
+
+function valueProblem(value: unknown, limits: Pick<RecordLimits, 'maxDepth' | 'maxKeys'>): RecordProblem | undefined {
   const budget = { left: limits.maxKeys, max: limits.maxKeys };
   const problem = findProblem(value, '', 0, limits.maxDepth, budget);
-  if (problem) throw InvalidRequest.field(problem.field || '/', problem.message);
+  return problem && { ...problem, field: problem.field || '/', tooLarge: false };
 }
 
 interface KeyBudget {
@@ -111,7 +139,7 @@ interface KeyBudget {
   readonly max: number;
 }
 
-function findProblem(value: unknown, pointer: string, depth: number, maxDepth: number, budget: KeyBudget): { field: string; message: string } | undefined {
+function findProblem(value: unknown, pointer: string, depth: number, maxDepth: number, budget: KeyBudget): Omit<RecordProblem, 'tooLarge'> | undefined {
   // JSON.parse reads a number beyond the double range (`1e400`) as Infinity, which JSON cannot
   // print (it would come back as null) and FerretDB refuses to store (a 500).
   if (typeof value === 'number') {
@@ -121,7 +149,7 @@ function findProblem(value: unknown, pointer: string, depth: number, maxDepth: n
     return value.isWellFormed() ? undefined : { field: pointer, message: 'must be well-formed Unicode (no lone surrogates)' };
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  if (depth >= maxDepth) return { field: pointer, message: `nests deeper than ${maxDepth} levels` };
+  if (depth >= maxDepth) return { field: pointer, message: `nests deeper than ${maxDepth} levels`, limit: 'RECORD_MAX_DEPTH' };
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const problem = findProblem(value[i], `${pointer}/${i}`, depth + 1, maxDepth, budget);
@@ -132,7 +160,7 @@ function findProblem(value: unknown, pointer: string, depth: number, maxDepth: n
   const keys = Object.keys(value);
   // Counted before looking inside, so a huge object is refused without walking it.
   budget.left -= keys.length;
-  if (budget.left < 0) return { field: '/', message: `has more than ${budget.max} object keys in all` };
+  if (budget.left < 0) return { field: '/', message: `has more than ${budget.max} object keys in all`, limit: 'RECORD_MAX_KEYS' };
   for (const key of keys) {
     const field = `${pointer}/${escapePointer(key)}`;
     if (!key.isWellFormed()) return { field, message: 'key must be well-formed Unicode (no lone surrogates)' };

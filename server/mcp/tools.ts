@@ -132,7 +132,11 @@ function problem(problems: readonly { message: string }[], field: string): void 
   if (problems[0]) throw InvalidRequest.field(field, problems[0].message);
 }
 
-/** A tool's result: structured content (and its JSON as text), or a tool error with the HTTP error text. */
+/**
+ * A tool's result: structured content (and its JSON as text), or a tool error with the HTTP
+ * error text. An error carries no structuredContent: the SDK client checks any it gets against
+ * the tool's output schema, error or not, and `{error, details}` is not that shape.
+ */
 async function answer(work: () => Promise<Record<string, unknown>>): Promise<CallToolResult> {
   try {
     const structured = await work();
@@ -141,6 +145,6 @@ async function answer(work: () => Promise<Record<string, unknown>>): Promise<Cal
     if (!(error instanceof ApiError)) throw error;
     const body = error.body();
     const text = body.details === undefined ? body.error : `${body.error}: ${JSON.stringify(body.details)}`;
-    return { isError: true, content: [{ type: 'text', text }], structuredContent: body as unknown as Record<string, unknown> };
+    return { isError: true, content: [{ type: 'text', text }] };
   }
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { repoRoot } from '../config.ts';
 import {
   ApiError, Conflict, Forbidden, InternalError, InvalidRequest, MethodNotAllowed, PayloadTooLarge,
-  RouteNotFound, ServiceUnavailable, Unauthorized, UnsupportedMediaType,
+  RouteNotFound, ServiceUnavailable, TooManyRequests, Unauthorized, UnsupportedMediaType,
 } from '../errors.ts';
 import { SCHEMA_BASE, type Catalog } from '../schemas/registry.ts';
 import { schemaComponents, type SchemaComponents } from './components.ts';
@@ -23,9 +23,18 @@ const ERROR_OUTCOMES: Readonly<Record<number, { name: string; description: strin
   409: { name: 'Conflict', description: 'The id or the natural key is already taken in this version.', example: new Conflict() },
   413: { name: 'PayloadTooLarge', description: 'The body is larger than the configured limit (`BODY_LIMIT`).', example: new PayloadTooLarge() },
   415: { name: 'UnsupportedMediaType', description: 'The body is not JSON (`Content-Type` must be `application/json`, utf-8).', example: new UnsupportedMediaType([{ field: 'Content-Type', message: 'must be application/json' }]) },
+  429: { name: 'TooManyRequests', description: 'Over the rate limit: `RATE_LIMIT_MAX` requests per credential (unauthenticated: per client address) per `RATE_LIMIT_WINDOW_MS`. Every operation that needs credentials is limited.', example: new TooManyRequests(60) },
   500: { name: 'InternalServerError', description: 'Something unexpected; the cause is logged, never shown.', example: new InternalError() },
   503: { name: 'ServiceUnavailable', description: 'The database does not answer.', example: new ServiceUnavailable() },
 };
+
+/** Headers of error answers, where more can be said than "sent with every <status>". */
+const ERROR_HEADERS: Readonly<Record<string, { description: string; schema: Schema }>> = {
+  'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } },
+};
+
+/** Rate limiting (server/http/rate-limit.ts) counts every request that needs credentials. */
+const RATE_LIMITED = 429;
 
 const BEARER_SCHEMES = {
   projectApiKey: {
@@ -104,8 +113,9 @@ function operationOf(route: DocumentedRoute, components: SchemaComponents): Reco
       : { description: success.description, content: { [success.mediaType ?? 'application/json']: withExample({ schema: components.rewrite(success.schema) }, success.example) } };
   }
   const errorSchema = { $ref: components.refOf(ERROR_SCHEMA) };
-  for (const error of route.errors) {
-    const status = typeof error === 'number' ? error : error.status;
+  const errors = route.access === 'none' ? route.errors : [...route.errors, RATE_LIMITED];
+  for (const error of [...errors].sort((a, b) => statusOf(a) - statusOf(b))) {
+    const status = statusOf(error);
     const usual = ERROR_OUTCOMES[status];
     if (typeof error === 'number') {
       if (!usual) throw new Error(`${route.operationId}: no documented error outcome for ${status}; add it to ERROR_OUTCOMES or pass an ApiError`);
@@ -131,8 +141,12 @@ function operationOf(route: DocumentedRoute, components: SchemaComponents): Reco
   };
 }
 
+function statusOf(error: number | ApiError): number {
+  return typeof error === 'number' ? error : error.status;
+}
+
 function errorResponse(description: string, example: ApiError, schema: Schema): Record<string, unknown> {
-  const headers = Object.fromEntries(Object.keys(example.headers).map((name) => [name, { description: `Sent with every ${example.status}.`, schema: { type: 'string' } }]));
+  const headers = Object.fromEntries(Object.keys(example.headers).map((name) => [name, ERROR_HEADERS[name] ?? { description: `Sent with every ${example.status}.`, schema: { type: 'string' } }]));
   return {
     description,
     ...(Object.keys(headers).length > 0 && { headers }),

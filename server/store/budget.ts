@@ -5,8 +5,8 @@ import type { Collection, Db } from 'mongodb';
 
 /** A bound on the database calls of one piece of work (server/deadline.ts: a request's). */
 export interface Budget {
-  /** What is left for the next call, in whole ms (at least 1); throws once nothing is left. */
-  callMs(): number;
+  /** What is left for the next call (`collection.method`), in whole ms (at least 1); throws once nothing is left. */
+  callMs(call: string): number;
 }
 
 const current = new AsyncLocalStorage<Budget>();
@@ -32,9 +32,9 @@ const OPTIONS_AT: Readonly<Record<string, number>> = {
  * bound is given per call; see docs/database.md for what FerretDB 1.24 does with it.
  */
 export function budgeted(db: Db, outsideMs: number | undefined): Db {
-  const withBound = (options: unknown): object => {
+  const withBound = (call: string, options: unknown): object => {
     const budget = current.getStore();
-    const ms = budget ? budget.callMs() : outsideMs;
+    const ms = budget ? budget.callMs(call) : outsideMs;
     return ms ? { ...(options as object | undefined), maxTimeMS: ms } : { ...(options as object | undefined) };
   };
   const collection = (target: Collection): Collection => new Proxy(target, {
@@ -44,7 +44,7 @@ export function budgeted(db: Db, outsideMs: number | undefined): Db {
       if (at === undefined || typeof value !== 'function') return value;
       return (...args: unknown[]) => {
         const given = [...args];
-        given[at] = withBound(given[at]);
+        given[at] = withBound(`${target.collectionName}.${String(property)}`, given[at]);
         return (value as (...args: unknown[]) => unknown).apply(target, given);
       };
     },

@@ -14,6 +14,15 @@ const FW_DOT = '\uFF0E'; // ． stands for `.`
 const WRAP_ARRAY = ESC + 'a'; // {"＼a": [...]}: an array directly inside an array
 const WRAP_NUMBER = ESC + 'n'; // {"＼n": "-0"}: negative zero
 const WRAP_STRING = ESC + 's'; // {"＼s": "<JSON text>"}: a string containing NUL
+const WRAP_JSON = ESC + 'j'; // {"＼j": "<JSON text of the encoded value>"}: a large record field
+
+/**
+ * Entries (object keys and array items, at every depth) above which a record field's value is
+ * stored as JSON text. FerretDB 1.24 reads whole collections and decodes every key of every
+ * document on each scan: a record of ~10,000 keys made each list of its collection take ~0.6 s
+ * (and its write and get as long); as one string it costs what a small record costs.
+ */
+export const TEXT_ENTRIES = 256;
 
 // JSON.rawJSON / JSON.isRawJSON exist in Node 24 (V8) but not in the es2024 TS lib; typed
 // locally rather than by augmenting the global JSON (other modules may declare it too).
@@ -119,6 +128,32 @@ export function encodeValue(value: unknown): unknown {
   }
 }
 
+/** A record's fields as stored: keys escaped, values encoded, each large value as JSON text. */
+export function encodeFields(fields: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(fields)) setOwn(out, encodeKey(key), encodeField(fields[key]));
+  return out;
+}
+
+/** One record field's stored value (see TEXT_ENTRIES). */
+export function encodeField(value: unknown): unknown {
+  const encoded = encodeValue(value);
+  return typeof value === 'object' && value !== null && hasMoreEntries(value, TEXT_ENTRIES) ? { [WRAP_JSON]: JSON.stringify(encoded) } : encoded;
+}
+
+/** Whether the value holds more than `limit` object keys and array items in all, counted until it does. */
+function hasMoreEntries(value: object, limit: number): boolean {
+  let left = limit;
+  const pending: object[] = [value];
+  while (pending.length > 0) {
+    const items = Object.values(pending.pop()!);
+    left -= items.length;
+    if (left < 0) return true;
+    for (const item of items) if (typeof item === 'object' && item !== null) pending.push(item);
+  }
+  return false;
+}
+
 function isWrapperKey(key: string): boolean {
   if (key.length !== 2 || key.charCodeAt(0) !== 0xff3c) return false;
   const c = key.charCodeAt(1) | 0x20; // ASCII letter, either case
@@ -128,6 +163,7 @@ function isWrapperKey(key: string): boolean {
 function unwrap(key: string, payload: unknown): unknown {
   if (key === WRAP_ARRAY && Array.isArray(payload)) return decodeArray(payload);
   if (key === WRAP_NUMBER && payload === '-0') return NEGATIVE_ZERO;
+  if (key === WRAP_JSON && typeof payload === 'string') return decodeValue(JSON.parse(payload));
   if (key === WRAP_STRING && typeof payload === 'string') {
     const s: unknown = JSON.parse(payload);
     if (typeof s === 'string') return s;

@@ -2,7 +2,7 @@
 // stored form, the indexes, natural keys, and single-document atomic writes.
 import type { AnyBulkWriteOperation, Collection as MongoCollection, Db, Document, Filter } from 'mongodb';
 import type { Collection } from '../schemas/registry.ts';
-import { decodeValue, encodeValue } from './codec.ts';
+import { decodeValue, encodeField, encodeFields } from './codec.ts';
 import { keysetFilter, mongoSort, type SortKey } from './cursor.ts';
 import { RecordLocks } from './locks.ts';
 import { CursorPositions } from './positions.ts';
@@ -46,9 +46,12 @@ export class CursorGone extends Error {}
 export class NaturalKeyTaken extends Error {
   /** Id of the record holding the key, when it could be read. */
   readonly holder: string | undefined;
-  constructor(holder: string | undefined) {
+  /** The record whose write was refused (its id and natural-key fields). */
+  readonly refused: CatalogRecord | undefined;
+  constructor(holder: string | undefined, refused?: CatalogRecord) {
     super('natural key taken');
     this.holder = holder;
+    this.refused = refused;
   }
 }
 
@@ -166,7 +169,7 @@ export class RecordStore {
    * under the caller's lock when it skipped one; see below); null when the record is gone.
    */
   async update(versionId: string, id: string, fields: Record<string, unknown>, updatedAt: Date, merged: Record<string, unknown>): Promise<CatalogRecord | null> {
-    const set: Document = Object.fromEntries(Object.entries(fields).map(([field, value]) => [field, encodeValue(value)]));
+    const set: Document = Object.fromEntries(Object.entries(fields).map(([field, value]) => [field, encodeField(value)]));
     const key = naturalKeyOf(this.collection.naturalKey, merged);
     const filter = { _id: documentId(versionId, id) };
     const document = await this.#writeKeyed({ versionId, [KEY_FIELD]: key }, () =>
@@ -220,19 +223,45 @@ export class RecordStore {
   async bulk(versionId: string, writes: BulkWrites, updatedAt: Date): Promise<void> {
     // Deletes first, then replaces, then inserts: a record that takes over a natural key another
     // one gave up must not meet it in the unique `_key` index.
-    const phases = [
-      (writes.delete ?? []).map((id) => ({ deleteOne: { filter: { _id: documentId(versionId, id) } } })),
-      (writes.replace ?? []).map((record) => {
-        const document = this.#toDocument(record, updatedAt);
-        return { replaceOne: { filter: { _id: document._id }, replacement: document, upsert: true } };
-      }),
-      (writes.insert ?? []).map((record) => ({ insertOne: { document: this.#toDocument(record, updatedAt) } })),
+    const deletes = writes.delete ?? [];
+    const replaces = (writes.replace ?? []).map((record) => this.#toDocument(record, updatedAt));
+    const inserts = (writes.insert ?? []).map((record) => this.#toDocument(record, updatedAt));
+    const phases: { ids: readonly string[]; documents: readonly StoredDocument[]; operations: AnyBulkWriteOperation<StoredDocument>[] }[] = [
+      { ids: deletes, documents: [], operations: deletes.map((id) => ({ deleteOne: { filter: { _id: documentId(versionId, id) } } })) },
+      {
+        ids: replaces.map((document) => String(document['id'])), documents: replaces,
+        operations: replaces.map((document) => ({ replaceOne: { filter: { _id: document._id }, replacement: document, upsert: true } })),
+      },
+      // New ids: nothing else can be writing them.
+      { ids: [], documents: inserts, operations: inserts.map((document) => ({ insertOne: { document } })) },
     ];
-    for (const operations of phases) {
+    for (const { ids, operations, documents } of phases) {
       for (let start = 0; start < operations.length; start += BULK_BATCH) {
-        await this.#documents.bulkWrite(operations.slice(start, start + BULK_BATCH) as AnyBulkWriteOperation<StoredDocument>[], { ordered: false });
+        const end = start + BULK_BATCH;
+        // Under each record's lock, as single writes are (FerretDB: a patch racing a replace must not undo it).
+        await this.#exclusiveAll(versionId, ids.slice(start, end), () =>
+          this.#bulkKeyed(operations.slice(start, end), documents.slice(start, end)));
       }
     }
+  }
+
+  /** One unordered bulk write; a unique-index refusal becomes NaturalKeyTaken, as for single writes. */
+  async #bulkKeyed(operations: AnyBulkWriteOperation<StoredDocument>[], documents: readonly StoredDocument[]): Promise<void> {
+    try {
+      await this.#documents.bulkWrite(operations, { ordered: false });
+    } catch (error) {
+      const refused = (error as { writeErrors?: { index: number; code?: unknown; errmsg?: unknown }[] }).writeErrors
+        ?.find((writeError) => isDuplicate({ code: writeError.code, message: writeError.errmsg }));
+      const document = refused && documents[refused.index];
+      if (!document || document[KEY_FIELD] === undefined) throw error;
+      const taken = await this.#keyTaken(document);
+      throw new NaturalKeyTaken(taken.holder, this.toRecord(document));
+    }
+  }
+
+  /** `work` under the locks of all these records (in id order, so two bulks never wait on each other). */
+  #exclusiveAll<T>(versionId: string, ids: readonly string[], work: () => Promise<T>): Promise<T> {
+    return [...ids].sort().reduceRight<() => Promise<T>>((inner, id) => () => this.exclusive(versionId, id, inner), work)();
   }
 
 
@@ -337,7 +366,7 @@ export function documentId(versionId: string, id: string): string {
 // a replace run for minutes. A new updatedAt differs, so the comparison stops there.
 function toDocument(record: CatalogRecord, updatedAt: Date): StoredDocument {
   const { id, versionId, updatedAt: _ignored, ...fields } = record;
-  return { _id: documentId(versionId, id), id, versionId, updatedAt, ...(encodeValue(fields) as Document) };
+  return { _id: documentId(versionId, id), id, versionId, updatedAt, ...(encodeFields(fields) as Document) };
 }
 
 /** Stored values equal in keys, key order and values (what the database read back vs what we wrote). */

@@ -1,7 +1,7 @@
 // Unit tests for server/store/codec.ts: the stored form of free-form JSON (docs/storage-encoding.md).
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { decodeKey, decodeValue, encodeKey, encodeValue } from '../../server/store/codec.ts';
+import { TEXT_ENTRIES, decodeKey, decodeValue, encodeFields, encodeKey, encodeValue } from '../../server/store/codec.ts';
 
 const RawJSON = JSON as unknown as { rawJSON(text: string): object; isRawJSON(v: unknown): boolean };
 
@@ -155,6 +155,36 @@ describe('storage codec', () => {
       const stored = assertRoundTrip(input) as { schema: object };
       expect(Object.keys(stored.schema)).to.deep.equal(['＄ref', '＄id', 'type']);
       expect(Object.keys((decodeValue(stored) as { schema: object }).schema)).to.deep.equal(['$ref', '$id', 'type']);
+    });
+  });
+
+  // FerretDB decodes every stored key of every document of a collection on each scan (a list),
+  // so a record of ~10,000 keys made every list of its collection cost ~0.6 s (issue 17, D6).
+  describe("a record's fields: large ones stored as JSON text", () => {
+    const wide = (entries: number) => Object.fromEntries(Array.from({ length: entries }, (_, i) => [`k.${i}`, i % 2 ? [-0, 'a\u0000'] : { $ref: '#' }]));
+    // JSON.stringify prints -0 as 0; a decoded -0 prints as -0.
+    const exact = (value: unknown) => JSON.stringify(value).replaceAll('[0,"a', '[-0,"a');
+
+    it(`stores a field of more than ${TEXT_ENTRIES} entries (keys and items, at every depth) as one {"＼j": "<JSON text>"}`, () => {
+      const fields = { path: '/p', kvStorage: wide(TEXT_ENTRIES), tags: Array.from({ length: TEXT_ENTRIES + 1 }, String), small: { a: [1] } };
+      const stored = encodeFields(fields);
+      expect(Object.keys(stored)).to.deep.equal(['path', 'kvStorage', 'tags', 'small']);
+      expect(stored['path']).to.equal('/p');
+      expect(stored['small']).to.deep.equal({ a: [1] });
+      expect(Object.keys(stored['kvStorage'] as object)).to.deep.equal(['＼j']);
+      expect(JSON.parse((stored['kvStorage'] as Record<string, string>)['＼j']!)).to.deep.equal(encodeValue(fields.kvStorage));
+      expect(stored['tags']).to.deep.equal({ '＼j': JSON.stringify(fields.tags) });
+      expect(JSON.stringify(decodeValue(stored))).to.equal(exact(fields));
+    });
+
+    it(`keeps a field of at most ${TEXT_ENTRIES} entries in the queryable form`, () => {
+      const kvStorage = Object.fromEntries(Array.from({ length: TEXT_ENTRIES / 2 - 1 }, (_, i) => [`k${i}`, { v: i }]));
+      expect(encodeFields({ kvStorage })['kvStorage']).to.deep.equal(kvStorage);
+    });
+
+    it('reads a large field stored before in the queryable form too', () => {
+      const kvStorage = wide(TEXT_ENTRIES * 2);
+      expect(JSON.stringify(decodeValue({ kvStorage: encodeValue(kvStorage) }))).to.equal(exact({ kvStorage }));
     });
   });
 

@@ -126,17 +126,31 @@ describe('Self-description: GET /v2/openapi.json', () => {
     expect(new Set(ids).size).to.equal(ids.length);
     const byId = new Map(operations(document).map((operation) => [operation.operationId, operation]));
     const statuses = (id: string) => Object.keys(byId.get(id)!.responses).sort();
-    expect(statuses('listPaths')).to.deep.equal(['200', '400', '401', '403', '500', '503']);
-    expect(statuses('createPathByProject')).to.deep.equal(['201', '400', '401', '403', '409', '413', '415', '500', '503']);
-    expect(statuses('getRequest')).to.deep.equal(['200', '400', '401', '403', '404', '500', '503']);
-    expect(statuses('replaceRequestByProject')).to.deep.equal(['200', '201', '400', '401', '403', '409', '413', '415', '500', '503']);
-    expect(statuses('updatePath')).to.deep.equal(['200', '400', '401', '403', '404', '409', '413', '415', '500', '503']);
-    expect(statuses('deletePath')).to.deep.equal(['204', '400', '401', '403', '404', '500', '503']);
+    expect(statuses('listPaths')).to.deep.equal(['200', '400', '401', '403', '429', '500', '503']);
+    expect(statuses('createPathByProject')).to.deep.equal(['201', '400', '401', '403', '409', '413', '415', '429', '500', '503']);
+    expect(statuses('getRequest')).to.deep.equal(['200', '400', '401', '403', '404', '429', '500', '503']);
+    expect(statuses('replaceRequestByProject')).to.deep.equal(['200', '201', '400', '401', '403', '409', '413', '415', '429', '500', '503']);
+    expect(statuses('updatePath')).to.deep.equal(['200', '400', '401', '403', '404', '409', '413', '415', '429', '500', '503']);
+    expect(statuses('deletePath')).to.deep.equal(['204', '400', '401', '403', '404', '429', '500', '503']);
     // The not-found body is the collection's own.
     const notFound = byId.get('getRequest')!.responses['404']!['content'] as Record<string, { example: unknown; schema: unknown }>;
     expect(notFound['application/json']).to.deep.equal({ schema: { $ref: '#/components/schemas/Error' }, example: { error: 'Request not found' } });
     const unauthorized = (document.components as Record<string, Record<string, Record<string, unknown>>>)['responses']!['Unauthorized']!;
     expect(unauthorized['headers']).to.have.property('WWW-Authenticate');
+  });
+
+  it('documents 429 with Retry-After on every rate-limited operation (every one needing credentials, /mcp too), once', () => {
+    const responses = (document.components as Record<string, Record<string, Record<string, any>>>)['responses']!;
+    const tooMany = responses['TooManyRequests']!;
+    expect(tooMany['content']['application/json']['example']).to.deep.equal({ error: 'Too many requests' });
+    expect(tooMany['headers']['Retry-After']['schema']).to.deep.equal({ type: 'integer', minimum: 1 });
+    expect(tooMany['headers']['Retry-After']['description']).to.match(/^Seconds/);
+    const limited = operations(document).filter((operation) => operation.security.length > 0);
+    expect(limited.map((operation) => operation.operationId)).to.include.members(['listPaths', 'listRequestsByProject', 'importOpenApi', 'mcp']);
+    for (const operation of operations(document)) {
+      const expected = operation.security.length > 0 ? { $ref: '#/components/responses/TooManyRequests' } : undefined;
+      expect(operation.responses['429'], operation.operationId).to.deep.equal(expected);
+    }
   });
 
   it('documents the list query: cursor, limit, sort and the collection filters', () => {

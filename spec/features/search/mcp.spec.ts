@@ -41,6 +41,8 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
     const client = new Client({ name: 'catalog-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: bearer(token) } }));
     clients.push(client);
+    // Like an agent: from here on the client checks each result against the tool's output schema.
+    await client.listTools();
     return client;
   }
 
@@ -89,17 +91,59 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
     expect(document.structuredContent).to.have.nested.property('paths./invoices.post.operationId', 'createInvoice');
   });
 
-  it('reports failures as tool errors with the HTTP interface\'s messages', async () => {
-    const client = await connect(tokenFor([tenant.project.id], { readOnly: true }));
-    const errorOf = async (name: string, args: Record<string, unknown>): Promise<string> => {
-      const result = await call(client, name, args);
-      expect(result.isError, `${name} ${JSON.stringify(args)}`).to.equal(true);
-      return (result.content[0] as { text: string }).text;
+  // An agent lists the tools first; from then on the SDK client checks every result against the
+  // tool's output schema, so an error must be an isError result the client lets through.
+  describe('tool errors, after tools/list like an agent', () => {
+    const invalid = (field: string, message: string) => `Invalid request: ${JSON.stringify([{ field, message }])}`;
+    const cases = (): [string, Record<string, unknown>, string | RegExp][] => {
+      const address = `${tenant.project.slug}/${tenant.version.type}/${tenant.version.slug}`;
+      const theirs = `${other.project.slug}/${other.version.type}/${other.version.slug}`;
+      return [
+        ['list_versions', { project: 'no-such-project' }, 'Forbidden'],
+        ['list_versions', { project: other.project.slug }, 'Forbidden'],
+        ['list_versions', { project: '' }, /^Invalid request: \[\{"field":"project","message":/],
+        ['list_services', { version: 'not a version' }, /^Invalid request: \[\{"field":"version","message":/],
+        ['list_services', { version: 'a/b' }, invalid('version', 'must be a version id or project/type/slug')],
+        ['list_services', { version: `${tenant.project.slug}/trunk/main` }, /^Invalid request: \[\{"field":"version","message":/],
+        ['list_services', { version: other.version.id }, 'Forbidden'],
+        ['list_services', { version: `${tenant.project.slug}/branch/no-such-branch` }, 'Forbidden'],
+        ['search_endpoints', { version: tenant.version.id, query: ' ' }, invalid('q', 'must have at least one word')],
+        ['search_endpoints', { version: theirs, query: 'invoice' }, 'Forbidden'],
+        ['search_endpoints', { version: 'ver_nope', query: 'invoice' }, /^Invalid request: \[\{"field":"version","message":/],
+        ['get_endpoint', { version: tenant.version.id, operation: 'noSuchOperation' }, 'Operation not found'],
+        ['get_endpoint', { version: address, operation: 'op_01ARZ3NDEKTSV4RRFFQ69G5FAV' }, 'Operation not found'],
+        ['get_endpoint', { version: other.version.id, operation: 'getInvoice' }, 'Forbidden'],
+        ['get_openapi', { version: tenant.version.id, service: 'nope' }, 'Service not found'],
+        ['get_openapi', { version: theirs, service: 'secret' }, 'Forbidden'],
+        ['get_openapi', { version: 'x/y/z/w', service: 'shop' }, invalid('version', 'must be a version id or project/type/slug')],
+      ];
     };
-    expect(await errorOf('get_endpoint', { version: tenant.version.id, operation: 'noSuchOperation' })).to.equal('Operation not found');
-    expect(await errorOf('get_openapi', { version: tenant.version.id, service: 'nope' })).to.equal('Service not found');
-    expect(await errorOf('list_services', { version: 'not a version' })).to.match(/^Invalid request/);
-    expect(await errorOf('search_endpoints', { version: tenant.version.id, query: ' ' })).to.match(/^Invalid request/);
+
+    it('reaches the official client as an isError result with the HTTP interface\'s text, for every tool', async () => {
+      const client = await connect(tokenFor([tenant.project.id], { readOnly: true }));
+      const { tools } = await client.listTools();
+      const all = cases();
+      expect(new Set(all.map(([name]) => name)), 'every listed tool has its error paths here').to.deep.equal(new Set(tools.map((tool) => tool.name)));
+      for (const [name, args, text] of all) {
+        const label = `${name} ${JSON.stringify(args)}`;
+        const result = await call(client, name, args);
+        expect(result.isError, label).to.equal(true);
+        expect(result.structuredContent, `${label}: an error has no structured content to check against the output schema`).to.equal(undefined);
+        expect(result.content, label).to.have.length(1);
+        const said = (result.content[0] as { type: string; text: string });
+        expect(said.type, label).to.equal('text');
+        if (typeof text === 'string') expect(said.text, label).to.equal(text);
+        else expect(said.text, label).to.match(text);
+      }
+    });
+
+    it('says what the HTTP interface says for the same mistake', async () => {
+      const client = await connect(tokenFor([tenant.project.id], { readOnly: true }));
+      const http = await service.request.get(`${tenant.prefixes.V}/search?q=%20`).set(bearer(tenant.readOnlyKey));
+      expect(http.status).to.equal(400);
+      const tool = await call(client, 'search_endpoints', { version: tenant.version.id, query: ' ' });
+      expect((tool.content[0] as { text: string }).text).to.equal(`${http.body.error}: ${JSON.stringify(http.body.details)}`);
+    });
   });
 
   it('never reaches another project: its versions and endpoints are Forbidden', async () => {

@@ -1,0 +1,104 @@
+// The record limits (RECORD_MAX_BYTES, RECORD_MAX_KEYS, RECORD_MAX_DEPTH) hold for the records an
+// import makes as they hold for request bodies: a document that would make one record beyond a
+// limit is refused whole, naming the record by its pointer and the limit, and nothing is written.
+import { expect } from 'chai';
+import { startService, givenTenant, bearer, type TestService, type Tenant } from '../../support/service.ts';
+import { petstore } from './petstore.ts';
+
+type Document = Record<string, unknown> & { components: { schemas: Record<string, unknown> } };
+
+/** The petstore with one more component schema. */
+function withSchema(name: string, schema: unknown): Document {
+  const document = petstore() as Document;
+  document.components.schemas[name] = schema;
+  return document;
+}
+
+/** `levels` objects inside one another: `{not: {not: ... {type: string}}}`. */
+function nested(levels: number): unknown {
+  let schema: unknown = { type: 'string' };
+  for (let level = 1; level < levels; level++) schema = { not: schema };
+  return schema;
+}
+
+/** A schema with `count` properties, two keys each with the `properties` object's own. */
+function wide(count: number): unknown {
+  return { type: 'object', properties: Object.fromEntries(Array.from({ length: count }, (_, i) => [`p${i}`, { type: 'string' }])) };
+}
+
+describe('descriptions: the record limits hold for imported records', function () {
+  this.timeout(120_000);
+  let service: TestService;
+  let tenant: Tenant;
+
+  before(async () => {
+    service = await startService();
+    tenant = await givenTenant(service);
+  });
+  after(() => service.close());
+
+  const importAs = (slug: string, document: object, dryRun = false) =>
+    service.request.post(`${tenant.prefixes.V}/imports/openapi?service=${slug}${dryRun ? '&dryRun=true' : ''}`).set(bearer(tenant.key)).send(document);
+  const slugs = async (): Promise<string[]> => {
+    const res = await service.request.get(`${tenant.prefixes.V}/services?limit=1000`).set(bearer(tenant.key));
+    return res.body.items.map((item: { slug: string }) => item.slug);
+  };
+  const pathCount = async (): Promise<number> => {
+    const res = await service.request.get(`${tenant.prefixes.V}/paths?limit=1000`).set(bearer(tenant.key));
+    return res.body.items.length;
+  };
+
+  it('refuses a component schema nesting 80 levels (limit 64) with 400 naming it, dry run or not, writing nothing', async () => {
+    const document = withSchema('Deep', nested(80));
+    for (const dryRun of [true, false]) {
+      const res = await importAs('deep', document, dryRun);
+      expect(res.status, JSON.stringify(res.body)).to.equal(400);
+      expect(res.body).to.deep.equal({
+        error: 'Invalid request',
+        details: [{ field: '/components/schemas/Deep', message: res.body.details[0].message }],
+      });
+      expect(res.body.details[0].message).to.match(/^makes a Resource record that nests deeper than 64 levels \(RECORD_MAX_DEPTH\), at \/schema\/not\//);
+    }
+    expect(await slugs()).to.not.include('deep');
+  });
+
+  it('refuses a component schema with 24,000 keys (limit 10,000) with 400 naming it', async () => {
+    const res = await importAs('wide', withSchema('Wide', wide(12_000)));
+    expect(res.status, JSON.stringify(res.body).slice(0, 500)).to.equal(400);
+    expect(res.body.details).to.deep.equal([
+      { field: '/components/schemas/Wide', message: 'makes a Resource record that has more than 10000 object keys in all (RECORD_MAX_KEYS)' },
+    ]);
+    expect(await slugs()).to.not.include('wide');
+  });
+
+  it('names every record beyond a limit, and leaves a service imported before exactly as it was', async () => {
+    const first = await importAs('kept', petstore());
+    expect(first.status, JSON.stringify(first.body)).to.equal(201);
+    const before = await pathCount();
+    const document = withSchema('Deep', nested(70)) as Document & { paths: Record<string, unknown> };
+    document.components.schemas['Deeper'] = nested(90);
+    document.paths['/more'] = { get: { responses: { 200: { description: 'More' } } } };
+    const res = await importAs('kept', document);
+    expect(res.status).to.equal(400);
+    expect(res.body.details.map((detail: { field: string }) => detail.field)).to.deep.equal(['/components/schemas/Deep', '/components/schemas/Deeper']);
+    expect(await pathCount()).to.equal(before);
+  });
+
+  it('refuses a record larger than RECORD_MAX_BYTES with 413 naming it', async () => {
+    const small = await startService({ RECORD_MAX_BYTES: '8kb' });
+    try {
+      const document = withSchema('Big', { type: 'string', description: 'x'.repeat(10_000) });
+      for (const dryRun of [true, false]) {
+        const res = await small.request.post(`${tenant.prefixes.V}/imports/openapi?service=big${dryRun ? '&dryRun=true' : ''}`).set(bearer(tenant.key)).send(document);
+        expect(res.status, JSON.stringify(res.body)).to.equal(413);
+        expect(res.body).to.deep.equal({
+          error: 'Invalid request',
+          details: [{ field: '/components/schemas/Big', message: 'makes a Resource record that is larger than the 8192 bytes a record may have (RECORD_MAX_BYTES)' }],
+        });
+      }
+      expect(await slugs()).to.not.include('big');
+    } finally {
+      await small.close();
+    }
+  });
+});
