@@ -47,7 +47,7 @@ interface Answer { status: number; bytes: number; text: string }
 
 type Counted = Pick<OneShotResult, 'records' | 'bytes' | 'warnings'>;
 
-interface ImportBody { service: { id: string }; changes: Record<string, { created: number; updated: number; unchanged: number }>; warnings: unknown[] }
+interface ImportBody { service: { id: string }; records: Record<string, { created: number; updated: number; unchanged: number }>; warnings: unknown[] }
 
 /**
  * Runs the selected one-shot scenarios on `description`. An export or a copy needs the import,
@@ -99,7 +99,7 @@ export async function runOneShots(
   const body = readSpec(description.id);
   const mapped = (answer: Answer) => {
     const report = JSON.parse(answer.text) as ImportBody;
-    const records = Object.values(report.changes).reduce((sum, c) => sum + c.created + c.updated + c.unchanged, 0);
+    const records = Object.values(report.records).reduce((sum, c) => sum + c.created + c.updated + c.unchanged, 0);
     return { records, bytes: body.length, warnings: report.warnings.length };
   };
 

@@ -22,9 +22,20 @@ export interface ImportReport {
   body: {
     service: { id: string; slug: string };
     dryRun: boolean;
-    changes: Record<string, Counts>;
+    /** Records created, updated, deleted and unchanged, per collection. */
+    records: Record<string, Counts>;
     warnings: Warning[];
   };
+}
+
+/** What an import will write, whole, before it writes (for a review that may refuse it). */
+export interface ImportPlan {
+  serviceId: string;
+  /** The version's records before the import, by collection. */
+  existing: ReadonlyMap<string, readonly CatalogRecord[]>;
+  inserts: ReadonlyMap<string, readonly CatalogRecord[]>;
+  replaces: ReadonlyMap<string, readonly CatalogRecord[]>;
+  deletes: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface ImportTarget {
@@ -46,14 +57,21 @@ export function slugOf(title: string): string {
   return title.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'service';
 }
 
-export async function importDocument(target: ImportTarget, document: JsonObject, options: { service?: string; dryRun: boolean }): Promise<ImportReport> {
+export interface ImportOptions {
+  service?: string;
+  dryRun: boolean;
+  /** Sees the plan inside the import's lock, before any write (dry run or not); throwing refuses the import. */
+  review?: (plan: ImportPlan) => Promise<void>;
+}
+
+export async function importDocument(target: ImportTarget, document: JsonObject, options: ImportOptions): Promise<ImportReport> {
   const title = isObject(document['info']) && typeof document['info']['title'] === 'string' ? document['info']['title'] : '';
   const slug = options.service ?? slugOf(title);
   if (!/^[a-z0-9-]+$/.test(slug)) throw InvalidRequest.field('service', 'must be a service slug (lowercase letters, digits and hyphens)');
-  return importLocks.run(`${target.versionId}:${slug}`, () => sync(target, document, slug, options.dryRun));
+  return importLocks.run(`${target.versionId}:${slug}`, () => sync(target, document, slug, options));
 }
 
-async function sync(target: ImportTarget, document: JsonObject, slug: string, dryRun: boolean): Promise<ImportReport> {
+async function sync(target: ImportTarget, document: JsonObject, slug: string, { dryRun, review }: ImportOptions): Promise<ImportReport> {
   const store = (name: string): RecordStore => target.stores.get(name)!;
   const existing = new Map<string, CatalogRecord[]>();
   for (const name of IMPORTED_COLLECTIONS) existing.set(name, await store(name).all(target.versionId));
@@ -109,6 +127,7 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, dr
     deletes.set(name, gone);
   }
 
+  await review?.({ serviceId, existing, inserts, replaces, deletes });
   if (!dryRun) {
     const now = new Date();
     for (const name of IMPORTED_COLLECTIONS) await store(name).bulk(target.versionId, { insert: inserts.get(name)!, replace: replaces.get(name)! }, now);
@@ -116,7 +135,7 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, dr
   }
   return {
     created: !found && !dryRun,
-    body: { service: { id: serviceId, slug }, dryRun, changes, warnings },
+    body: { service: { id: serviceId, slug }, dryRun, records: changes, warnings },
   };
 }
 
