@@ -54,7 +54,8 @@ export async function changesBetween(before: Snapshot, after: Snapshot, service?
     const is = current.get(slug);
     const named = { id: (is ?? was)!.id, slug };
     const found = compareDocuments(await documentOf(before, was, slug), await documentOf(after, is, slug));
-    changes.push(...found.map((change) => ({ service: named, ...change })));
+    // A service that did not exist has no client to break (its security and servers are new too).
+    changes.push(...found.map((change) => ({ service: named, ...change, ...(was ? {} : { level: 'non-breaking' as const }) })));
   }
   return reportOf(changes);
 }
