@@ -158,9 +158,17 @@ function schema(place: Place, side: Side, owner: string, base: readonly (string 
   if (last === 'type' || last === 'format') {
     const what = last === 'type' ? 'type' : 'format';
     // A member of a type array (`[string, null]`) is reported alone: say which one came or went.
-    const change = tail.length > 1
+    const member = tail.length > 1;
+    const change = member
       ? `${diff.action === 'remove' ? 'lost' : 'gained'} ${shown(diff.action === 'remove' ? diff.before : diff.after)}`
       : `changed from ${shown(diff.before)} to ${shown(diff.after)}`;
+    // Fewer values accepted (a type or format appearing, a type member going) is narrower: a
+    // response may narrow, a request may widen; anything else breaks a client.
+    const [before, after] = [members(diff.before), members(diff.after)];
+    const narrowed = member ? diff.action === 'remove' : diff.action === 'add' || within(after, before);
+    const widened = member ? diff.action === 'add' : diff.action === 'remove' || within(before, after);
+    if (side === 'response' && narrowed) return fixed(`${prefix}-${what}-narrowed`, 'non-breaking', `The ${what} of ${subject} ${change}.`);
+    if (side !== 'response' && widened) return fixed(`${prefix}-${what}-widened`, 'non-breaking', `The ${what} of ${subject} ${change}.`);
     return fixed(`${prefix}-${what}-changed`, 'breaking', `The ${what} of ${subject} ${change}.`);
   }
   if (last === 'enum') {
@@ -186,6 +194,16 @@ function propertyOf(at: readonly (string | number)[]): { property: string; tail:
     break;
   }
   return { property: names.join('.').replaceAll('.[]', '[]'), tail: at.slice(i) };
+}
+
+/** A type (or format) as the set of names it allows. */
+function members(value: unknown): string[] | undefined {
+  return value === undefined ? undefined : (Array.isArray(value) ? value : [value]).map(String);
+}
+
+/** Whether `some` is a proper subset of `all`. */
+function within(some: string[] | undefined, all: string[] | undefined): boolean {
+  return some !== undefined && all !== undefined && all.length > some.length && some.every((name) => all.includes(name));
 }
 
 function library(place: Place, rule: string, message: string): Finding | undefined {

@@ -55,6 +55,19 @@ describe('changes: one rule per kind of change', () => {
       [B, 'response-property-format-changed', 'POST /pets'],
       [B, 'response-property-format-changed', 'GET /pets/{petId}'],
     ]],
+    // A type or format that accepts fewer values may appear in a response, more in a request.
+    ['null added to a type (wider: breaks responses only)', (doc) => (pet(doc).properties.tag = { type: ['string', 'null'] }), [
+      [B, 'response-property-type-changed', 'GET /pets'],
+      [N, 'request-property-type-widened', 'POST /pets'],
+      [B, 'response-property-type-changed', 'POST /pets'],
+      [B, 'response-property-type-changed', 'GET /pets/{petId}'],
+    ]],
+    ['a format added (narrower)', (doc) => (pet(doc).properties.tag.format = 'uuid'), [
+      [N, 'response-property-format-narrowed', 'GET /pets'],
+      [B, 'request-property-format-changed', 'POST /pets'],
+      [N, 'response-property-format-narrowed', 'POST /pets'],
+      [N, 'response-property-format-narrowed', 'GET /pets/{petId}'],
+    ]],
     ['a request property made required', (doc) => pet(doc).required.push('tag'), [
       [N, 'response-property-became-required', 'GET /pets'],
       [B, 'request-property-became-required', 'POST /pets'],
@@ -104,6 +117,16 @@ describe('changes: one rule per kind of change', () => {
       expect(seen(pets(), petsWith(edit))).to.have.length(expected.length);
     });
   }
+
+  it('null taken from a type (narrower: breaks requests only)', () => {
+    const nullable = petsWith((doc) => (pet(doc).properties.tag = { type: ['string', 'null'] }));
+    expect(seen(nullable, pets())).to.have.deep.members([
+      [N, 'response-property-type-narrowed', 'GET /pets'],
+      [B, 'request-property-type-changed', 'POST /pets'],
+      [N, 'response-property-type-narrowed', 'POST /pets'],
+      [N, 'response-property-type-narrowed', 'GET /pets/{petId}'],
+    ]);
+  });
 
   it('says each change in one sentence, naming the parameter or property', () => {
     const [change] = compareDocuments(pets(), petsWith((doc) => (listPets(doc).parameters[0].required = true)));
