@@ -22,7 +22,7 @@ export type Snapshot = ReadonlyMap<string, Pick<RecordStore, 'all'>>;
 export async function snapshotOf(stores: ReadonlyMap<string, RecordStore>, versionId: string): Promise<Snapshot> {
   const records = new Map<string, readonly CatalogRecord[]>();
   for (const name of IMPORTED_COLLECTIONS) records.set(name, await stores.get(name)!.all(versionId));
-  return frozen(records);
+  return snapshotFrom(records);
 }
 
 /** The version as it will be once the import's plan is written. */
@@ -34,7 +34,7 @@ export function plannedSnapshot(plan: ImportPlan): Snapshot {
     const kept = (plan.existing.get(name) ?? []).filter((record) => !deleted.has(record.id)).map((record) => replaced.get(record.id) ?? record);
     records.set(name, [...kept, ...(plan.inserts.get(name) ?? [])]);
   }
-  return frozen(records);
+  return snapshotFrom(records);
 }
 
 /**
@@ -77,6 +77,7 @@ async function documentOf(snapshot: Snapshot, service: CatalogRecord | undefined
   return exportService(snapshot, '', service);
 }
 
-function frozen(records: ReadonlyMap<string, readonly CatalogRecord[]>): Snapshot {
+/** Records in hand, by collection, as a snapshot. */
+export function snapshotFrom(records: ReadonlyMap<string, readonly CatalogRecord[]>): Snapshot {
   return new Map([...records].map(([name, list]) => [name, { all: async () => [...list] }]));
 }

@@ -3,7 +3,7 @@
 // the `failOn=breaking` gate that refuses such an import before it writes.
 import { Conflict } from '../errors.ts';
 import type { ImportPlan } from '../descriptions/sync.ts';
-import { changesBetween, plannedSnapshot, type Change, type ChangeReport, type Snapshot } from './catalog.ts';
+import { changesBetween, plannedSnapshot, snapshotFrom, type Change, type ChangeReport } from './catalog.ts';
 
 export interface ImportReview {
   /** For importDocument's `review` option. */
@@ -16,8 +16,7 @@ export function reviewImport({ failOnBreaking }: { failOnBreaking: boolean }): I
   let report: ChangeReport | undefined;
   return {
     async review(plan) {
-      const before: Snapshot = new Map([...plan.existing].map(([name, records]) => [name, { all: async () => [...records] }]));
-      report = await changesBetween(before, plannedSnapshot(plan), plan.serviceId);
+      report = await changesBetween(snapshotFrom(plan.existing), plannedSnapshot(plan), plan.serviceId);
       const breaking = report.changes.filter((change) => change.level === 'breaking');
       if (failOnBreaking && breaking.length > 0) throw new Conflict(breaking.map(detailOf));
     },

@@ -24,7 +24,7 @@ export function changeEndpoints(catalog: Catalog, stores: ReadonlyMap<string, Re
       const problem = catalog.checkVersionId(against)[0];
       if (problem) throw InvalidRequest.field('against', problem.message);
       const service = single(query, 'service');
-      if (service !== undefined && service === '') throw InvalidRequest.field('service', 'must be a service slug or id');
+      if (service === '') throw InvalidRequest.field('service', 'must be a service slug or id');
       const other = await reachable(versions, credential, against);
       return { status: 200, body: await compareVersions(stores, other, version!, service) };
     },
