@@ -58,7 +58,7 @@ function changesOf(diff: Diff, merged: Doc, before: Doc, after: Doc): ServiceCha
 }
 
 function found(diff: Diff, operation: Operation | null, at: Segments, lookup: (at: Segments) => unknown): ServiceChange[] {
-  const finding = classify({ diff, at, lookup });
+  const finding = classify({ diff, at, lookup, ...(operation && { label: `${operation.method} ${operation.path}` }) });
   return finding ? [{ ...finding, operation }] : [];
 }
 

@@ -16,6 +16,8 @@ export interface Place {
   diff: Diff;
   /** Segments under the operation (`parameters/0/required`...). */
   at: readonly (string | number)[];
+  /** `GET /pets`: the operation the finding is under, for sentences about the whole operation. */
+  label?: string;
   /** The merged document's value at a segment prefix (api-smart-diff's merge holds both sides, references resolved). */
   lookup(at: readonly (string | number)[]): unknown;
 }
@@ -27,8 +29,9 @@ export function classify(place: Place): Finding | undefined {
   const { diff, at } = place;
   const [head, ...rest] = at;
   if (at.length === 0) {
-    return diff.action === 'add' ? fixed('operation-added', 'non-breaking', 'The operation was added.')
-      : diff.action === 'remove' ? fixed('operation-removed', 'breaking', 'The operation was removed.') : undefined;
+    const operation = place.label ?? 'The operation';
+    return diff.action === 'add' ? fixed('operation-added', 'non-breaking', `${operation} was added.`)
+      : diff.action === 'remove' ? fixed('operation-removed', 'breaking', `${operation} was removed.`) : undefined;
   }
   if (head === 'parameters') return parameter(place, rest);
   if (head === 'requestBody') return requestBody(place, rest);

@@ -134,6 +134,8 @@ describe('changes: one rule per kind of change', () => {
       level: B, rule: 'request-parameter-became-required', operation: { method: 'GET', path: '/pets', operationId: 'listPets' },
       message: 'The query parameter `limit` became required.',
     });
+    const [removed] = compareDocuments(pets(), petsWith((doc) => delete doc['paths']['/pets'].post));
+    expect(removed!.message).to.equal('POST /pets was removed.');
     const [typed] = compareDocuments(pets(), petsWith((doc) => (pet(doc).properties.tag = { type: 'integer' })));
     expect(typed!.message).to.equal('The type of the response property `[].tag` changed from string to integer.');
   });
