@@ -1,6 +1,7 @@
 // What a change breaks, through the three entry points (GET {prefix}/changes, the import's dry
 // run, failOn=breaking) on both families, and the MCP tool compare_versions; a second version out
 // of the credential's reach is 403 as anywhere else.
+import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { expect } from 'chai';
@@ -8,6 +9,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startService, givenTenant, bearer, tokenFor, type TestService, type Tenant } from '../../support/service.ts';
+import { compareDocuments } from '../../../server/changes/compare.ts';
+import { prepareDocument } from '../../../server/descriptions/document.ts';
+import { PAIRS } from '../../../scripts/changes/reference.ts';
 import { pets, petsWith } from './pets.ts';
 
 describe('changes: what a change breaks for clients', function () {
@@ -92,6 +96,29 @@ describe('changes: what a change breaks for clients', function () {
     });
   });
 
+  describe('a real pair through the catalog (Adyen Transfers v4 → latest)', () => {
+    it('answers what the two documents compare to: the export loses nothing a client sees', async () => {
+      const pair = PAIRS.find((candidate) => candidate.name.startsWith('Adyen Transfers'))!;
+      const [older, newer] = [pair.before, pair.after].map((file) => JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>);
+      for (const [prefix, doc] of [[tenant.prefixes.V, older], [branch.prefixes.V, newer]] as const) {
+        const res = await service.request.post(`${prefix}/imports/openapi?service=transfers`).set(bearer(tenant.key)).send(doc);
+        expect(res.status, JSON.stringify(res.body).slice(0, 500)).to.equal(201);
+      }
+      const res = await service.request.get(`${branch.prefixes.P}/changes?against=${tenant.version.id}&service=transfers`).set(bearer(tenant.key));
+      expect(res.status).to.equal(200);
+      const direct = compareDocuments(await prepareDocument(older), await prepareDocument(newer));
+      const seen = (changes: { level: string; rule: string; operation: { method: string; path: string } | null }[]) =>
+        changes.map((change) => `${change.level} ${change.rule} ${change.operation?.method} ${change.operation?.path}`).sort();
+      expect(res.body.summary.breaking).to.be.greaterThan(0);
+      expect(seen(res.body.changes)).to.deep.equal(seen(direct));
+      const dry = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=transfers&dryRun=true`).set(bearer(tenant.key)).send(newer);
+      expect(seen(dry.body.changes.changes)).to.deep.equal(seen(direct));
+      const gate = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=transfers&failOn=breaking`).set(bearer(tenant.key)).send(newer);
+      expect(gate.status).to.equal(409);
+      expect(gate.body.details).to.have.length(res.body.summary.breaking);
+    });
+  });
+
   describe('POST {prefix}/imports/openapi?dryRun=true', () => {
     for (const family of ['V', 'P'] as const) {
       it(`answers what the import would change for clients, and the record counts under records (family ${family})`, async () => {
@@ -99,7 +126,7 @@ describe('changes: what a change breaks for clients', function () {
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
         expect(res.body.records.parameters.updated).to.be.greaterThan(0);
         expect(res.body.changes.summary).to.deep.equal({ breaking: 2, nonBreaking: 4 });
-        const against = await service.request.get(`${branch.prefixes.V}/changes?against=${tenant.version.id}`).set(bearer(tenant.key));
+        const against = await service.request.get(`${branch.prefixes.V}/changes?against=${tenant.version.id}&service=pets`).set(bearer(tenant.key));
         // The same changes as between the versions, but named by this version's service.
         const slugOnly = (body: { changes: { service: { slug: string } }[] }) => body.changes.map((change) => ({ ...change, service: change.service.slug }));
         expect(slugOnly(res.body.changes)).to.deep.equal(slugOnly(against.body));
@@ -135,8 +162,9 @@ describe('changes: what a change breaks for clients', function () {
             { field: '/paths/~1pets/get', message: 'request-parameter-became-required: The query parameter `limit` became required.' },
           ],
         });
-        const still = await service.request.get(`${tenant.prefixes.V}/changes?against=${tenant.version.id}`).set(bearer(tenant.key));
-        expect(still.body.summary).to.deep.equal({ breaking: 0, nonBreaking: 0 });
+        // The catalog still holds the original: importing it again would change nothing.
+        const still = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=pets&dryRun=true`).set(bearer(tenant.key)).send(pets());
+        expect(still.body.changes.summary).to.deep.equal({ breaking: 0, nonBreaking: 0 });
         const parameters = await service.request.get(`${tenant.prefixes.V}/parameters?name=limit`).set(bearer(tenant.key));
         expect(parameters.body.items[0].required).to.equal(false);
       });
