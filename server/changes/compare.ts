@@ -58,6 +58,12 @@ function changesOf(diff: Diff, merged: Doc, before: Doc, after: Doc): ServiceCha
 }
 
 function found(diff: Diff, operation: Operation | null, at: Segments, lookup: (at: Segments) => unknown): ServiceChange[] {
+  // A parameter list that came or went whole is each of its parameters coming or going.
+  const list = diff.action === 'add' ? diff.after : diff.action === 'remove' ? diff.before : undefined;
+  if (at.at(-1) === 'parameters' && Array.isArray(list)) {
+    const side = diff.action === 'add' ? 'after' : 'before';
+    return list.flatMap((item: unknown, index) => found({ ...diff, path: [...diff.path, index], [side]: item }, operation, [...at, index], lookup));
+  }
   const finding = classify({ diff, at, lookup, ...(operation && { label: `${operation.method} ${operation.path}` }) });
   return finding ? [{ ...finding, operation }] : [];
 }

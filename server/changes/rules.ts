@@ -81,6 +81,11 @@ function requestBody(place: Place, rest: readonly (string | number)[]): Finding 
       ? fixed('request-body-became-required', 'breaking', 'The request body became required.')
       : fixed('request-body-became-optional', 'non-breaking', 'The request body became optional.');
   }
+  if (field === 'content' && mediaType === undefined && diff.action !== 'replace') {
+    const types = Object.keys((diff.action === 'remove' ? diff.before : diff.after) ?? {}).join(', ');
+    return diff.action === 'remove' ? fixed('request-media-type-removed', 'breaking', `The request body no longer takes ${types}.`)
+      : fixed('request-media-type-added', 'non-breaking', `The request body now takes ${types}.`);
+  }
   if (field === 'content' && mediaType !== undefined && part === undefined) {
     if (diff.action === 'remove') return fixed('request-media-type-removed', 'breaking', `The request media type ${mediaType} was removed.`);
     if (diff.action === 'add') return fixed('request-media-type-added', 'non-breaking', `The request media type ${mediaType} was added.`);
@@ -99,6 +104,11 @@ function response(place: Place, rest: readonly (string | number)[]): Finding | u
         : fixed('response-non-success-status-removed', 'non-breaking', `The response ${status} was removed.`);
     }
     if (diff.action === 'add') return fixed('response-status-added', 'non-breaking', `The response ${status} was added.`);
+  }
+  if (field === 'content' && mediaType === undefined && diff.action !== 'replace') {
+    const types = Object.keys((diff.action === 'remove' ? diff.before : diff.after) ?? {}).join(', ');
+    if (diff.action === 'remove') return fixed('response-media-type-removed', success ? 'breaking' : 'non-breaking', `The response ${status} no longer has a body (${types}).`);
+    return fixed('response-media-type-added', 'non-breaking', `The response ${status} gained a body (${types}).`);
   }
   if (field === 'content' && mediaType !== undefined && part === undefined) {
     if (diff.action === 'remove') {

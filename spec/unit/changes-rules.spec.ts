@@ -32,6 +32,12 @@ describe('changes: one rule per kind of change', () => {
       [[B, 'new-required-request-parameter', 'GET /pets']]],
     ['a new optional parameter', (doc) => listPets(doc).parameters.push({ name: 'owner', in: 'query', schema: { type: 'string' } }),
       [[N, 'new-optional-request-parameter', 'GET /pets']]],
+    ['a parameter list added whole', (doc) => (addPet(doc).parameters = [{ name: 'dry', in: 'query', required: true, schema: { type: 'boolean' } }, { name: 'trace', in: 'header', schema: { type: 'string' } }]),
+      [[B, 'new-required-request-parameter', 'POST /pets'], [N, 'new-optional-request-parameter', 'POST /pets']]],
+    ['a parameter list removed whole', (doc) => delete listPets(doc).parameters,
+      [[B, 'request-parameter-removed', 'GET /pets'], [B, 'request-parameter-removed', 'GET /pets']]],
+    ['a required path-level parameter added (each operation of the path)', (doc) => (doc['paths']['/pets'].parameters = [{ name: 'tenant', in: 'header', required: true, schema: { type: 'string' } }]),
+      [[B, 'new-required-request-parameter', 'GET /pets'], [B, 'new-required-request-parameter', 'POST /pets']]],
     ['a parameter made required', (doc) => (listPets(doc).parameters[0].required = true), [[B, 'request-parameter-became-required', 'GET /pets']]],
     ['a parameter removed', (doc) => listPets(doc).parameters.splice(1, 1), [[B, 'request-parameter-removed', 'GET /pets']]],
     ["a parameter's type changed", (doc) => (listPets(doc).parameters[0].schema = { type: 'string', format: 'int32' }), [[B, 'request-parameter-type-changed', 'GET /pets']]],
@@ -84,6 +90,7 @@ describe('changes: one rule per kind of change', () => {
     ['a success status removed', (doc) => {
       getPet(doc).responses = { 202: getPet(doc).responses[200] };
     }, [[B, 'response-success-status-removed', 'GET /pets/{petId}'], [N, 'response-status-added', 'GET /pets/{petId}']]],
+    ['a success response body removed', (doc) => delete getPet(doc).responses[200].content, [[B, 'response-media-type-removed', 'GET /pets/{petId}']]],
     ['an error status removed', (doc) => delete addPet(doc).responses[400], [[N, 'response-non-success-status-removed', 'POST /pets']]],
     ['a response media type removed', (doc) => delete getPet(doc).responses[200].content['application/xml'], [[B, 'response-media-type-removed', 'GET /pets/{petId}']]],
     ['an enum value added to a response (and to the request)', (doc) => pet(doc).properties.status.enum.push('lost'), [
