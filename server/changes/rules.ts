@@ -107,12 +107,13 @@ function response(place: Place, rest: readonly (string | number)[]): Finding | u
   }
   if (field === 'content' && mediaType === undefined && diff.action !== 'replace') {
     const types = Object.keys((diff.action === 'remove' ? diff.before : diff.after) ?? {}).join(', ');
-    if (diff.action === 'remove') return fixed('response-media-type-removed', success ? 'breaking' : 'non-breaking', `The response ${status} no longer has a body (${types}).`);
+    if (diff.action === 'remove') return fixed('response-media-type-removed', 'breaking', `The response ${status} no longer has a body (${types}).`);
     return fixed('response-media-type-added', 'non-breaking', `The response ${status} gained a body (${types}).`);
   }
   if (field === 'content' && mediaType !== undefined && part === undefined) {
     if (diff.action === 'remove') {
-      return fixed('response-media-type-removed', success ? 'breaking' : 'non-breaking', `The media type ${mediaType} of the response ${status} was removed.`);
+      // Of any status: a client that reads an error body breaks too (as oasdiff has it).
+      return fixed('response-media-type-removed', 'breaking', `The media type ${mediaType} of the response ${status} was removed.`);
     }
     if (diff.action === 'add') return fixed('response-media-type-added', 'non-breaking', `The media type ${mediaType} of the response ${status} was added.`);
   }
