@@ -31,6 +31,7 @@ import { VersionResolver } from './versions/resolve.ts';
 import { versionEndpoints } from './versions/routes.ts';
 import { searchEndpoints } from './search/routes.ts';
 import { mcpRouter } from './mcp/route.ts';
+import { changeEndpoints } from './changes/routes.ts';
 
 export interface AppParts {
   config: Config & { jwtSecret: string };
@@ -73,6 +74,7 @@ export function createApp(parts: AppParts): express.Express {
     ...wholeVersionEndpoints(parts.stores),
     ...descriptionEndpoints(parts.stores, parts.config.recordLimits),
     ...searchEndpoints(parts.stores),
+    ...changeEndpoints(parts.catalog, parts.stores),
     ...versionEndpoints({ catalog: parts.catalog, tenancy: parts.tenancy, manager: parts.versionManager, records: parts.versionRecords }),
   ];
   const limitedAuthenticate = parts.config.rateLimit ? rateLimited(authenticate, parts.config.rateLimit) : authenticate;

@@ -4,7 +4,10 @@
 // servers process's CPU time and its peak memory (memory.ts, sampled in that process). They run
 // after the request scenarios, in a version of their own: on FerretDB every query reads whole
 // collections, so the imported records would slow every request scenario down.
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
+import { repoRoot } from '../../server/config.ts';
 import type { PeakMemory } from './memory.ts';
 import { readSpec, type DescriptionFile } from './descriptions.ts';
 import type { Ready } from './protocol.ts';
@@ -14,7 +17,14 @@ export const ONE_SHOTS = [
   { id: 'import', title: 'Import into an empty version', request: 'POST /v2/catalog/versions/{versionId}/imports/openapi' },
   { id: 'export', title: 'Export the imported service as OpenAPI 3.1 JSON', request: 'GET /v2/catalog/versions/{versionId}/services/{id}/openapi' },
   { id: 'copy', title: 'Copy the version holding the import', request: 'POST /v2/catalog/projects/{slug}/versions {copyFrom}' },
+  // Opt-in (--scenario changes,changes-dry): each imports two GitHub releases first, minutes of work.
+  { id: 'changes', title: 'Changes between GitHub 18.x and 23.x imported into two versions', request: 'GET /v2/catalog/versions/{versionId}/changes?against={versionId}' },
+  { id: 'changes-dry', title: 'Dry run of GitHub 23.x against the version holding 18.x, with its changes', request: 'POST /v2/catalog/versions/{versionId}/imports/openapi?dryRun=true' },
 ] as const;
+
+/** Scenarios a default run leaves out. */
+export const OPT_IN: readonly string[] = ['changes', 'changes-dry'];
+const GITHUB = (major: number) => path.join(repoRoot, 'node_modules', `octokit-openapi-${major}`, 'generated', 'api.github.com.json');
 
 export type OneShotId = (typeof ONE_SHOTS)[number]['id'];
 
@@ -26,7 +36,7 @@ export interface OneShotResult {
   status: number;
   /** Wall time as the client sees it (the import's includes sending the body over loopback). */
   wallS: number;
-  /** Records the document maps to (import, dry run), or that were read (export) or copied (copy). */
+  /** Records the document maps to (import, dry run), or that were read (export) or copied (copy); changes found (changes). */
   records: number;
   recordsPerS: number;
   /** The body sent (import) or received (export). */
@@ -47,7 +57,7 @@ interface Answer { status: number; bytes: number; text: string }
 
 type Counted = Pick<OneShotResult, 'records' | 'bytes' | 'warnings'>;
 
-interface ImportBody { service: { id: string }; changes: Record<string, { created: number; updated: number; unchanged: number }>; warnings: unknown[] }
+interface ImportBody { service: { id: string }; records: Record<string, { created: number; updated: number; unchanged: number }>; warnings: unknown[] }
 
 /**
  * Runs the selected one-shot scenarios on `description`. An export or a copy needs the import,
@@ -66,8 +76,8 @@ export async function runOneShots(
   const wants = (id: OneShotId) => selected.includes(id);
   const titled = (id: OneShotId) => ONE_SHOTS.find((s) => s.id === id)!;
 
-  const measure = async (id: OneShotId, work: () => Promise<Answer>, expect: number[], count: (answer: Answer) => Counted): Promise<Answer | undefined> => {
-    progress(`${id}: ${description.id} (${(description.bytes / 2 ** 20).toFixed(1)} MB)${wants(id) ? '' : ', needed by a later scenario'}`);
+  const measure = async (id: OneShotId, work: () => Promise<Answer>, expect: number[], count: (answer: Answer) => Counted, on = description): Promise<Answer | undefined> => {
+    progress(`${id}: ${on.id} (${(on.bytes / 2 ** 20).toFixed(1)} MB)${wants(id) ? '' : ', needed by a later scenario'}`);
     const cpuBefore = await worker.cpuS();
     await worker.memory('start');
     const started = performance.now();
@@ -86,11 +96,46 @@ export async function runOneShots(
       return undefined;
     }
     const counted = count(answer);
-    const result: OneShotResult = { ...titled(id), description, status: answer.status, wallS, ...counted, recordsPerS: counted.records / wallS, cpuS, memory };
+    const result: OneShotResult = { ...titled(id), description: on, status: answer.status, wallS, ...counted, recordsPerS: counted.records / wallS, cpuS, memory };
     progress(`${id}: ${answer.status} in ${wallS.toFixed(1)} s, ${counted.records} records (${result.recordsPerS.toFixed(0)}/s), peak rss ${memory.peak.rssMB.toFixed(0)} MB, heap ${memory.peak.heapUsedMB.toFixed(0)} MB`);
     if (wants(id)) results.push(result);
     return answer;
   };
+
+  if (wants('changes') || wants('changes-dry')) {
+    const problem = await changeShots();
+    if (problem) problems.push(problem);
+  }
+  if (!ONE_SHOTS.some((s) => !OPT_IN.includes(s.id) && wants(s.id))) return { results, problems };
+
+  /** Two releases of GitHub's API in two versions, then the changes between them and a dry run of the newer against the older. */
+  async function changeShots(): Promise<string | undefined> {
+    const [older, newer] = [fs.readFileSync(GITHUB(18)), fs.readFileSync(GITHUB(23))];
+    const pair = { id: 'api.github.com @octokit/openapi 18 → 23', bytes: older.length + newer.length };
+    const ids: string[] = [];
+    for (const [slug, body] of [['github-18', older], ['github-23', newer]] as const) {
+      const made = await send(signal, origin, 'POST', versions, headers, JSON.stringify({ type: 'branch', slug }), 'application/json');
+      if (made.status !== 201) return `changes: creating version ${slug} answered ${made.status}`;
+      const id = (JSON.parse(made.text) as { id: string }).id;
+      progress(`changes: importing ${slug} (${(body.length / 2 ** 20).toFixed(1)} MB)`);
+      const imported = await send(signal, origin, 'POST', `/v2/catalog/versions/${id}/imports/openapi?service=github`, headers, body, 'application/json');
+      if (imported.status !== 201) return `changes: importing ${slug} answered ${imported.status}: ${imported.text.slice(0, 300)}`;
+      ids.push(id);
+    }
+    const changed = (answer: Answer): Counted => {
+      const report = JSON.parse(answer.text) as { summary?: { breaking: number; nonBreaking: number }; changes?: { summary: { breaking: number; nonBreaking: number } } };
+      const summary = report.summary ?? report.changes!.summary;
+      progress(`changes: ${summary.breaking} breaking, ${summary.nonBreaking} non-breaking`);
+      return { records: summary.breaking + summary.nonBreaking, bytes: answer.bytes };
+    };
+    if (wants('changes')) {
+      await measure('changes', () => send(signal, origin, 'GET', `/v2/catalog/versions/${ids[1]}/changes?against=${ids[0]}`, headers), [200], changed, pair);
+    }
+    if (wants('changes-dry')) {
+      await measure('changes-dry', () => send(signal, origin, 'POST', `/v2/catalog/versions/${ids[0]}/imports/openapi?service=github&dryRun=true`, headers, newer, 'application/json'), [200], changed, pair);
+    }
+    return undefined;
+  }
 
   const created = await send(signal, origin, 'POST', versions, headers, JSON.stringify({ type: 'branch', slug: 'import' }), 'application/json');
   if (created.status !== 201) return { results, problems: [`one-shot scenarios: creating the import's version answered ${created.status}: ${created.text.slice(0, 300)}`] };
@@ -99,12 +144,12 @@ export async function runOneShots(
   const body = readSpec(description.id);
   const mapped = (answer: Answer) => {
     const report = JSON.parse(answer.text) as ImportBody;
-    const records = Object.values(report.changes).reduce((sum, c) => sum + c.created + c.updated + c.unchanged, 0);
+    const records = Object.values(report.records).reduce((sum, c) => sum + c.created + c.updated + c.unchanged, 0);
     return { records, bytes: body.length, warnings: report.warnings.length };
   };
 
   if (wants('import-dry')) await measure('import-dry', () => send(signal, origin, 'POST', `${importPath}&dryRun=true`, headers, body, 'application/json'), [200], mapped);
-  if (!ONE_SHOTS.some((s) => s.id !== 'import-dry' && wants(s.id))) return { results, problems };
+  if (!ONE_SHOTS.some((s) => s.id !== 'import-dry' && !OPT_IN.includes(s.id) && wants(s.id))) return { results, problems };
 
   const imported = await measure('import', () => send(signal, origin, 'POST', importPath, headers, body, 'application/json'), [200, 201], mapped);
   if (!imported) return { results, problems };

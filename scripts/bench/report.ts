@@ -89,7 +89,7 @@ export function renderText(result: BenchResult): string {
 
   if (result.oneShot.length > 0) {
     const d = result.oneShot[0]!.description;
-    out.push(`Import, export and copy of ${d.id} (${(d.bytes / 2 ** 20).toFixed(1)} MB), each once; memory of the servers process (all three servers), peak sampled during the scenario`);
+    out.push(`Import, export and copy of ${d.id}${result.oneShot.some((r) => r.description !== d) ? ' (changes: of the GitHub pair; records = changes found)' : ''} (${(d.bytes / 2 ** 20).toFixed(1)} MB), each once; memory of the servers process (all three servers), peak sampled during the scenario`);
     const mb = (value: number) => `${thousands(value)} MB`;
     out.push(...table(
       ['  scenario', 'status', 'wall s', 'records', 'records/s', 'size', 'cpu s', 'rss before', 'rss peak', 'heap before', 'heap peak'],

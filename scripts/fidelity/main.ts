@@ -46,7 +46,7 @@ export async function roundTrip(runtime: Runtime, id: string, bytes: number): Pr
     const exportMs = performance.now() - exportStarted;
     const exportValid = (await validate(structuredClone(exported))).valid;
     const comparison = await compareDocuments(original, exported);
-    const records = Object.values(report.body.changes).reduce((sum, counts) => sum + counts.created, 0);
+    const records = Object.values(report.body.records).reduce((sum, counts) => sum + counts.created, 0);
     return { id, bytes, comparison, warnings: report.body.warnings.length, records, importMs, exportMs, exportValid, peakRssMb: sampler.stop().peak.rssMB };
   } catch (error) {
     const details = (error as { details?: { field: string; message: string }[] }).details;

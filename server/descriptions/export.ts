@@ -8,7 +8,8 @@ import { RENDER } from './render.ts';
 import { recordsOfService } from './service-records.ts';
 import { IMPORTED_COLLECTIONS } from './sync.ts';
 
-export async function exportService(stores: ReadonlyMap<string, RecordStore>, versionId: string, service: CatalogRecord): Promise<JsonObject> {
+/** Records are read through `all` only, so a planned state (an import's dry run) can be exported too. */
+export async function exportService(stores: ReadonlyMap<string, Pick<RecordStore, 'all'>>, versionId: string, service: CatalogRecord): Promise<JsonObject> {
   const all = new Map<string, CatalogRecord[]>();
   for (const name of IMPORTED_COLLECTIONS) all.set(name, await stores.get(name)!.all(versionId));
   const owned = recordsOfService(service.id, all);

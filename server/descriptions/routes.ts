@@ -1,6 +1,7 @@
 // The routes of API descriptions, on both families, as endpoints run by the same pipeline as
 // the record routes (authenticate → resolve → authorize → body → run → outcome):
-//   POST {prefix}/imports/openapi       import (sync) an OpenAPI document into a service (write)
+//   POST {prefix}/imports/openapi       import (sync) an OpenAPI document into a service (write);
+//                                       dryRun and failOn=breaking report or gate its changes (server/changes/)
 //   GET  {prefix}/services/{id}/openapi export a service as OpenAPI 3.1 (read)
 import { stringify as toYaml } from 'yaml';
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
@@ -10,6 +11,7 @@ import type { RecordLimits } from '../http/body.ts';
 import type { RecordStore } from '../store/records.ts';
 import { prepareDocument } from './document.ts';
 import { exportService } from './export.ts';
+import { reviewImport } from '../changes/imports.ts';
 import { importDocument } from './sync.ts';
 
 export const IMPORT_SEGMENT = '/imports/openapi';
@@ -21,19 +23,23 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, l
   return FAMILIES.flatMap((family): Endpoint[] => [
     {
       method: 'POST', path: `${family.prefix}${IMPORT_SEGMENT}`, target: family.name, access: 'write',
-      body: 'document', query: ['service', 'dryRun'], success: [200, 201], longRunning: true,
+      body: 'document', query: ['service', 'dryRun', 'failOn'], success: [200, 201], longRunning: true,
       summary: 'Import an OpenAPI document into a service',
       async run({ version, body, query }) {
         const service = queryValue(query, 'service');
         const dryRun = queryValue(query, 'dryRun');
+        const failOn = queryValue(query, 'failOn');
         if (dryRun !== undefined && dryRun !== 'true' && dryRun !== 'false') throw InvalidRequest.field('dryRun', 'must be true or false');
+        if (failOn !== undefined && failOn !== 'breaking') throw InvalidRequest.field('failOn', 'must be breaking');
         const document = await prepareDocument(body);
+        // What clients of the service would see change: reported by a dry run, a gate with failOn.
+        const review = dryRun === 'true' || failOn ? reviewImport({ failOnBreaking: failOn === 'breaking' }) : undefined;
         const report = await importDocument(
           { stores, versionId: version!.versionId, projectId: version!.projectId, limits },
           document,
-          { ...(service === undefined ? {} : { service }), dryRun: dryRun === 'true' },
+          { ...(service === undefined ? {} : { service }), dryRun: dryRun === 'true', ...(review && { review: review.review }) },
         );
-        return { status: report.created ? 201 : 200, body: report.body };
+        return { status: report.created ? 201 : 200, body: review?.report ? { ...report.body, changes: review.report } : report.body };
       },
     },
     {

@@ -23,9 +23,20 @@ export interface ImportReport {
   body: {
     service: { id: string; slug: string };
     dryRun: boolean;
-    changes: Record<string, Counts>;
+    /** Records created, updated, deleted and unchanged, per collection. */
+    records: Record<string, Counts>;
     warnings: Warning[];
   };
+}
+
+/** What an import will write, whole, before it writes (for a review that may refuse it). */
+export interface ImportPlan {
+  serviceId: string;
+  /** The version's records before the import, by collection. */
+  existing: ReadonlyMap<string, readonly CatalogRecord[]>;
+  inserts: ReadonlyMap<string, readonly CatalogRecord[]>;
+  replaces: ReadonlyMap<string, readonly CatalogRecord[]>;
+  deletes: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface ImportTarget {
@@ -49,11 +60,18 @@ export function slugOf(title: string): string {
   return title.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'service';
 }
 
-export async function importDocument(target: ImportTarget, document: JsonObject, options: { service?: string; dryRun: boolean }): Promise<ImportReport> {
+export interface ImportOptions {
+  service?: string;
+  dryRun: boolean;
+  /** Sees the plan inside the import's lock, before any write (dry run or not); throwing refuses the import. */
+  review?: (plan: ImportPlan) => Promise<void>;
+}
+
+export async function importDocument(target: ImportTarget, document: JsonObject, options: ImportOptions): Promise<ImportReport> {
   const title = isObject(document['info']) && typeof document['info']['title'] === 'string' ? document['info']['title'] : '';
   const slug = options.service ?? slugOf(title);
   if (!/^[a-z0-9-]+$/.test(slug)) throw InvalidRequest.field('service', 'must be a service slug (lowercase letters, digits and hyphens)');
-  return importLocks.run(`${target.versionId}:${slug}`, () => syncAdopting(target, document, slug, options.dryRun));
+  return importLocks.run(`${target.versionId}:${slug}`, () => syncAdopting(target, document, slug, options));
 }
 
 /** Passes of a sync that met records created under its natural keys while it wrote, before it gives up (409). */
@@ -65,11 +83,12 @@ const PASSES = 5;
  * the one the document describes: the sync runs again, finds it and adopts it (replaces it,
  * keeping its id), and completes what the cut-short pass left, as any re-run does.
  */
-async function syncAdopting(target: ImportTarget, document: JsonObject, slug: string, dryRun: boolean): Promise<ImportReport> {
+async function syncAdopting(target: ImportTarget, document: JsonObject, slug: string, options: ImportOptions): Promise<ImportReport> {
   const written: Written = new Map();
   for (let pass = 1; ; pass++) {
     try {
-      return await sync(target, document, slug, dryRun, written);
+      // The review judges the import against the catalog as it was: the first pass's plan, not a re-run's remainder.
+      return await sync(target, document, slug, pass === 1 ? options : { ...options, review: undefined }, written);
     } catch (error) {
       if (!(error instanceof KeyTakenWhileWriting) || pass === PASSES) throw error instanceof KeyTakenWhileWriting ? error.conflict : error;
     }
@@ -87,7 +106,7 @@ class KeyTakenWhileWriting extends Error {
   }
 }
 
-async function sync(target: ImportTarget, document: JsonObject, slug: string, dryRun: boolean, written: Written): Promise<ImportReport> {
+async function sync(target: ImportTarget, document: JsonObject, slug: string, { dryRun, review }: ImportOptions, written: Written): Promise<ImportReport> {
   const store = (name: string): RecordStore => target.stores.get(name)!;
   const existing = new Map<string, CatalogRecord[]>();
   for (const name of IMPORTED_COLLECTIONS) existing.set(name, await store(name).all(target.versionId));
@@ -154,6 +173,7 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, dr
     deletes.set(name, gone);
   }
 
+  await review?.({ serviceId, existing, inserts, replaces, deletes });
   if (!dryRun) {
     const now = new Date();
     for (const name of IMPORTED_COLLECTIONS) {
@@ -171,7 +191,7 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, dr
   }
   return {
     created: !dryRun && changes['services']!.created > 0,
-    body: { service: { id: serviceId, slug }, dryRun, changes, warnings },
+    body: { service: { id: serviceId, slug }, dryRun, records: changes, warnings },
   };
 }
 

@@ -6,6 +6,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { authorize, type Credential } from '../auth/credential.ts';
+import { registerCompareVersions } from '../changes/mcp.ts';
 import { exportService } from '../descriptions/export.ts';
 import { ApiError, Forbidden, InvalidRequest } from '../errors.ts';
 import type { Catalog } from '../schemas/registry.ts';
@@ -110,6 +111,7 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential): McpS
     return exportService(parts.stores, version.versionId, service);
   }));
 
+  registerCompareVersions(server, { stores: parts.stores, version: VERSION_ARG, inVersion, answer });
   return server;
 }
 

@@ -22,11 +22,12 @@ const counts: Schema = {
 const importReport: Schema = {
   type: 'object',
   additionalProperties: false,
-  required: ['service', 'dryRun', 'changes', 'warnings'],
+  required: ['service', 'dryRun', 'records', 'warnings'],
   properties: {
     service: { type: 'object', required: ['id', 'slug'], properties: { id: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceId` }, slug: { type: 'string' } } },
     dryRun: { type: 'boolean' },
-    changes: { type: 'object', description: 'Per collection.', additionalProperties: counts },
+    records: { type: 'object', description: 'Records created, updated, deleted and unchanged, per collection (named `changes` before the changes report took that name).', additionalProperties: counts },
+    changes: { $ref: `${SCHEMA_BASE}api/changes.json`, description: 'With `dryRun=true` or `failOn`: what the import changes for clients of the service as the catalog holds it now.' },
     warnings: {
       type: 'array',
       description: 'What the records could not carry, by JSON pointer into the document.',
@@ -48,14 +49,15 @@ export const descriptionRouteDocs: readonly DocumentedRoute[] = FAMILIES.flatMap
       description: 'OpenAPI 3.0 or 3.1 (Swagger 2.0 is upgraded), JSON or YAML, up to `IMPORT_BODY_LIMIT`. Re-importing syncs by natural keys: unchanged records are not written, changed ones are updated, records the document no longer has are deleted. An invalid document is 400 with the validator\'s findings and writes nothing.',
       query: [
         { name: 'service', description: 'The service slug; default: from `info.title`.', schema: { type: 'string', pattern: '^[a-z0-9-]+$' } },
-        { name: 'dryRun', description: '`true`: answer the plan, write nothing.', schema: { type: 'string', enum: ['true', 'false'] } },
+        { name: 'dryRun', description: '`true`: answer the plan, write nothing; the answer has `changes`, what the import would change for clients.', schema: { type: 'string', enum: ['true', 'false'] } },
+        { name: 'failOn', description: '`breaking`: refuse (409, nothing written) an import that would break clients of the service; `details` name each breaking change (`field`: JSON pointer of the operation in the document, `message`: rule and sentence).', schema: { type: 'string', enum: ['breaking'] } },
       ],
       body: { schema: { type: 'object', description: 'An OpenAPI 3.0/3.1 or Swagger 2.0 document.' }, mediaTypes: ['application/json', 'application/yaml'] },
       responses: [
         { status: 200, description: 'The service existed (or a dry run): what changed, or would.', schema: importReport },
         { status: 201, description: 'The service was created.', schema: importReport },
       ],
-      errors: [400, 401, 403, 413, 415, 500, 503],
+      errors: [400, 401, 403, 409, 413, 415, 500, 503],
     },
     {
       method: 'GET', path: `${family.prefix}${EXPORT_SEGMENT}`, operationId: `exportOpenApi${suffix}`, tag: DESCRIPTIONS_TAG.name,

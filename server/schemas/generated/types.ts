@@ -2,6 +2,78 @@
 // Change the JSON Schema files instead and rerun `npm run types` (npm test fails when stale).
 
 /**
+ * What changes for the clients of a service when they move from one state of the catalog to another (a version to another, or the catalog to an imported document), computed from each service's OpenAPI export on both sides. Ordered by service slug, path, method (document-wide changes first within a service).
+ *
+ * From schemas/api/changes.json.
+ */
+export interface ChangesForClients {
+  /**
+   * How many changes of each level.
+   */
+  summary: {
+    /**
+     * Changes that can break an existing client.
+     */
+    breaking: number;
+    /**
+     * Changes an existing client can ignore.
+     */
+    nonBreaking: number;
+  };
+  changes: Change[];
+}
+
+/**
+ * One change, where a client meets it.
+ *
+ * From schemas/api/changes.json#/$defs/change.
+ */
+export interface Change {
+  /**
+   * The service (its id on the newer side when it exists there).
+   */
+  service: {
+    /**
+     * The `svc_` id.
+     */
+    id: ServiceId;
+    /**
+     * The service slug, by which the two sides are matched.
+     */
+    slug: string;
+  };
+  /**
+   * Whether an existing client can break.
+   */
+  level: "breaking" | "non-breaking";
+  /**
+   * A stable identifier of the kind of change, e.g. `request-parameter-became-required` (docs/changes.md lists them).
+   */
+  rule: string;
+  /**
+   * The operation the change reaches; null for document-wide changes (servers, security).
+   */
+  operation: {
+    /**
+     * HTTP method in upper case.
+     */
+    method: string;
+    /**
+     * The path template.
+     */
+    path: string;
+    /**
+     * The operation's operationId, null when it has none.
+     */
+    operationId: string | null;
+  } | null;
+  /**
+   * One sentence a person understands.
+   */
+  message: string;
+}
+
+/**
  * Body of every error response: `error` and optionally `details`, no other fields.
  *
  * From schemas/api/error.json.

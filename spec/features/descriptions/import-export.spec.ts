@@ -38,16 +38,16 @@ describe('descriptions: OpenAPI import and export', function () {
         const dry = await service.request.post(`${url}&dryRun=true`).set(auth).send(petstore());
         expect(dry.status, JSON.stringify(dry.body)).to.equal(200);
         expect(dry.body.dryRun).to.equal(true);
-        expect(dry.body.changes.operations.created).to.equal(4);
+        expect(dry.body.records.operations.created).to.equal(4);
         const nothing = await service.request.get(`${prefix}/services?slug=${slug}`).set(auth);
         expect((nothing.body.items ?? []).filter((s: { slug: string }) => s.slug === slug)).to.have.length(0);
 
         const first = await service.request.post(url).set(auth).send(petstore());
         expect(first.status, JSON.stringify(first.body)).to.equal(201);
         expect(first.body.service.slug).to.equal(slug);
-        expect(first.body.changes.operations).to.deep.equal({ created: 4, updated: 0, deleted: 0, unchanged: 0 });
-        expect(first.body.changes.responses.created).to.equal(6);
-        expect(first.body.changes.requests.created).to.equal(2);
+        expect(first.body.records.operations).to.deep.equal({ created: 4, updated: 0, deleted: 0, unchanged: 0 });
+        expect(first.body.records.responses.created).to.equal(6);
+        expect(first.body.records.requests.created).to.equal(2);
         expect(first.body.warnings).to.deep.equal([]);
         const serviceId = first.body.service.id as string;
         const ops = await service.request.get(`${prefix}/operations?limit=100`).set(auth);
@@ -55,7 +55,7 @@ describe('descriptions: OpenAPI import and export', function () {
 
         const second = await service.request.post(url).set(auth).send(petstore());
         expect(second.status).to.equal(200);
-        expect(total(second.body.changes, 'created') + total(second.body.changes, 'updated') + total(second.body.changes, 'deleted')).to.equal(0);
+        expect(total(second.body.records, 'created') + total(second.body.records, 'updated') + total(second.body.records, 'deleted')).to.equal(0);
         const stillSame = await service.request.get(`${prefix}/operations/${getPet.id}`).set(auth);
         expect(stillSame.body.updatedAt, 'an unchanged record is not written').to.equal(getPet.updatedAt);
 
@@ -64,9 +64,9 @@ describe('descriptions: OpenAPI import and export', function () {
         delete edited.paths['/pets/{petId}']!['delete'];
         const third = await service.request.post(url).set(auth).send(edited);
         expect(third.status).to.equal(200);
-        expect(third.body.changes.operations).to.deep.equal({ created: 0, updated: 1, deleted: 1, unchanged: 2 });
-        expect(third.body.changes.responses.deleted).to.equal(1);
-        expect(third.body.changes.servers.deleted).to.equal(1);
+        expect(third.body.records.operations).to.deep.equal({ created: 0, updated: 1, deleted: 1, unchanged: 2 });
+        expect(third.body.records.responses.deleted).to.equal(1);
+        expect(third.body.records.servers.deleted).to.equal(1);
 
         const exported = await service.request.get(`${prefix}/services/${serviceId}/openapi`).set(readOnly);
         expect(exported.status).to.equal(200);
@@ -96,7 +96,7 @@ describe('descriptions: OpenAPI import and export', function () {
     ]);
     expect([a.status, b.status].sort()).to.deep.equal([200, 201]);
     const second = a.status === 200 ? a : b;
-    expect(total(second.body.changes, 'created')).to.equal(0);
+    expect(total(second.body.records, 'created')).to.equal(0);
     // An import cut short: some of its records never written.
     const responses = await service.request.get(`${tenant.prefixes.V}/responses?limit=100`).set(bearer(tenant.key));
     const operations = await service.request.get(`${tenant.prefixes.V}/operations?limit=100`).set(bearer(tenant.key));
@@ -106,7 +106,7 @@ describe('descriptions: OpenAPI import and export', function () {
       expect((await service.request.delete(`${tenant.prefixes.V}/responses/${response.id}`).set(bearer(tenant.key))).status).to.equal(204);
     }
     const again = await service.request.post(url).set(bearer(tenant.key)).send(petstore());
-    expect(again.body.changes.responses).to.deep.equal({ created: 3, updated: 0, deleted: 0, unchanged: 3 });
+    expect(again.body.records.responses).to.deep.equal({ created: 3, updated: 0, deleted: 0, unchanged: 3 });
   });
 
   it('reads and writes YAML', async () => {
@@ -164,7 +164,7 @@ describe('descriptions: OpenAPI import and export', function () {
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     expect(res.body.warnings).to.have.length(1);
     expect(res.body.warnings[0].pointer).to.equal(`/paths/~1pets/get/parameters/${index}`);
-    expect(res.body.changes.responses.created).to.equal(6);
+    expect(res.body.records.responses.created).to.equal(6);
   });
 
   it('keeps status code ranges (2XX, 4XX, 5XX) with their operation and exports them where they were', async () => {
@@ -177,7 +177,7 @@ describe('descriptions: OpenAPI import and export', function () {
     const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=with-ranges`).set(bearer(tenant.key)).send(document);
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     expect(res.body.warnings).to.deep.equal([]);
-    expect(res.body.changes.responses.created).to.equal(6);
+    expect(res.body.records.responses.created).to.equal(6);
     const out = await service.request.get(`${tenant.prefixes.V}/services/${res.body.service.id}/openapi`).set(bearer(tenant.key));
     expect(out.status).to.equal(200);
     expect((await validate(structuredClone(out.body))).valid).to.equal(true);
@@ -187,7 +187,7 @@ describe('descriptions: OpenAPI import and export', function () {
     expect(Object.keys(responses)).to.include.members(Object.keys(document.paths['/pets']!['get']!['responses']!));
     const again = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=with-ranges`).set(bearer(tenant.key)).send(document);
     // Importing it again changes nothing: the ranges compare equal with what was kept.
-    expect(['created', 'updated', 'deleted'].map((kind) => total(again.body.changes, kind as 'created'))).to.deep.equal([0, 0, 0]);
+    expect(['created', 'updated', 'deleted'].map((kind) => total(again.body.records, kind as 'created'))).to.deep.equal([0, 0, 0]);
   });
 
   it('carries server variables without an enum: the record gets the default as its one value, export leaves it out', async () => {

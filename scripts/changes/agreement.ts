@@ -1,0 +1,20 @@
+// `npm run changes:agreement`: our breaking changes against oasdiff's on the real pairs of
+// scripts/changes/reference.ts, printed as JSON (the figures of docs/changes.md).
+import { PAIRS, agreementOn, agreementRatio, referenceMissing } from './reference.ts';
+
+const missing = referenceMissing();
+if (missing) {
+  console.error(missing);
+  process.exit(1);
+}
+for (const pair of PAIRS) {
+  const agreement = await agreementOn(pair);
+  console.log(JSON.stringify({
+    pair: agreement.pair, agreement: Number(agreementRatio(agreement).toFixed(3)),
+    breakingChanges: { ours: agreement.ours, oasdiff: agreement.theirs },
+    operations: { both: agreement.both.length, oursOnly: agreement.oursOnly.length, oasdiffOnly: agreement.theirsOnly.length },
+    oursOnlyRules: agreement.oursOnlyRules, oasdiffOnlyRules: agreement.theirsOnlyRules,
+    examples: { oursOnly: agreement.oursOnly.slice(0, 5), oasdiffOnly: agreement.theirsOnly.slice(0, 5) },
+    ms: agreement.ms, peakRssMB: Math.round(process.memoryUsage().rss / 1e6),
+  }, null, 1));
+}

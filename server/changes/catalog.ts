@@ -1,0 +1,83 @@
+// What changes for clients between two states of the catalog, per service, as a client sees it:
+// each service exported as OpenAPI (server/descriptions/export.ts) on both sides, then compared
+// (compare.ts). Computed on demand, never stored (decisions.md, "Traffic insights and changes").
+import { RecordNotFound } from '../errors.ts';
+import { exportService } from '../descriptions/export.ts';
+import { IMPORTED_COLLECTIONS, type ImportPlan } from '../descriptions/sync.ts';
+import type { CatalogRecord, RecordStore } from '../store/records.ts';
+import { byPlace, compareDocuments, type ServiceChange } from './compare.ts';
+
+export interface Change extends ServiceChange {
+  service: { id: string; slug: string };
+}
+
+export interface ChangeReport {
+  summary: { breaking: number; nonBreaking: number };
+  changes: Change[];
+}
+
+/** A version's records, read once, in the shape the exporter reads them. */
+export type Snapshot = ReadonlyMap<string, Pick<RecordStore, 'all'>>;
+
+export async function snapshotOf(stores: ReadonlyMap<string, RecordStore>, versionId: string): Promise<Snapshot> {
+  const records = new Map<string, readonly CatalogRecord[]>();
+  for (const name of IMPORTED_COLLECTIONS) records.set(name, await stores.get(name)!.all(versionId));
+  return snapshotFrom(records);
+}
+
+/** The version as it will be once the import's plan is written. */
+export function plannedSnapshot(plan: ImportPlan): Snapshot {
+  const records = new Map<string, readonly CatalogRecord[]>();
+  for (const name of IMPORTED_COLLECTIONS) {
+    const replaced = new Map((plan.replaces.get(name) ?? []).map((record) => [record.id, record]));
+    const deleted = new Set(plan.deletes.get(name) ?? []);
+    const kept = (plan.existing.get(name) ?? []).filter((record) => !deleted.has(record.id)).map((record) => replaced.get(record.id) ?? record);
+    records.set(name, [...kept, ...(plan.inserts.get(name) ?? [])]);
+  }
+  return snapshotFrom(records);
+}
+
+/**
+ * The changes that take a client of `before` to `after`, for the services of either side that
+ * `service` (slug or id; all when absent; 404 when neither side has it) names; services are
+ * matched by slug, their natural key.
+ */
+export async function changesBetween(before: Snapshot, after: Snapshot, service?: string): Promise<ChangeReport> {
+  const [old, current] = [await servicesOf(before), await servicesOf(after)];
+  const slugs = [...new Set([...old.keys(), ...current.keys()])]
+    .filter((slug) => service === undefined || slug === service || old.get(slug)?.id === service || current.get(slug)?.id === service)
+    .sort();
+  if (service !== undefined && slugs.length === 0) throw new RecordNotFound('Service not found');
+  const changes: Change[] = [];
+  for (const slug of slugs) {
+    const was = old.get(slug);
+    const is = current.get(slug);
+    const named = { id: (is ?? was)!.id, slug };
+    const found = compareDocuments(await documentOf(before, was, slug), await documentOf(after, is, slug));
+    // A service that did not exist has no client to break (its security and servers are new too).
+    changes.push(...found.map((change) => ({ service: named, ...change, ...(was ? {} : { level: 'non-breaking' as const }) })));
+  }
+  return reportOf(changes);
+}
+
+export function reportOf(changes: Change[]): ChangeReport {
+  const sorted = [...changes].sort((a, b) => (a.service.slug < b.service.slug ? -1 : a.service.slug > b.service.slug ? 1 : byPlace(a, b)));
+  const breaking = sorted.filter((change) => change.level === 'breaking').length;
+  return { summary: { breaking, nonBreaking: sorted.length - breaking }, changes: sorted };
+}
+
+async function servicesOf(snapshot: Snapshot): Promise<Map<string, CatalogRecord>> {
+  const services = await snapshot.get('services')!.all('');
+  return new Map(services.map((record) => [String(record['slug']), record]));
+}
+
+/** The service's document; a service absent on one side is an empty API there (so all its operations came or went). */
+async function documentOf(snapshot: Snapshot, service: CatalogRecord | undefined, slug: string): Promise<Record<string, unknown>> {
+  if (!service) return { openapi: '3.1.0', info: { title: slug, version: '' }, paths: {} };
+  return exportService(snapshot, '', service);
+}
+
+/** Records in hand, by collection, as a snapshot. */
+export function snapshotFrom(records: ReadonlyMap<string, readonly CatalogRecord[]>): Snapshot {
+  return new Map([...records].map(([name, list]) => [name, { all: async () => [...list] }]));
+}

@@ -1,0 +1,52 @@
+// GET {prefix}/changes?against={versionId}[&service=]: what changes for clients of `against` when
+// they move to this version, on both families. Read access to both versions; run by the pipeline.
+import { authorize, type Credential } from '../auth/credential.ts';
+import { Forbidden, InvalidRequest } from '../errors.ts';
+import type { Endpoint } from '../pipeline.ts';
+import { FAMILIES } from '../routes/table.ts';
+import type { Catalog } from '../schemas/registry.ts';
+import type { RecordStore } from '../store/records.ts';
+import type { ResolvedVersion, VersionResolver } from '../versions/resolve.ts';
+import { changesBetween, snapshotOf, type ChangeReport } from './catalog.ts';
+
+export const CHANGES_SEGMENT = '/changes';
+
+export function changeEndpoints(catalog: Catalog, stores: ReadonlyMap<string, RecordStore>): Endpoint[] {
+  return FAMILIES.map((family): Endpoint => ({
+    method: 'GET', path: `${family.prefix}${CHANGES_SEGMENT}`, target: family.name, access: 'read',
+    body: false, query: ['against', 'service'], success: [200],
+    // Exports every service of both versions: its cost is the versions' size.
+    longRunning: true,
+    summary: 'What changes for clients between two versions',
+    async run({ credential, version, query, versions }) {
+      const against = single(query, 'against');
+      if (against === undefined) throw InvalidRequest.field('against', 'is required: the id of the version clients use now');
+      const problem = catalog.checkVersionId(against)[0];
+      if (problem) throw InvalidRequest.field('against', problem.message);
+      const service = single(query, 'service');
+      if (service === '') throw InvalidRequest.field('service', 'must be a service slug or id');
+      const other = await reachable(versions, credential, against);
+      return { status: 200, body: await compareVersions(stores, other, version!, service) };
+    },
+  }));
+}
+
+/** The changes that take a client of `before` to `after` (both already authorized). */
+export async function compareVersions(stores: ReadonlyMap<string, RecordStore>, before: ResolvedVersion, after: ResolvedVersion, service?: string): Promise<ChangeReport> {
+  return changesBetween(await snapshotOf(stores, before.versionId), await snapshotOf(stores, after.versionId), service);
+}
+
+/** A second version, as the diff reaches it: unknown or out of the credential's reach is 403. */
+export async function reachable(versions: VersionResolver, credential: Credential, versionId: string): Promise<ResolvedVersion> {
+  const other = await versions.resolve({ family: 'V', versionId });
+  if (!other) throw new Forbidden();
+  authorize(credential, other.projectId, 'read');
+  return other;
+}
+
+function single(query: Readonly<Record<string, unknown>>, name: string): string | undefined {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw InvalidRequest.field(name, 'must be given once');
+  return value;
+}
