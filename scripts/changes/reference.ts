@@ -1,9 +1,10 @@
 // Agreement with the outside reference, oasdiff (built by `npm run reference:build`), on real
 // pairs of releases: which operations each finds broken. Shared by the reference test
 // (spec/features/changes/reference.spec.ts) and `npm run changes:agreement` (docs/changes.md).
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { promisify } from 'node:util';
 import { compareDocuments } from '../../server/changes/compare.ts';
 import { prepareDocument } from '../../server/descriptions/document.ts';
 
@@ -37,8 +38,30 @@ export interface Agreement {
   ms: { ours: number; theirs: number };
 }
 
-export function referenceMissing(): string | undefined {
-  return fs.existsSync(OASDIFF) ? undefined : `oasdiff is not built: run \`npm run reference:build\` (needs Go) to create ${OASDIFF}`;
+/**
+ * oasdiff's path, built first from the Go module pinned in scripts/oasdiff/ when missing, the way
+ * the embedded database is built: a newcomer's `npm test` gets it, with a line saying so. Without
+ * Go the error is one line naming the way out.
+ */
+export async function buildReference(log: (line: string) => void): Promise<string> {
+  if (fs.existsSync(OASDIFF)) return OASDIFF;
+  const moduleDir = path.join(root, 'scripts', 'oasdiff');
+  const version = /github\.com\/oasdiff\/oasdiff (\S+)/.exec(fs.readFileSync(path.join(moduleDir, 'go.mod'), 'utf8'))?.[1];
+  // GOTOOLCHAIN=local: the installed Go, never a fetched toolchain; -mod=mod: go.sum pins the module.
+  const env = { ...process.env, GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod' };
+  const temp = `${OASDIFF}.${process.pid}`;
+  log(`building oasdiff ${version} (the changes tests' outside reference) with Go into ${OASDIFF}; once per machine`);
+  fs.mkdirSync(path.dirname(OASDIFF), { recursive: true });
+  try {
+    await promisify(execFile)('go', ['build', '-trimpath', '-o', temp, 'github.com/oasdiff/oasdiff'], { cwd: moduleDir, env, maxBuffer: 16 * 1024 * 1024 });
+    fs.renameSync(temp, OASDIFF);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the Go toolchain (`go`) is not on PATH; install Go' : String((error as { stderr?: string }).stderr || (error as Error).message).trim().split('\n').at(-1);
+    throw new Error(`cannot build oasdiff for the changes tests: ${reason} (then \`npm run reference:build\`)`);
+  } finally {
+    fs.rmSync(temp, { force: true });
+  }
+  return OASDIFF;
 }
 
 export async function agreementOn(pair: Pair): Promise<Agreement> {
