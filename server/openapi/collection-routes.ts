@@ -140,8 +140,8 @@ function listQuery(collection: Collection): QueryParameter[] {
     { name: 'limit', description: `Page size, 1 to ${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
     {
       name: 'sort',
-      description: `Sort keys, comma-separated (or the parameter repeated): a field for ascending, \`-field\` for descending. Sortable: ${sortable}. \`id\` is always the last tie-breaker; the default order is \`id\` ascending.`,
-      schema: { type: 'string', examples: [collection.sortable.has('updatedAt') ? '-updatedAt' : '-id'] },
+      description: `Sort keys, comma-separated (or the parameter repeated): a field for ascending, \`-field\` for descending. Sortable: ${sortable}. A field given twice is 400. \`id\` is always the last tie-breaker; the default order is \`id\` ascending.`,
+      schema: { type: 'string', pattern: sortPattern(collection), examples: [collection.sortable.has('updatedAt') ? '-updatedAt' : '-id'] },
     },
     {
       name: 'updatedAfter',
@@ -154,6 +154,12 @@ function listQuery(collection: Collection): QueryParameter[] {
       schema: { $ref: `${collection.schemaId}#/properties/${field}` },
     })),
   ];
+}
+
+/** Comma-separated sortable fields, each with an optional `-` (that none is given twice, no pattern can say). */
+function sortPattern(collection: Collection): string {
+  const key = `-?(?:${[...collection.sortable].map((field) => field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`;
+  return `^${key}(?:,${key})*$`;
 }
 
 /** The body schemas of every collection's create, replace and update, by component name. */

@@ -18,7 +18,7 @@ export const searchRouteDocs: readonly DocumentedRoute[] = [
     summary: 'Search endpoints',
     description: 'Operations whose operationId, path, summary, tags, parameter names or description have the query\'s words (a word also matches as the start, four letters or more, of a longer word), ranked by the sum of the matching fields\' weights: operationId and path 10, summary 5, tags and parameter names 3, description 1. Each hit carries its servers (the operation\'s, else the path\'s, else the service\'s) and the security requirement that applies (the operation\'s own, else the service\'s), resolved to the security schemes.',
     query: [
-      { name: 'q', description: 'Words to look for.', schema: { type: 'string', minLength: 1 }, required: true },
+      { name: 'q', description: 'Words to look for: letters and digits, split at anything else (a `q` with neither is 400).', schema: { type: 'string', pattern: '[\\p{L}\\p{N}]' }, required: true },
       { name: 'limit', description: `At most this many hits; default ${DEFAULT_LIMIT}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
       { name: 'service', description: 'Only the operations of this service (slug); an unknown slug is 404.', schema: { type: 'string', pattern: '^[a-z0-9-]+$' } },
     ],

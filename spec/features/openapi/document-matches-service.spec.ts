@@ -114,6 +114,30 @@ describe('The document says what the service does', () => {
     });
   });
 
+  describe('query parameters', () => {
+    const parameterSchema = (path: string, name: string): ValidateFunction => {
+      const parameters = operation(path, 'get')['parameters'] as { name: string }[];
+      const index = parameters.findIndex((parameter) => parameter.name === name);
+      return ajv.compile({ $ref: `https://catalog.test/openapi.json#/paths/${path.replaceAll('/', '~1')}/get/parameters/${index}/schema` });
+    };
+
+    it('sort: sortable fields, comma-separated, as the service takes them', async () => {
+      const sort = parameterSchema(`${V}/paths`, 'sort');
+      for (const [value, status] of [['path,-id', 200], ['-updatedAt', 200], ['nothing', 400], ['path,', 400], ['kvStorage', 400]] as const) {
+        expect(sort(value), value).to.equal(status === 200);
+        expect((await client.list('paths', `?sort=${encodeURIComponent(value)}`)).status, value).to.equal(status);
+      }
+    });
+
+    it('search q: at least one letter or digit, as the service takes it', async () => {
+      const q = parameterSchema(`${V}/search`, 'q');
+      for (const [value, status] of [['pets', 200], ['é', 200], ['\u0015', 400], [' - ', 400]] as const) {
+        expect(q(value), value).to.equal(status === 200);
+        expect((await service.request.get(`${tenant.prefixes.V}/search?q=${encodeURIComponent(value)}`).set(bearer(tenant.key))).status, value).to.equal(status);
+      }
+    });
+  });
+
   describe('POST …/imports/openapi', () => {
     it('documents an OpenAPI or Swagger document, which {} is not', async () => {
       const schema = bodySchema(`${V}/imports/openapi`, 'post');
