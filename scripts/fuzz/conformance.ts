@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../../server/config.ts';
+import { conformanceBaseline } from './conformance-baseline.ts';
 import type { FuzzWorld } from './setup.ts';
 
 const SCHEMATHESIS = 'schemathesis>=4.32,<4.33';
@@ -47,7 +48,8 @@ export function schemathesis(): string {
 }
 
 /**
- * Runs every check of schemathesis against the world's service: the fuzzed tenant's read-write
+ * Runs every check of schemathesis against the world's service, failing on anything but the
+ * refusals that depend on the version's records (conformance-baseline.ts): the fuzzed tenant's read-write
  * key, its version named in every path (so requests reach records, not 403), and a version of
  * its project for the two version deletes to take.
  */
@@ -59,11 +61,13 @@ export async function runConformance(world: FuzzWorld, options: ConformanceOptio
   fs.mkdirSync(options.reportDir, { recursive: true });
   const config = path.join(options.reportDir, 'schemathesis.toml');
   fs.writeFileSync(config, configFile(targets, doomed));
+  const baseline = path.join(options.reportDir, 'baseline.json');
+  fs.writeFileSync(baseline, `${JSON.stringify(conformanceBaseline(world.service.runtime.catalog), null, 2)}\n`);
   const args = [
     '--config-file', config, 'run', `${world.target.baseUrl}/v2/openapi.json`,
     '--checks', 'all', '--max-examples', String(options.maxExamples), '--seed', String(options.seed),
     '--report', 'json,junit', '--report-dir', options.reportDir, '--no-color', '--workers', '1',
-    '--suppress-health-check', 'all', '--request-timeout', '30',
+    '--suppress-health-check', 'all', '--request-timeout', '30', '--baseline', baseline,
   ];
   const exitCode = await new Promise<number>((resolve, reject) => {
     // Run in the report directory: schemathesis keeps its example database in the working directory.
