@@ -102,6 +102,21 @@ describe('The document says what the service does', () => {
     });
   });
 
+  it('every request example in the document is valid by its schema', () => {
+    let checked = 0;
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, found] of Object.entries(item)) {
+        for (const [mediaType, media] of Object.entries(found.requestBody?.content ?? {})) {
+          if (media.example === undefined) continue;
+          const valid = bodySchema(path, method, mediaType);
+          expect(valid(media.example), `${method} ${path} ${mediaType}: ${JSON.stringify(valid.errors)}`).to.equal(true);
+          checked += 1;
+        }
+      }
+    }
+    expect(checked).to.be.greaterThan(60);
+  });
+
   describe('list', () => {
     it('documents the 400 of a cursor whose item is gone under a sort other than id', async () => {
       const list = operation(`${V}/paths`, 'get');
@@ -143,6 +158,9 @@ describe('The document says what the service does', () => {
       const schema = bodySchema(`${V}/imports/openapi`, 'post');
       expect(schema({})).to.equal(false);
       const minimal = { openapi: '3.1.0', info: { title: 'Tiny', version: '1' }, paths: {} };
+      const example = exampleOf(`${V}/imports/openapi`, 'post');
+      const imported = await service.request.post(`${tenant.prefixes.V}/imports/openapi?dryRun=true`).set(bearer(tenant.key)).send(example);
+      expect(imported.status, `the document's example (a dry run: 200): ${imported.text}`).to.equal(200);
       expect(schema(minimal), JSON.stringify(schema.errors)).to.equal(true);
       expect(schema({ swagger: '2.0', info: { title: 'Tiny', version: '1' }, paths: {} })).to.equal(true);
       const refused = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=tiny`).set(bearer(tenant.key)).send({});
