@@ -8,7 +8,8 @@ import { bearerAuthentication } from './auth/authenticate.ts';
 import type { Config } from './config.ts';
 import { jsonBodyReader } from './http/body.ts';
 import { errorRenderer, routeNotFound } from './http/errors.ts';
-import { health } from './http/health.ts';
+import { refuseOtherMethods } from './http/allowed-methods.ts';
+import { HEALTH_PATH, health } from './http/health.ts';
 import { METRICS_PATH } from './http/metrics.ts';
 import { rateLimited } from './http/rate-limit.ts';
 import { requestLog } from './http/request-log.ts';
@@ -65,8 +66,8 @@ export function createApp(parts: AppParts): express.Express {
     app.locals['metrics'] = metrics;
   }
   app.use(helmet());
-  if (metrics && parts.config.metrics?.port === undefined) app.get(METRICS_PATH, metrics.expose);
-  app.get('/healthz', health((timeoutMs) => parts.database.ping(timeoutMs), parts.config.dbTimeoutMs));
+  if (metrics && parts.config.metrics?.port === undefined) app.route(METRICS_PATH).get(metrics.expose).all(refuseOtherMethods(['GET']));
+  app.route(HEALTH_PATH).get(health((timeoutMs) => parts.database.ping(timeoutMs), parts.config.dbTimeoutMs)).all(refuseOtherMethods(['GET']));
   app.use(selfDescriptionRouter(serviceDocument(parts.catalog)));
   const authenticate = bearerAuthentication(new ApiKeyLookup(parts.tenancy, parts.config.apiKeyCacheMs), parts.config.jwtSecret);
   const endpoints = [

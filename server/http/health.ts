@@ -3,6 +3,8 @@ import type { RequestHandler } from 'express';
 import { ServiceUnavailable } from '../errors.ts';
 import { errorOutcome, send } from './respond.ts';
 
+export const HEALTH_PATH = '/healthz';
+
 /** `timeoutMs`: DB_TIMEOUT_MS, so health answers as soon as a catalog request would give up. */
 export function health(ping: (timeoutMs: number) => Promise<void>, timeoutMs: number): RequestHandler {
   return async (_req, res) => {

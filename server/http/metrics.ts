@@ -2,15 +2,16 @@
 // METRICS_PORT, on an app of its own so it can stay on an internal network.
 import express from 'express';
 import type { Metrics } from '../observability/metrics.ts';
+import { refuseOtherMethods } from './allowed-methods.ts';
 import { errorRenderer, routeNotFound } from './errors.ts';
 
 export const METRICS_PATH = '/metrics';
 
-/** The app for METRICS_PORT: only /metrics, everything else 404 in the usual error shape. */
+/** The app for METRICS_PORT: only GET /metrics (other methods 405), everything else 404 in the usual error shape. */
 export function metricsApp(metrics: Metrics): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  app.get(METRICS_PATH, metrics.expose);
+  app.route(METRICS_PATH).get(metrics.expose).all(refuseOtherMethods(['GET']));
   app.use(routeNotFound);
   app.use(errorRenderer());
   return app;

@@ -3,9 +3,11 @@
 import { RecordNotFound } from '../errors.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../operations/list-query.ts';
 import type { Route } from '../routes/table.ts';
+import { CURSOR_POSITION_TTL_MS } from '../store/positions.ts';
 import { SCHEMA_BASE, type Catalog, type Collection } from '../schemas/registry.ts';
 import type { DocumentedRoute, QueryParameter, Schema, SuccessResponse, Tag } from './documented-route.ts';
 import { exampleRecord } from './examples.ts';
+import { bodyComponentName, bodySchema, type BodyKind } from './request-bodies.ts';
 
 const IDS = `${SCHEMA_BASE}defs/ids.json#/$defs/`;
 const PAGINATION = `${SCHEMA_BASE}api/pagination.json`;
@@ -29,7 +31,9 @@ export function collectionTags(collections: readonly Collection[]): Tag[] {
 }
 
 export function collectionRouteDocs(catalog: Catalog, routes: readonly Route[]): DocumentedRoute[] {
-  const examples = new Map(catalog.collections.map((collection) => [collection.name, exampleRecord(catalog, collection.schemaId)]));
+  // A scope rule's fewest fields are set, so the example keeps it too (a Parameter names its path).
+  const examples = new Map(catalog.collections.map((collection) =>
+    [collection.name, exampleRecord(catalog, collection.schemaId, collection.scope?.fields.slice(0, collection.scope.min))]));
   return routes.map((route) => documentRoute(route, examples.get(route.collection.name)));
 }
 
@@ -39,7 +43,9 @@ function documentRoute(route: Route, example: Record<string, unknown> | undefine
   const one = collection.record.toLowerCase();
   const many = collection.title.toLowerCase();
   const params = { ...FAMILY_PARAMS[family.name], ...(operation.item && { id: { $ref: `${collection.schemaId}#/properties/id` } }) };
-  const bodyExample = example && withoutFields(example, ['updatedAt']);
+  // Valid for any route: the service takes id (on replace and update) and versionId from the route.
+  const bodyExample = example && withoutFields(example, ['id', 'versionId', 'updatedAt']);
+  const body = (kind: BodyKind) => ({ $ref: `#/components/schemas/${bodyComponentName(collection, kind)}` });
   const common = {
     method: operation.method,
     path: route.path,
@@ -75,7 +81,7 @@ function documentRoute(route: Route, example: Record<string, unknown> | undefine
         return {
           operationId: `create${pascal(collection.record)}${suffix}`,
           summary: `Create a ${one}`,
-          body: { schema: record, example: bodyExample },
+          body: { schema: body('create'), example: bodyExample },
           responses: [recordResponse(201, `The ${one} as stored.`)],
           errors: errors(409, 413, 415),
         };
@@ -90,7 +96,7 @@ function documentRoute(route: Route, example: Record<string, unknown> | undefine
         return {
           operationId: `replace${pascal(collection.record)}${suffix}`,
           summary: `Replace a ${one}`,
-          body: { schema: record, example: bodyExample },
+          body: { schema: body('replace'), example: bodyExample },
           responses: [recordResponse(200, `The ${one} replaced.`), recordResponse(201, `The ${one} created, since the id was free in this version.`)],
           errors: errors(409, 413, 415),
         };
@@ -98,7 +104,7 @@ function documentRoute(route: Route, example: Record<string, unknown> | undefine
         return {
           operationId: `update${pascal(collection.record)}${suffix}`,
           summary: `Update a ${one} partially`,
-          body: { schema: patchSchema(collection), example: bodyExample && patchExample(collection, bodyExample) },
+          body: { schema: body('update'), example: bodyExample && patchExample(collection, bodyExample) },
           responses: [recordResponse(200, `The ${one} as updated.`)],
           errors: errors(new RecordNotFound(collection.notFound), 409, 413, 415),
         };
@@ -116,9 +122,9 @@ function documentRoute(route: Route, example: Record<string, unknown> | undefine
 
 const OPERATION_NOTES: Readonly<Record<Route['operation']['name'], string>> = {
   list: 'Keyset pagination: follow `pagination.nextCursor` while `pagination.hasMore`. Any query parameter not listed is 400.',
-  create: 'Without `id` the service generates one; an `id` that already exists in the version is 409. `versionId` may be omitted; `updatedAt` is assigned by the service.',
+  create: 'Without `id` the service generates one; an `id` that already exists in the version is 409. `versionId` comes from the route (a body `versionId` other than the routed version\'s is 400); `updatedAt` is assigned by the service.',
   get: 'A malformed id is 400; an id not in the version is 404.',
-  replace: 'The body is a whole record: fields not sent are gone afterwards (defaults re-applied). A body `id` other than the route\'s is 400.',
+  replace: 'The body is a whole record: fields not sent are gone afterwards (defaults re-applied). `id` and `versionId` come from the route: a body `id` or `versionId` other than the route\'s is 400.',
   update: 'Each top-level field sent replaces that field\'s whole value; the result must still be a valid record. `id` and `versionId` may appear only with their current values.',
   delete: 'A second delete of the same id is 404.',
 };
@@ -126,12 +132,16 @@ const OPERATION_NOTES: Readonly<Record<Route['operation']['name'], string>> = {
 function listQuery(collection: Collection): QueryParameter[] {
   const sortable = [...collection.sortable].join(', ');
   return [
-    { name: 'cursor', description: `Continue from this ${collection.record} id: the \`nextCursor\` of the previous page.`, schema: { $ref: `${collection.schemaId}#/properties/id` } },
+    {
+      name: 'cursor',
+      description: `Continue from this ${collection.record} id: the \`nextCursor\` of the previous page. Sorted by \`id\` alone, any id resumes, even one whose ${collection.record} is gone. Under any other sort the service must know where the id sat: a \`nextCursor\` it handed out in the last ${CURSOR_POSITION_TTL_MS / 60_000} minutes, or the id of a ${collection.record} that exists; else 400 (\`details\` names \`cursor\`): start again from the first page.`,
+      schema: { $ref: `${collection.schemaId}#/properties/id` },
+    },
     { name: 'limit', description: `Page size, 1 to ${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
     {
       name: 'sort',
-      description: `Sort keys, comma-separated (or the parameter repeated): a field for ascending, \`-field\` for descending. Sortable: ${sortable}. \`id\` is always the last tie-breaker; the default order is \`id\` ascending.`,
-      schema: { type: 'string', examples: [collection.sortable.has('updatedAt') ? '-updatedAt' : '-id'] },
+      description: `Sort keys, comma-separated (or the parameter repeated): a field for ascending, \`-field\` for descending. Sortable: ${sortable}. A field given twice is 400. \`id\` is always the last tie-breaker; the default order is \`id\` ascending.`,
+      schema: { type: 'string', pattern: sortPattern(collection), examples: [collection.sortable.has('updatedAt') ? '-updatedAt' : '-id'] },
     },
     {
       name: 'updatedAfter',
@@ -146,15 +156,16 @@ function listQuery(collection: Collection): QueryParameter[] {
   ];
 }
 
-/** A partial update: any subset of the record's top-level fields, each as in the record. */
-function patchSchema(collection: Collection): Schema {
-  return {
-    title: `${collection.record} (partial)`,
-    description: `Any subset of the ${collection.record}'s top-level fields.`,
-    type: 'object',
-    additionalProperties: false,
-    properties: Object.fromEntries([...collection.fields].map((field) => [field, { $ref: `${collection.schemaId}#/properties/${field}` }])),
-  };
+/** Comma-separated sortable fields, each with an optional `-` (that none is given twice, no pattern can say). */
+function sortPattern(collection: Collection): string {
+  const key = `-?(?:${[...collection.sortable].map((field) => field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`;
+  return `^${key}(?:,${key})*$`;
+}
+
+/** The body schemas of every collection's create, replace and update, by component name. */
+export function collectionBodySchemas(collections: readonly Collection[]): Record<string, Schema> {
+  return Object.fromEntries(collections.flatMap((collection) => (['create', 'replace', 'update'] as const)
+    .map((kind) => [bodyComponentName(collection, kind), bodySchema(collection, kind)])));
 }
 
 /** A patch that sets the record's required fields (other than its address) and nothing else. */

@@ -70,6 +70,11 @@ export function schemaComponents(catalog: Catalog): SchemaComponents {
   return { schemas: sortedByKey(schemas), rewrite, refOf };
 }
 
+/** A schema whose relative `$ref`s (resolved against `base`) are made absolute `$id`s, to be placed outside its file. */
+export function absoluteRefs(schema: Schema, base: string): Schema {
+  return rewriteNode(schema, base, (ref) => ref) as Schema;
+}
+
 /** `Pagination metadata` → `PaginationMetadata`: OpenAPI component names allow no spaces. */
 function componentName(schema: AnySchemaObject, id: string): string {
   const title = typeof schema['title'] === 'string' ? schema['title'] : id.slice(id.lastIndexOf('/') + 1, -'.json'.length);

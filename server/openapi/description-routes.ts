@@ -38,6 +38,35 @@ const importReport: Schema = {
 
 const openApiDocument: Schema = { type: 'object', description: 'An OpenAPI 3.1 document.', required: ['openapi', 'info'] };
 
+/** What the import takes, to its top level; everything below is checked by the OpenAPI schema of the document's version. */
+const EXTENSIONS = { '^x-': {} };
+const text: Schema = { type: 'string' };
+const info: Schema = {
+  type: 'object', additionalProperties: false, patternProperties: EXTENSIONS, required: ['title', 'version'],
+  properties: { title: text, version: text, description: text },
+};
+const paths: Schema = { type: 'object', description: 'Path Items by path (each starting with `/`).', propertyNames: { pattern: '^/' }, additionalProperties: { type: 'object' } };
+const object: Schema = { type: 'object' };
+const list: Schema = { type: 'array' };
+const importedDocument: Schema = {
+  description: 'An OpenAPI 3.1 or 3.0, or Swagger 2.0, document: its top level as below, and everything in it valid by the OpenAPI schema of its version (@scalar/openapi-parser), else 400 with the validator\'s findings.',
+  oneOf: [
+    {
+      title: 'OpenAPI 3.1', type: 'object', additionalProperties: false, patternProperties: EXTENSIONS,
+      required: ['openapi', 'info'], anyOf: [{ required: ['paths'] }, { required: ['components'] }, { required: ['webhooks'] }],
+      properties: { openapi: { type: 'string', pattern: '^3\\.1\\.\\d+(-.+)?$' }, info, paths, webhooks: object, components: object, servers: list, security: list, tags: list },
+    },
+    {
+      title: 'OpenAPI 3.0', type: 'object', additionalProperties: false, patternProperties: EXTENSIONS, required: ['openapi', 'info', 'paths'],
+      properties: { openapi: { type: 'string', pattern: '^3\\.0\\.\\d(-.+)?$' }, info, paths, components: object, servers: list, security: list, tags: list },
+    },
+    {
+      title: 'Swagger 2.0', type: 'object', additionalProperties: false, patternProperties: EXTENSIONS, required: ['swagger', 'info', 'paths'],
+      properties: { swagger: { const: '2.0' }, info, paths, definitions: object, parameters: object, responses: object, securityDefinitions: object, security: list, tags: list },
+    },
+  ],
+};
+
 export const descriptionRouteDocs: readonly DocumentedRoute[] = FAMILIES.flatMap((family): DocumentedRoute[] => {
   const suffix = family.name === 'V' ? '' : 'ByProject';
   const params = FAMILY_PARAMS[family.name]!;
@@ -52,7 +81,11 @@ export const descriptionRouteDocs: readonly DocumentedRoute[] = FAMILIES.flatMap
         { name: 'dryRun', description: '`true`: answer the plan, write nothing; the answer has `changes`, what the import would change for clients.', schema: { type: 'string', enum: ['true', 'false'] } },
         { name: 'failOn', description: '`breaking`: refuse (409, nothing written) an import that would break clients of the service; `details` name each breaking change (`field`: JSON pointer of the operation in the document, `message`: rule and sentence).', schema: { type: 'string', enum: ['breaking'] } },
       ],
-      body: { schema: { type: 'object', description: 'An OpenAPI 3.0/3.1 or Swagger 2.0 document.' }, mediaTypes: ['application/json', 'application/yaml'] },
+      body: {
+        schema: importedDocument,
+        mediaTypes: ['application/json', 'application/yaml'],
+        example: { openapi: '3.1.0', info: { title: 'Petstore', version: '1.0.0' }, paths: { '/pets': { get: { operationId: 'listPets', responses: { 200: { description: 'The pets.' } } } } } },
+      },
       responses: [
         { status: 200, description: 'The service existed (or a dry run): what changed, or would.', schema: importReport },
         { status: 201, description: 'The service was created.', schema: importReport },

@@ -15,7 +15,7 @@ const ERROR_SCHEMA = `${SCHEMA_BASE}api/error.json`;
 
 /** The usual outcome of each error status: its component name, meaning and a real body. */
 const ERROR_OUTCOMES: Readonly<Record<number, { name: string; description: string; example: ApiError }>> = {
-  400: { name: 'InvalidRequest', description: 'Invalid request: bad JSON, a schema violation, a malformed id (route, body, cursor, filter), a bad or unknown query parameter, or a body nested too deep. `details` lists `{field, message}` (a JSON pointer into the body, or the parameter name).', example: InvalidRequest.field('/path', 'must match pattern "^/"') },
+  400: { name: 'InvalidRequest', description: 'Invalid request: bad JSON, a schema violation, a malformed id (route, body, cursor, filter), a list `cursor` its sort cannot resume from, a bad or unknown query parameter, or a body nested too deep. `details` lists `{field, message}` (a JSON pointer into the body, or the parameter name).', example: InvalidRequest.field('/path', 'must match pattern "^/"') },
   401: { name: 'Unauthorized', description: 'No, malformed, unknown, revoked, expired or badly signed credential.', example: new Unauthorized() },
   403: { name: 'Forbidden', description: 'The credential may not reach this project or version (an unknown one gets the same answer), or is read-only on a write.', example: new Forbidden() },
   404: { name: 'NotFound', description: 'Nothing at this address.', example: new RouteNotFound() },
@@ -59,6 +59,8 @@ const ACCESS_NOTES: Readonly<Record<DocumentedRoute['access'], string>> = {
 export interface DocumentInput {
   routes: readonly DocumentedRoute[];
   tags: readonly Tag[];
+  /** Schemas the routes name as `#/components/schemas/<name>` beside those of schemas/ (request bodies). */
+  schemas?: Readonly<Record<string, Schema>>;
 }
 
 export type OpenApiDocument = Readonly<Record<string, unknown>> & { paths: Record<string, Record<string, Record<string, unknown>>> };
@@ -87,7 +89,7 @@ export function openApiDocument(catalog: Catalog, input: DocumentInput): OpenApi
     tags: input.tags.map((tag) => ({ ...tag })),
     paths,
     components: {
-      schemas: components.schemas,
+      schemas: withSchemas(components, input.schemas ?? {}),
       responses: Object.fromEntries(Object.values(ERROR_OUTCOMES).map((outcome) => [outcome.name, errorResponse(outcome.description, outcome.example, errorSchema)])),
       securitySchemes: BEARER_SCHEMES,
     },
@@ -143,6 +145,13 @@ function operationOf(route: DocumentedRoute, components: SchemaComponents): Reco
 
 function statusOf(error: number | ApiError): number {
   return typeof error === 'number' ? error : error.status;
+}
+
+function withSchemas(components: SchemaComponents, more: Readonly<Record<string, Schema>>): Record<string, Schema> {
+  const taken = Object.keys(more).filter((name) => name in components.schemas);
+  if (taken.length > 0) throw new Error(`OpenAPI component names ${taken.join(', ')} are taken by schemas/`);
+  const rewritten = Object.entries(more).map(([name, schema]) => [name, components.rewrite(schema)] as const);
+  return Object.fromEntries([...Object.entries(components.schemas), ...rewritten].sort(([a], [b]) => a.localeCompare(b)));
 }
 
 function errorResponse(description: string, example: ApiError, schema: Schema): Record<string, unknown> {

@@ -8,19 +8,26 @@ import type { Catalog } from '../schemas/registry.ts';
 const SAMPLE_ULID = '01JD2Q6Z8M3N4P5R6S7T8V9W0X';
 const SAMPLE_TIME = '2026-01-15T09:30:00.000Z';
 
-/** An example of the record schema `schemaId` as the service returns it, or undefined. */
-export function exampleRecord(catalog: Catalog, schemaId: string): Record<string, unknown> | undefined {
+/** An example of the record schema `schemaId` as the service returns it, with `also` set too (a scope rule's fields), or undefined. */
+export function exampleRecord(catalog: Catalog, schemaId: string, also: readonly string[] = []): Record<string, unknown> | undefined {
   const schema = resolved(catalog, schemaId, { $ref: schemaId });
   const properties = (schema['properties'] ?? {}) as Record<string, AnySchemaObject>;
-  const wanted = new Set<string>(['id', ...((schema['required'] ?? []) as string[]), 'updatedAt']);
-  const record: Record<string, unknown> = {};
-  for (const field of Object.keys(properties)) {
-    if (!wanted.has(field)) continue;
-    const value = sample(catalog, schemaId, properties[field]!, field);
-    if (value !== undefined) record[field] = value;
+  const wanted = new Set<string>(['id', ...((schema['required'] ?? []) as string[]), ...also, 'updatedAt']);
+  // Rules across fields (a scheme of type apiKey needs `in`) may want more than `required`:
+  // the fields the validator names as missing are added, a few rounds at most.
+  for (let round = 0; round < 4; round++) {
+    const record: Record<string, unknown> = {};
+    for (const field of Object.keys(properties)) {
+      if (!wanted.has(field)) continue;
+      const value = sample(catalog, schemaId, properties[field]!, field);
+      if (value !== undefined) record[field] = value;
+    }
+    // The validator fills in the top-level defaults, as the service does before it stores.
+    const missing = catalog.check(schemaId)(record).map((problem) => problem.field.slice(1)).filter((field) => field in properties && !wanted.has(field));
+    if (missing.length === 0) return catalog.check(schemaId)(structuredClone(record)).length === 0 ? record : undefined;
+    for (const field of missing) wanted.add(field);
   }
-  // The validator fills in the top-level defaults, as the service does before it stores.
-  return catalog.check(schemaId)(record).length === 0 ? record : undefined;
+  return undefined;
 }
 
 function sample(catalog: Catalog, base: string, schema: AnySchemaObject, field: string, depth = 0): unknown {

@@ -3,10 +3,11 @@
 // Express mounts and what this list documents are the same set.
 import { routeTable } from '../routes/table.ts';
 import type { Catalog } from '../schemas/registry.ts';
-import { collectionRouteDocs, collectionTags } from './collection-routes.ts';
+import { collectionBodySchemas, collectionRouteDocs, collectionTags } from './collection-routes.ts';
 import { openApiDocument, type DocumentInput, type OpenApiDocument } from './document.ts';
 import { SERVICE_TAG, serviceRouteDocs } from './service-routes.ts';
 import { DESCRIPTIONS_TAG, descriptionRouteDocs } from './description-routes.ts';
+import { mcpRouteDocs } from './mcp-routes.ts';
 import { SEARCH_TAG, searchRouteDocs } from './search-routes.ts';
 import { CHANGES_TAG, changeRouteDocs } from './change-routes.ts';
 import { INTEGRITY_TAG, integrityRouteDocs, VERSIONS_TAG, versionRouteDocs } from './version-routes.ts';
@@ -19,10 +20,12 @@ export function serviceDocumentation(catalog: Catalog): DocumentInput {
       ...integrityRouteDocs,
       ...descriptionRouteDocs,
       ...searchRouteDocs,
+      ...mcpRouteDocs,
       ...changeRouteDocs,
       ...collectionRouteDocs(catalog, routeTable(catalog.collections)),
     ],
     tags: [SERVICE_TAG, VERSIONS_TAG, INTEGRITY_TAG, DESCRIPTIONS_TAG, SEARCH_TAG, CHANGES_TAG, ...collectionTags(catalog.collections)],
+    schemas: collectionBodySchemas(catalog.collections),
   };
 }
 

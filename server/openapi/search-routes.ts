@@ -1,6 +1,5 @@
-// The search route (server/search/routes.ts) on both families and POST /mcp (server/mcp/route.ts)
-// as documented routes.
-import { MCP_PATH } from '../mcp/route.ts';
+// The search route (server/search/routes.ts) on both families as documented routes; POST /mcp is
+// in mcp-routes.ts.
 import { FAMILIES } from '../routes/table.ts';
 import { SCHEMA_BASE } from '../schemas/registry.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, SEARCH_SEGMENT } from '../search/routes.ts';
@@ -19,22 +18,11 @@ export const searchRouteDocs: readonly DocumentedRoute[] = [
     summary: 'Search endpoints',
     description: 'Operations whose operationId, path, summary, tags, parameter names or description have the query\'s words (a word also matches as the start, four letters or more, of a longer word), ranked by the sum of the matching fields\' weights: operationId and path 10, summary 5, tags and parameter names 3, description 1. Each hit carries its servers (the operation\'s, else the path\'s, else the service\'s) and the security requirement that applies (the operation\'s own, else the service\'s), resolved to the security schemes.',
     query: [
-      { name: 'q', description: 'Words to look for.', schema: { type: 'string', minLength: 1 }, required: true },
+      { name: 'q', description: 'Words to look for: letters and digits, split at anything else (a `q` with neither is 400).', schema: { type: 'string', pattern: '[\\p{L}\\p{N}]' }, required: true },
       { name: 'limit', description: `At most this many hits; default ${DEFAULT_LIMIT}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
       { name: 'service', description: 'Only the operations of this service (slug); an unknown slug is 404.', schema: { type: 'string', pattern: '^[a-z0-9-]+$' } },
     ],
     responses: [{ status: 200, description: 'The hits, best first.', schema: { $ref: `${SCHEMA_BASE}api/search.json` } }],
     errors: [400, 401, 403, 404, 500, 503],
   })),
-  {
-    method: 'POST', path: MCP_PATH, operationId: 'mcp', tag: SEARCH_TAG.name, access: 'read',
-    summary: 'Model Context Protocol (Streamable HTTP)',
-    description: 'JSON-RPC messages of the Model Context Protocol, stateless (no session id; GET and DELETE are 405). Tools: `list_versions {project}`, `list_services {version}`, `search_endpoints {version, query, service?, limit?}`, `get_endpoint {version, operation}`, `get_openapi {version, service}`, `compare_versions {version, against, service?}` (as GET {prefix}/changes); `version` is a `ver_` id or `project/type/slug`. A tool sees only the projects the credential reaches; failures are tool errors with the HTTP interface\'s `error` text (`Forbidden`, `Operation not found`, ...).',
-    body: { schema: { type: 'object', description: 'A JSON-RPC 2.0 request, notification or batch (MCP).' }, mediaTypes: ['application/json'] },
-    responses: [
-      { status: 200, description: 'The JSON-RPC response.', schema: { type: 'object', description: 'A JSON-RPC 2.0 response (MCP).' } },
-      { status: 202, description: 'A notification or response was accepted; no body.' },
-    ],
-    errors: [400, 401, 405, 413, 415, 500, 503],
-  },
 ];

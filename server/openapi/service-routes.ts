@@ -6,7 +6,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import helmet from 'helmet';
+import { refuseOtherMethods } from '../http/allowed-methods.ts';
 import { send } from '../http/respond.ts';
+import { HEALTH_PATH } from '../http/health.ts';
+import { METRICS_PATH } from '../http/metrics.ts';
 import type { DocumentedRoute, Tag } from './documented-route.ts';
 import type { OpenApiDocument } from './document.ts';
 
@@ -21,7 +24,7 @@ export const SERVICE_TAG: Tag = { name: 'Service', description: 'Health and self
 
 export const serviceRouteDocs: readonly DocumentedRoute[] = [
   {
-    method: 'GET', path: '/healthz', operationId: 'getHealth', tag: SERVICE_TAG.name, access: 'none',
+    method: 'GET', path: HEALTH_PATH, operationId: 'getHealth', tag: SERVICE_TAG.name, access: 'none',
     summary: 'Check health',
     description: 'Answers 200 while the database answers a ping.',
     responses: [{
@@ -33,7 +36,7 @@ export const serviceRouteDocs: readonly DocumentedRoute[] = [
     errors: [503],
   },
   {
-    method: 'GET', path: '/metrics', operationId: 'getMetrics', tag: SERVICE_TAG.name, access: 'none',
+    method: 'GET', path: METRICS_PATH, operationId: 'getMetrics', tag: SERVICE_TAG.name, access: 'none',
     summary: 'Read the metrics',
     description: 'Prometheus text exposition: requests by route template, database command latency, pool, process and embedded-database restarts. Not mounted with `METRICS=off`, or served on `METRICS_PORT` instead when one is set.',
     responses: [{ status: 200, description: 'The metrics.', mediaType: 'text/plain', schema: { type: 'string' } }],
@@ -86,12 +89,12 @@ export function selfDescriptionRouter(document: OpenApiDocument): express.Router
   const router = express.Router();
   const json = JSON.stringify(document);
   const assets = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-  router.get(OPENAPI_PATH, (_req, res) => {
+  router.route(OPENAPI_PATH).get((_req, res) => {
     send(res, { status: 200, body: json, headers: { 'Content-Type': 'application/json; charset=utf-8' } });
-  });
-  router.get(DOCS_PATH, (_req, res) => {
+  }).all(refuseOtherMethods(['GET']));
+  router.route(DOCS_PATH).get((_req, res) => {
     send(res, { status: 200, body: PAGE, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': PAGE_POLICY } });
-  });
+  }).all(refuseOtherMethods(['GET']));
   // Static files are not operations of the API: served, never documented.
   router.use(ASSETS_PATH, express.static(OWN_ASSETS, { index: false }), express.static(assets, { index: false }));
   return router;

@@ -1,8 +1,8 @@
 // Mounts endpoints (the record route table and the version routes) on an Express router, and
-// answers 405 with `Allow` for the other methods on a known path. The only place routes meet
-// Express.
+// answers 405 with `Allow` for the other methods on a known path (http/allowed-methods.ts). The
+// only place catalog routes meet Express.
 import express from 'express';
-import { MethodNotAllowed } from '../errors.ts';
+import { refuseOtherMethods } from '../http/allowed-methods.ts';
 import { nameRoute } from '../http/request-log.ts';
 import { handlerFor, type Endpoint, type PipelineParts } from '../pipeline.ts';
 import { FAMILIES } from './table.ts';
@@ -33,15 +33,13 @@ export function catalogRouter(endpoints: readonly Endpoint[], parts: PipelinePar
       return handle(req, res);
     });
     entry.methods.add(endpoint.method);
-    // Express answers HEAD with the GET handler.
-    if (endpoint.method === 'GET') entry.methods.add('HEAD');
   }
   // Last in each route, so it sees only the methods no handler took.
   for (const { route, template, methods } of routes.values()) {
-    const allowed = [...methods].sort();
-    route.all((req) => {
+    const refuse = refuseOtherMethods(methods);
+    route.all((req, res, next) => {
       nameRoute(req, template);
-      throw new MethodNotAllowed(allowed);
+      return refuse(req, res, next);
     });
   }
   for (const [prefix, family] of families) router.use(prefix, family);

@@ -80,6 +80,8 @@ describe('Metrics', () => {
       expect(res.status).to.equal(200);
       expect(sample(res.text, 'http_requests_total', { route: '/healthz', status: '200' })).to.equal(1);
       expect((await own.get('/v2/catalog/versions/x/paths')).body).to.deep.equal({ error: 'Not found' });
+      const other = await own.delete('/metrics');
+      expect([other.status, other.headers['allow']]).to.deep.equal([405, 'GET, HEAD']);
     } finally {
       await service.close();
     }
