@@ -10,7 +10,7 @@ import { compareVersions } from './routes.ts';
 export interface CompareToolParts {
   stores: ReadonlyMap<string, RecordStore>;
   version: z.ZodString;
-  inVersion(ref: string): Promise<ResolvedVersion>;
+  inVersion(ref: string, argument?: string): Promise<ResolvedVersion>;
   answer(work: () => Promise<Record<string, unknown>>): Promise<CallToolResult>;
 }
 
@@ -28,7 +28,7 @@ export function registerCompareVersions(server: McpServer, { stores, version, in
     },
   }, (args) => answer(async () => {
     const after = await inVersion(args.version);
-    const before = await inVersion(args.against);
+    const before = await inVersion(args.against, 'against');
     return { ...await compareVersions(stores, before, after, args.service) };
   }));
 }

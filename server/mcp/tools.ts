@@ -31,8 +31,9 @@ const anyObject = z.looseObject({});
 /** An MCP server for one request of one credential (the transport is stateless). */
 export function catalogMcpServer(parts: ToolParts, credential: Credential): McpServer {
   const server = new McpServer({ name: 'catalog-service', version: '2.0.0' });
-  const inVersion = async (ref: string): Promise<ResolvedVersion> => {
-    const version = await parts.versions.resolve(addressOf(ref, parts.catalog));
+  // `argument`: the tool argument a malformed address is reported under (compare_versions has two).
+  const inVersion = async (ref: string, argument = 'version'): Promise<ResolvedVersion> => {
+    const version = await parts.versions.resolve(addressOf(ref, parts.catalog, argument));
     if (!version) throw new Forbidden();
     authorize(credential, version.projectId, 'read');
     return version;
@@ -116,17 +117,17 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential): McpS
 }
 
 /** `ver_...` or `project/type/slug`, checked like route parameters. */
-function addressOf(ref: string, catalog: Catalog): VersionAddress {
+function addressOf(ref: string, catalog: Catalog, argument: string): VersionAddress {
   const parts = ref.split('/');
   if (parts.length === 1) {
-    problem(catalog.checkVersionId(ref), 'version');
+    problem(catalog.checkVersionId(ref), argument);
     return { family: 'V', versionId: ref };
   }
-  if (parts.length !== 3) throw InvalidRequest.field('version', 'must be a version id or project/type/slug');
+  if (parts.length !== 3) throw InvalidRequest.field(argument, 'must be a version id or project/type/slug');
   const [projectRef, versionType, versionSlug] = parts as [string, string, string];
-  problem(catalog.checkProjectRef(projectRef), 'version');
-  problem(catalog.checkVersionType(versionType), 'version');
-  problem(catalog.checkVersionSlug(versionSlug), 'version');
+  problem(catalog.checkProjectRef(projectRef), argument);
+  problem(catalog.checkVersionType(versionType), argument);
+  problem(catalog.checkVersionSlug(versionSlug), argument);
   return { family: 'P', projectRef, versionType: versionType as VersionType, versionSlug };
 }
 

@@ -20,6 +20,9 @@ export interface ChangesForClients {
      */
     nonBreaking: number;
   };
+  /**
+   * Each change a client of the other version meets, ordered by service, path and method.
+   */
   changes: Change[];
 }
 

@@ -116,6 +116,10 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
         ['get_openapi', { version: tenant.version.id, service: 'nope' }, 'Service not found'],
         ['get_openapi', { version: theirs, service: 'secret' }, 'Forbidden'],
         ['get_openapi', { version: 'x/y/z/w', service: 'shop' }, invalid('version', 'must be a version id or project/type/slug')],
+        ['compare_versions', { version: tenant.version.id, against: other.version.id }, 'Forbidden'],
+        ['compare_versions', { version: theirs, against: tenant.version.id }, 'Forbidden'],
+        ['compare_versions', { version: tenant.version.id, against: 'nope' }, /^Invalid request: \[\{"field":"against","message":/],
+        ['compare_versions', { version: tenant.version.id, against: tenant.version.id, service: 'nope' }, 'Service not found'],
       ];
     };
 
