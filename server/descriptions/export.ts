@@ -5,7 +5,7 @@ import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { isObject, merge, without, type Json, type JsonObject } from './json.ts';
 import { MARK, markOf } from './keys.ts';
 import { RENDER } from './render.ts';
-import { recordsOfService } from './service-records.ts';
+import { recordsOfService, schemeNamed } from './service-records.ts';
 import { IMPORTED_COLLECTIONS } from './sync.ts';
 
 export async function exportService(stores: ReadonlyMap<string, RecordStore>, versionId: string, service: CatalogRecord): Promise<JsonObject> {
@@ -58,6 +58,7 @@ export async function exportService(stores: ReadonlyMap<string, RecordStore>, ve
   };
   named('resources', 'schemas');
   named('security-schemes', 'securitySchemes');
+  addVersionWideSchemes(components, [service, ...of('operations')], service.id, all.get('security-schemes') ?? []);
   named('headers', 'headers');
   named('examples', 'examples');
   addReferencedResources(document, components, all.get('resources') ?? []);
@@ -92,6 +93,17 @@ function addReferencedResources(document: JsonObject, components: JsonObject, re
     pending.push(...referencedSchemas(schemas[name]));
   }
   if (Object.keys(schemas).length > 0) components['schemas'] = schemas;
+}
+
+/** Schemes the requirements of `owners` name that the service does not own: the version-wide ones of those names. */
+function addVersionWideSchemes(components: JsonObject, owners: CatalogRecord[], serviceId: string, schemes: CatalogRecord[]): void {
+  const named: JsonObject = isObject(components['securitySchemes']) ? { ...components['securitySchemes'] } : {};
+  const requirements = owners.flatMap((owner) => (Array.isArray(owner['security']) ? owner['security'] as unknown[] : []));
+  for (const name of new Set(requirements.filter(isObject).flatMap((requirement) => Object.keys(requirement)))) {
+    const scheme = name in named ? undefined : schemeNamed(schemes, serviceId, name);
+    if (scheme) named[name] = rendered('security-schemes', scheme);
+  }
+  if (Object.keys(named).length > 0) components['securitySchemes'] = named;
 }
 
 function referencedSchemas(value: Json | undefined, found = new Set<string>()): Set<string> {

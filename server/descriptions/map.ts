@@ -55,6 +55,7 @@ export function mapDocument(document: JsonObject, service: Fields, place: Place)
     place({
       collection: 'security-schemes',
       fields: {
+        serviceId,
         name,
         type: s['type'] === 'mutualTLS' ? 'mutualTls' : s['type'],
         in: s['type'] === 'apiKey' ? s['in'] : undefined,

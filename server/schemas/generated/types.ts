@@ -1410,6 +1410,10 @@ export interface SecurityScheme {
    */
   id?: SecuritySchemeId;
   /**
+   * The service that owns the scheme (`svc_` id): its operations' security requirements name it, and two services may each have a scheme of the same name. Set by import. Absent: the scheme is version-wide, named by the requirements of every service that has no scheme of that name of its own.
+   */
+  serviceId?: ServiceId;
+  /**
    * Type of the scheme.
    */
   type: "apiKey" | "http" | "mutualTls" | "oauth2" | "openIdConnect";
@@ -1418,7 +1422,7 @@ export interface SecurityScheme {
    */
   in?: "query" | "header" | "cookie";
   /**
-   * Scheme identifier.
+   * Scheme identifier (the key under `components.securitySchemes`), unique within its service (or among the version-wide schemes).
    */
   name: string;
   /**
