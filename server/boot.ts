@@ -37,6 +37,7 @@ export async function openRuntime(config: Config, logger: Logger, catalog: Catal
     port: config.embeddedPort,
     engine: config.embeddedEngine,
     cacheDir: config.cacheDir,
+    mongodDownload: config.mongodDownload,
     log: (message) => logger.info(message),
   });
   try {
