@@ -2,6 +2,7 @@
 // kvStorage the import kept laid over it, children in their document order, and under
 // components the Resources, Headers, Examples and security schemes the service holds or refers to.
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
+import { componentRef } from '../json/pointer.ts';
 import { isObject, merge, without, type Json, type JsonObject } from './json.ts';
 import { MARK, markOf } from './keys.ts';
 import { RENDER } from './render.ts';
@@ -110,8 +111,9 @@ function referencedSchemas(value: Json | undefined, found = new Set<string>()): 
   if (Array.isArray(value)) for (const item of value) referencedSchemas(item, found);
   else if (isObject(value)) {
     for (const [key, item] of Object.entries(value)) {
-      if (key === '$ref' && typeof item === 'string' && item.startsWith('#/components/schemas/')) {
-        found.add(decodeURIComponent(item.slice('#/components/schemas/'.length).split('/')[0]!).replaceAll('~1', '/').replaceAll('~0', '~'));
+      if (key === '$ref' && typeof item === 'string') {
+        const named = componentRef(item);
+        if (named?.section === 'schemas') found.add(named.name);
       } else referencedSchemas(item, found);
     }
   }
