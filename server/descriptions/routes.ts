@@ -6,6 +6,7 @@ import { stringify as toYaml } from 'yaml';
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
 import type { Endpoint } from '../pipeline.ts';
 import { FAMILIES } from '../routes/table.ts';
+import type { Catalog } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { prepareDocument } from './document.ts';
 import { exportService } from './export.ts';
@@ -14,7 +15,7 @@ import { importDocument } from './sync.ts';
 export const IMPORT_SEGMENT = '/imports/openapi';
 export const EXPORT_SEGMENT = '/services/:id/openapi';
 
-export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>): Endpoint[] {
+export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, catalog: Catalog): Endpoint[] {
   const services = stores.get('services');
   if (!services) throw new Error('API descriptions need the services collection (schemas/collections.json)');
   return FAMILIES.flatMap((family): Endpoint[] => [
@@ -26,6 +27,9 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>): 
         const service = queryValue(query, 'service');
         const dryRun = queryValue(query, 'dryRun');
         if (dryRun !== undefined && dryRun !== 'true' && dryRun !== 'false') throw InvalidRequest.field('dryRun', 'must be true or false');
+        if (service !== undefined && catalog.checkServiceSlug(service).length > 0) {
+          throw InvalidRequest.field('service', 'must be a service slug (lowercase letters, digits and hyphens)');
+        }
         const document = await prepareDocument(body);
         const report = await importDocument(
           { stores, versionId: version!.versionId, projectId: version!.projectId },

@@ -3,7 +3,6 @@
 // created, and the service's records the document no longer has deleted. The plan is made
 // whole in memory first, then written collection by collection in bulk; every write is an
 // idempotent upsert or delete, so an import cut short is completed by running it again.
-import { InvalidRequest } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Fields } from '../operations/record-body.ts';
 import { RecordLocks } from '../store/locks.ts';
@@ -46,10 +45,10 @@ export function slugOf(title: string): string {
   return title.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'service';
 }
 
+/** `options.service`: the slug of the service to import into (checked by the caller); default: one made from the title. */
 export async function importDocument(target: ImportTarget, document: JsonObject, options: { service?: string; dryRun: boolean }): Promise<ImportReport> {
   const title = isObject(document['info']) && typeof document['info']['title'] === 'string' ? document['info']['title'] : '';
   const slug = options.service ?? slugOf(title);
-  if (!/^[a-z0-9-]+$/.test(slug)) throw InvalidRequest.field('service', 'must be a service slug (lowercase letters, digits and hyphens)');
   return importLocks.run(`${target.versionId}:${slug}`, () => sync(target, document, slug, options.dryRun));
 }
 

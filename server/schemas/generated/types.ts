@@ -815,6 +815,13 @@ export type ProjectId = string;
 export type ProjectSlug = string;
 
 /**
+ * URL-friendly identifier of a service, unique within its version: lower-case letters, digits and `-`.
+ *
+ * From schemas/defs/ids.json#/$defs/serviceSlug.
+ */
+export type ServiceSlug = string;
+
+/**
  * Identifier of a project API key (not the secret): the prefix `key_` followed by exactly 26 characters of `[0-9A-Za-z]` (30 characters in total). Used by the admin CLI to list and revoke keys.
  *
  * From schemas/defs/ids.json#/$defs/apiKeyId.
@@ -1532,7 +1539,7 @@ export interface Service {
   /**
    * URL-friendly identifier: lower-case letters, digits and `-`.
    */
-  slug: string;
+  slug: ServiceSlug;
   /**
    * Plain-text summary. Defaults to empty.
    */
