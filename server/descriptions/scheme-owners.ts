@@ -8,8 +8,9 @@ import { markOf } from './keys.ts';
 
 /** Gives imported schemes without `serviceId` the owner their marker names; how many it gave one. */
 export async function ownImportedSchemes(stores: ReadonlyMap<string, RecordStore>): Promise<number> {
-  const schemes = stores.get('security-schemes')!;
-  const services = stores.get('services')!;
+  const schemes = stores.get('security-schemes');
+  const services = stores.get('services');
+  if (!schemes || !services) return 0; // a catalog without these kinds has nothing to repair
   let owned = 0;
   for await (const scheme of schemes.withoutField('serviceId')) {
     const serviceId = markOf(scheme)?.service;
