@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { ulid } from 'ulid';
 import type { Document } from 'mongodb';
 import { openRuntime } from '../server/boot.ts';
-import { naturalKeyOf } from '../server/store/records.ts';
+import { naturalKeyOf } from '../server/store/natural-keys.ts';
 import { loadConfig } from '../server/config.ts';
 import { MemorySampler } from './bench/memory.ts';
 import { freePort } from './chaos/processes.ts';

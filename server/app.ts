@@ -73,7 +73,7 @@ export function createApp(parts: AppParts): express.Express {
   const endpoints = [
     ...routeTable(parts.catalog.collections).map((route) => recordEndpoint(route, parts.stores)),
     ...wholeVersionEndpoints(parts.stores),
-    ...descriptionEndpoints(parts.stores, parts.config.recordLimits),
+    ...descriptionEndpoints(parts.stores, parts.catalog, parts.config.recordLimits),
     ...searchEndpoints(parts.stores),
     ...changeEndpoints(parts.catalog, parts.stores),
     ...versionEndpoints({ catalog: parts.catalog, tenancy: parts.tenancy, manager: parts.versionManager, records: parts.versionRecords }),

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { withJwtSecret, type Config } from './config.ts';
+import { ownImportedSchemes } from './descriptions/scheme-owners.ts';
 import { loadCatalog, SCHEMA_BASE, type Catalog } from './schemas/registry.ts';
 import { connectDatabase, type Database } from './store/database.ts';
 import { provisionDatabase, type DatabaseServer } from './store/provision.ts';
@@ -36,6 +37,7 @@ export async function openRuntime(config: Config, logger: Logger, catalog: Catal
     port: config.embeddedPort,
     engine: config.embeddedEngine,
     cacheDir: config.cacheDir,
+    mongodDownload: config.mongodDownload,
     log: (message) => logger.info(message),
   });
   try {
@@ -69,6 +71,8 @@ async function assemble(config: Config, catalog: Catalog, database: Database, da
   });
   await tenancy.createIndexes();
   for (const store of stores.values()) await store.createIndexes();
+  const owned = await ownImportedSchemes(stores);
+  if (owned > 0) logger.info({ owned }, 'security schemes stored before schemes had owners given the service that imported them');
   return {
     config: withJwtSecret(config, config.jwtSecret ?? await embeddedJwtSecret(config.dataDir)) as Runtime['config'],
     databaseServer,

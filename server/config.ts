@@ -1,4 +1,6 @@
-// Configuration: the environment read once, validated, frozen. Nothing else reads process.env.
+// Configuration: the environment read once, validated, frozen. Nothing else in server/ reads
+// process.env (the FerretDB build hands it on to `go`; mongodb-memory-server reads its own
+// MONGOMS_* variables).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,6 +26,11 @@ export interface Config {
   readonly cacheDir: string;
   readonly embeddedPort: number;
   readonly embeddedEngine: EmbeddedEngine;
+  /**
+   * Where mongodb-memory-server downloads mongod from (MONGOMS_DOWNLOAD_URL, MONGOMS_DOWNLOAD_MIRROR;
+   * it reads them itself): a remembered failed download holds only for the same source.
+   */
+  readonly mongodDownload: { readonly url: string | undefined; readonly mirror: string | undefined };
   /** How long a family P address (project, type, slug) → version id stays cached. */
   readonly versionCacheMs: number;
   readonly apiKeyCacheMs: number;
@@ -72,6 +79,7 @@ export function loadConfig(env: Env = process.env): Config {
     cacheDir: path.resolve(repoRoot, optional(env, 'CACHE_DIR') ?? '.cache'),
     embeddedPort: integer(env, 'EMBEDDED_DB_PORT', 27018, 1, 65535),
     embeddedEngine: oneOf(env, 'EMBEDDED_DB', ENGINES, 'auto'),
+    mongodDownload: Object.freeze({ url: optional(env, 'MONGOMS_DOWNLOAD_URL'), mirror: optional(env, 'MONGOMS_DOWNLOAD_MIRROR') }),
     versionCacheMs: integer(env, 'VERSION_CACHE_MS', 30_000, 0, 3_600_000),
     // Also the bound within which a revoked key stops working everywhere: kept short.
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 10_000, 0, 600_000),

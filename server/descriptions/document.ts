@@ -4,6 +4,7 @@
 // keep: schemas (→ Resources) and headers (→ Headers) stay `#/components/...` references.
 import { dereference, upgrade, validate } from '@scalar/openapi-parser';
 import { InvalidRequest } from '../errors.ts';
+import { pointer } from '../json/pointer.ts';
 import { isObject, type JsonObject } from './json.ts';
 
 const KEPT_REFS = ['#/components/schemas/', '#/components/headers/'];
@@ -45,6 +46,6 @@ function rename(value: unknown, from: string, to: string, onlyKept: boolean, see
 }
 
 function fieldOf(path: string | string[] | undefined): string {
-  if (Array.isArray(path)) return path.length > 0 ? path.map((part) => `/${part.replaceAll('~', '~0').replaceAll('/', '~1')}`).join('') : '/';
+  if (Array.isArray(path)) return path.length > 0 ? pointer(...path) : '/';
   return path || '/';
 }

@@ -2,10 +2,11 @@
 // kvStorage the import kept laid over it, children in their document order, and under
 // components the Resources, Headers, Examples and security schemes the service holds or refers to.
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
+import { componentRef } from '../json/pointer.ts';
 import { isObject, merge, without, type Json, type JsonObject } from './json.ts';
 import { MARK, markOf } from './keys.ts';
 import { RENDER } from './render.ts';
-import { recordsOfService } from './service-records.ts';
+import { recordsOfService, schemeNamed } from './service-records.ts';
 import { IMPORTED_COLLECTIONS } from './sync.ts';
 
 /** Records are read through `all` only, so a planned state (an import's dry run) can be exported too. */
@@ -59,6 +60,7 @@ export async function exportService(stores: ReadonlyMap<string, Pick<RecordStore
   };
   named('resources', 'schemas');
   named('security-schemes', 'securitySchemes');
+  addVersionWideSchemes(components, [service, ...of('operations')], service.id, all.get('security-schemes') ?? []);
   named('headers', 'headers');
   named('examples', 'examples');
   addReferencedResources(document, components, all.get('resources') ?? []);
@@ -95,12 +97,24 @@ function addReferencedResources(document: JsonObject, components: JsonObject, re
   if (Object.keys(schemas).length > 0) components['schemas'] = schemas;
 }
 
+/** Schemes the requirements of `owners` name that the service does not own: the version-wide ones of those names. */
+function addVersionWideSchemes(components: JsonObject, owners: CatalogRecord[], serviceId: string, schemes: CatalogRecord[]): void {
+  const named: JsonObject = isObject(components['securitySchemes']) ? { ...components['securitySchemes'] } : {};
+  const requirements = owners.flatMap((owner) => (Array.isArray(owner['security']) ? owner['security'] as unknown[] : []));
+  for (const name of new Set(requirements.filter(isObject).flatMap((requirement) => Object.keys(requirement)))) {
+    const scheme = name in named ? undefined : schemeNamed(schemes, serviceId, name);
+    if (scheme) named[name] = rendered('security-schemes', scheme);
+  }
+  if (Object.keys(named).length > 0) components['securitySchemes'] = named;
+}
+
 function referencedSchemas(value: Json | undefined, found = new Set<string>()): Set<string> {
   if (Array.isArray(value)) for (const item of value) referencedSchemas(item, found);
   else if (isObject(value)) {
     for (const [key, item] of Object.entries(value)) {
-      if (key === '$ref' && typeof item === 'string' && item.startsWith('#/components/schemas/')) {
-        found.add(decodeURIComponent(item.slice('#/components/schemas/'.length).split('/')[0]!).replaceAll('~1', '/').replaceAll('~0', '~'));
+      if (key === '$ref' && typeof item === 'string') {
+        const named = componentRef(item);
+        if (named?.section === 'schemas') found.add(named.name);
       } else referencedSchemas(item, found);
     }
   }

@@ -54,8 +54,3 @@ export function without(object: JsonObject, ...keys: string[]): JsonObject {
   for (const key of keys) delete out[key];
   return out;
 }
-
-/** JSON Pointer escaping (RFC 6901). */
-export function pointer(...parts: (string | number)[]): string {
-  return parts.map((part) => `/${String(part).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
-}

@@ -2,7 +2,8 @@
 // object is handed to `place` with the record fields taken from it and the original object,
 // so the sync can keep in kvStorage whatever the fields do not render back.
 import type { Fields } from '../operations/record-body.ts';
-import { isObject, pointer, without, type JsonObject } from './json.ts';
+import { pointer } from '../json/pointer.ts';
+import { isObject, without, type JsonObject } from './json.ts';
 import { generatedEnum, keptExamples, keptHeaders } from './render.ts';
 
 export interface Placement {
@@ -55,6 +56,7 @@ export function mapDocument(document: JsonObject, service: Fields, place: Place)
     place({
       collection: 'security-schemes',
       fields: {
+        serviceId,
         name,
         type: s['type'] === 'mutualTLS' ? 'mutualTls' : s['type'],
         in: s['type'] === 'apiKey' ? s['in'] : undefined,

@@ -2,7 +2,8 @@
 // (children are assembled by export.ts). The import stores in kvStorage what the original
 // object holds beyond this rendering, so render + kvStorage gives the original back.
 import type { Fields } from '../operations/record-body.ts';
-import { defined, isObject, pointer, without, type Json, type JsonObject } from './json.ts';
+import { pointer } from '../json/pointer.ts';
+import { defined, isObject, without, type Json, type JsonObject } from './json.ts';
 import { markOf } from './keys.ts';
 
 type Render = (record: Fields) => JsonObject;

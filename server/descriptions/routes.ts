@@ -8,6 +8,7 @@ import { InvalidRequest, RecordNotFound } from '../errors.ts';
 import type { Endpoint } from '../pipeline.ts';
 import { FAMILIES } from '../routes/table.ts';
 import type { RecordLimits } from '../http/body.ts';
+import type { Catalog } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { prepareDocument } from './document.ts';
 import { exportService } from './export.ts';
@@ -17,7 +18,7 @@ import { importDocument } from './sync.ts';
 export const IMPORT_SEGMENT = '/imports/openapi';
 export const EXPORT_SEGMENT = '/services/:id/openapi';
 
-export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, limits: RecordLimits): Endpoint[] {
+export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, catalog: Catalog, limits: RecordLimits): Endpoint[] {
   const services = stores.get('services');
   if (!services) throw new Error('API descriptions need the services collection (schemas/collections.json)');
   return FAMILIES.flatMap((family): Endpoint[] => [
@@ -31,6 +32,9 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, l
         const failOn = queryValue(query, 'failOn');
         if (dryRun !== undefined && dryRun !== 'true' && dryRun !== 'false') throw InvalidRequest.field('dryRun', 'must be true or false');
         if (failOn !== undefined && failOn !== 'breaking') throw InvalidRequest.field('failOn', 'must be breaking');
+        if (service !== undefined && catalog.checkServiceSlug(service).length > 0) {
+          throw InvalidRequest.field('service', 'must be a service slug (lowercase letters, digits and hyphens)');
+        }
         const document = await prepareDocument(body);
         // What clients of the service would see change: reported by a dry run, a gate with failOn.
         const review = dryRun === 'true' || failOn ? reviewImport({ failOnBreaking: failOn === 'breaking' }) : undefined;

@@ -61,6 +61,7 @@ export function slugOf(title: string): string {
 }
 
 export interface ImportOptions {
+  /** The slug of the service to import into (checked by the caller); default: one made from the title. */
   service?: string;
   dryRun: boolean;
   /** Sees the plan inside the import's lock, before any write (dry run or not); throwing refuses the import. */
@@ -70,7 +71,6 @@ export interface ImportOptions {
 export async function importDocument(target: ImportTarget, document: JsonObject, options: ImportOptions): Promise<ImportReport> {
   const title = isObject(document['info']) && typeof document['info']['title'] === 'string' ? document['info']['title'] : '';
   const slug = options.service ?? slugOf(title);
-  if (!/^[a-z0-9-]+$/.test(slug)) throw InvalidRequest.field('service', 'must be a service slug (lowercase letters, digits and hyphens)');
   return importLocks.run(`${target.versionId}:${slug}`, () => syncAdopting(target, document, slug, options));
 }
 

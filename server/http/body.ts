@@ -6,6 +6,7 @@ import express from 'express';
 import type { Request, Response } from 'express';
 import { parse as parseContentType } from 'content-type';
 import { InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from '../errors.ts';
+import { escapeToken } from '../json/pointer.ts';
 
 /**
  * Default deepest nesting of objects and arrays a body may have. Bounding it before validation
@@ -162,15 +163,10 @@ function findProblem(value: unknown, pointer: string, depth: number, maxDepth: n
   budget.left -= keys.length;
   if (budget.left < 0) return { field: '/', message: `has more than ${budget.max} object keys in all`, limit: 'RECORD_MAX_KEYS' };
   for (const key of keys) {
-    const field = `${pointer}/${escapePointer(key)}`;
+    const field = `${pointer}/${escapeToken(key)}`;
     if (!key.isWellFormed()) return { field, message: 'key must be well-formed Unicode (no lone surrogates)' };
     const problem = findProblem((value as Record<string, unknown>)[key], field, depth + 1, maxDepth, budget);
     if (problem) return problem;
   }
   return undefined;
-}
-
-/** JSON Pointer escaping (RFC 6901). */
-export function escapePointer(key: string): string {
-  return key.replaceAll('~', '~0').replaceAll('/', '~1');
 }

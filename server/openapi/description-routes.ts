@@ -77,7 +77,7 @@ export const descriptionRouteDocs: readonly DocumentedRoute[] = FAMILIES.flatMap
       summary: 'Import an OpenAPI document into a service',
       description: 'OpenAPI 3.0 or 3.1 (Swagger 2.0 is upgraded), JSON or YAML, up to `IMPORT_BODY_LIMIT`. Re-importing syncs by natural keys: unchanged records are not written, changed ones are updated, records the document no longer has are deleted. An invalid document is 400 with the validator\'s findings and writes nothing.',
       query: [
-        { name: 'service', description: 'The service slug; default: from `info.title`.', schema: { type: 'string', pattern: '^[a-z0-9-]+$' } },
+        { name: 'service', description: 'The service slug; default: from `info.title`.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceSlug` } },
         { name: 'dryRun', description: '`true`: answer the plan, write nothing; the answer has `changes`, what the import would change for clients.', schema: { type: 'string', enum: ['true', 'false'] } },
         { name: 'failOn', description: '`breaking`: refuse (409, nothing written) an import that would break clients of the service; `details` name each breaking change (`field`: JSON pointer of the operation in the document, `message`: rule and sentence).', schema: { type: 'string', enum: ['breaking'] } },
       ],

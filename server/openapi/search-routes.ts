@@ -20,7 +20,7 @@ export const searchRouteDocs: readonly DocumentedRoute[] = [
     query: [
       { name: 'q', description: 'Words to look for: letters and digits, split at anything else (a `q` with neither is 400).', schema: { type: 'string', pattern: '[\\p{L}\\p{N}]' }, required: true },
       { name: 'limit', description: `At most this many hits; default ${DEFAULT_LIMIT}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
-      { name: 'service', description: 'Only the operations of this service (slug); an unknown slug is 404.', schema: { type: 'string', pattern: '^[a-z0-9-]+$' } },
+      { name: 'service', description: 'Only the operations of this service (slug); an unknown slug is 404.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceSlug` } },
     ],
     responses: [{ status: 200, description: 'The hits, best first.', schema: { $ref: `${SCHEMA_BASE}api/search.json` } }],
     errors: [400, 401, 403, 404, 500, 503],

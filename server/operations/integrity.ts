@@ -3,7 +3,7 @@
 // the reference fields each descriptor declares (field → collection), and the OpenAPI `$ref`s
 // `#/components/<section>/<name>` anywhere in a record, against the collections declared as
 // that section's components (Resources for `schemas`, Headers for `headers`).
-import { escapePointer } from '../http/body.ts';
+import { componentRef, escapeToken } from '../json/pointer.ts';
 import type { Outcome } from '../http/respond.ts';
 import type { Collection } from '../schemas/registry.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
@@ -11,7 +11,6 @@ import type { ResolvedVersion } from '../versions/resolve.ts';
 
 /** At most this many dangling references are listed per collection; `truncated` says when more exist. */
 export const INTEGRITY_CAP = 1000;
-const COMPONENT_REF = /^#\/components\/([^/]+)\/([^/]+)$/;
 
 export interface VersionOperationContext {
   version: ResolvedVersion;
@@ -76,12 +75,11 @@ function* danglingIn(
     if (typeof value === 'string' && !ids.get(target)!.has(value)) yield { id: record.id, field, target };
   }
   for (const [field, value] of Object.entries(record)) {
-    for (const { pointer, ref } of refsIn(value, `/${escapePointer(field)}`)) {
-      const match = COMPONENT_REF.exec(ref);
-      const component = match && components.get(match[1]!);
-      if (!component) continue; // another kind of $ref (external, or a section no collection holds)
-      const name = match[2]!.replace(/~1/g, '/').replace(/~0/g, '~');
-      if (!component.names.has(name)) yield { id: record.id, field, pointer, target: component.target };
+    for (const { pointer, ref } of refsIn(value, `/${escapeToken(field)}`)) {
+      const named = componentRef(ref);
+      const component = named && !named.inside ? components.get(named.section) : undefined;
+      if (!component) continue; // another kind of $ref (external, into a component, or a section no collection holds)
+      if (!component.names.has(named!.name)) yield { id: record.id, field, pointer, target: component.target };
     }
   }
 }
@@ -93,7 +91,7 @@ function* refsIn(value: unknown, pointer: string): Generator<{ pointer: string; 
   } else if (typeof value === 'object' && value !== null) {
     for (const [key, item] of Object.entries(value)) {
       if (key === '$ref' && typeof item === 'string') yield { pointer: `${pointer}/$ref`, ref: item };
-      else yield* refsIn(item, `${pointer}/${escapePointer(key)}`);
+      else yield* refsIn(item, `${pointer}/${escapeToken(key)}`);
     }
   }
 }

@@ -2,7 +2,7 @@
 // The merged record must still be valid; the write sets only the supplied fields, in one
 // atomic update, so concurrent patches of different fields all survive.
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
-import { escapePointer } from '../http/body.ts';
+import { escapeToken } from '../json/pointer.ts';
 import type { Operation } from './context.ts';
 import { checkedRecord, fieldsOf, placeInVersion, requireSameId, withNaturalKey } from './record-body.ts';
 
@@ -11,7 +11,7 @@ export const update: Operation = async ({ store, version, id, body }) => {
   const patch = fieldsOf(body);
   const unknown = Object.keys(patch).filter((field) => !collection.fields.has(field));
   if (unknown.length > 0) {
-    throw new InvalidRequest(unknown.map((field) => ({ field: `/${escapePointer(field)}`, message: 'is not a known field' })));
+    throw new InvalidRequest(unknown.map((field) => ({ field: `/${escapeToken(field)}`, message: 'is not a known field' })));
   }
   placeInVersion(patch, version.versionId);
   requireSameId(patch, id);

@@ -5,7 +5,7 @@
 // read from the `if` beside it in the validated (root) schema.
 import type { AnySchemaObject, ErrorObject } from 'ajv';
 import type { FieldProblem } from '../errors.ts';
-import { escapePointer } from '../http/body.ts';
+import { escapeToken, unescapeToken } from '../json/pointer.ts';
 
 interface Entry {
   problem: FieldProblem;
@@ -34,7 +34,7 @@ function explainThen(problem: FieldProblem, error: ErrorObject, root: AnySchemaO
 
 function pointerInto(schema: unknown, pointer: string): unknown {
   return pointer.split('/').slice(1).reduce<unknown>((at, token) =>
-    (typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[token.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), schema);
+    (typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[unescapeToken(token)] : undefined), schema);
 }
 
 /** `{properties: {type: {const: "http"}}}` → `type is "http"`. */
@@ -72,9 +72,9 @@ function toProblem(error: ErrorObject): FieldProblem {
   const at = error.instancePath;
   switch (error.keyword) {
     case 'additionalProperties':
-      return { field: `${at}/${escapePointer(String(error.params['additionalProperty']))}`, message: 'is not a known field' };
+      return { field: `${at}/${escapeToken(String(error.params['additionalProperty']))}`, message: 'is not a known field' };
     case 'required':
-      return { field: `${at}/${escapePointer(String(error.params['missingProperty']))}`, message: 'is required' };
+      return { field: `${at}/${escapeToken(String(error.params['missingProperty']))}`, message: 'is required' };
     case 'const':
       return { field: at || '/', message: `must be ${JSON.stringify(error.params['allowedValue'])}` };
     case 'enum':

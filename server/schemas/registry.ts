@@ -72,6 +72,8 @@ export interface Catalog {
   readonly checkVersionType: Check;
   readonly checkVersionSlug: Check;
   readonly checkProjectRef: Check;
+  /** A service slug (the `service` of imports and search). */
+  readonly checkServiceSlug: Check;
   /** The compiled validator of any schema by `$id` (and JSON pointer). */
   check(ref: string): Check;
   /** The `x-id-prefix` of an identifier kind in defs/ids.json, e.g. `projectId` → `proj_`. */
@@ -105,6 +107,7 @@ export function loadCatalog(schemaDir = path.join(repoRoot, 'schemas')): Catalog
     checkVersionType: check(`${ids}versionType`),
     checkVersionSlug: check(`${ids}versionSlug`),
     checkProjectRef: check(`${ids}projectRef`),
+    checkServiceSlug: check(`${ids}serviceSlug`),
     check,
     idPrefix(kind: string) {
       const prefix = (ajv.getSchema(`${ids}${kind}`)?.schema as AnySchemaObject | undefined)?.['x-id-prefix'];

@@ -5,6 +5,7 @@
 import { RecordNotFound } from '../errors.ts';
 import { isObject } from '../descriptions/json.ts';
 import { markOf } from '../descriptions/keys.ts';
+import { schemeNamed } from '../descriptions/service-records.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { queryWords, ranked, score } from './score.ts';
 
@@ -130,18 +131,16 @@ function serversOf(view: VersionView, operation: CatalogRecord, path: CatalogRec
 
 /**
  * The requirement that applies: the operation's own (even an empty one: no security), else the
- * service's; each entry an alternative, each scheme named by the requirement (import keeps the
- * OpenAPI scheme names; a `sec_sch_` id is accepted too) resolved to its record.
+ * service's; each entry an alternative, each scheme named by the requirement resolved to its
+ * record: a `sec_sch_` id names that scheme; a name (import keeps the OpenAPI scheme names) the
+ * service's own scheme of that name, else the version-wide one, never another service's.
  */
 function securityOf(view: VersionView, operation: CatalogRecord, service: CatalogRecord | undefined): unknown[] {
   const requirement = Array.isArray(operation['security']) ? operation['security']
     : Array.isArray(service?.['security']) ? service['security'] : [];
   const schemes = view.of('security-schemes');
-  const mine = (record: CatalogRecord): boolean => !service || markOf(record)?.service === service.id;
   return requirement.filter(isObject).map((alternative) => Object.entries(alternative).map(([key, scopes]) => {
-    const scheme = view.byId('security-schemes', key)
-      ?? schemes.find((record) => record['name'] === key && mine(record))
-      ?? schemes.find((record) => record['name'] === key);
+    const scheme = view.byId('security-schemes', key) ?? schemeNamed(schemes, service?.id, key);
     return { scheme: scheme ? schemeOf(scheme) : { id: null, name: key }, scopes: Array.isArray(scopes) ? scopes : [] };
   }));
 }

@@ -5,6 +5,7 @@ import type { Collection } from '../schemas/registry.ts';
 import { decodeValue, encodeField, encodeFields } from './codec.ts';
 import { keysetFilter, mongoSort, type SortKey } from './cursor.ts';
 import { RecordLocks } from './locks.ts';
+import { backfillKeys, isDuplicateKey as isDuplicate, KEY_FIELD, naturalKeyOf } from './natural-keys.ts';
 import { CursorPositions } from './positions.ts';
 
 /** A record as the interface shows it: JSON, with `updatedAt` an ISO string. */
@@ -55,14 +56,12 @@ export class NaturalKeyTaken extends Error {
   }
 }
 
-const DUPLICATE_KEY = 11000;
-/** The stored field holding the canonical natural key (see naturalKeyOf); never part of a record. */
-const KEY_FIELD = '_key';
 /** Writes per bulk command: well under the 16 MB command limit for records of a few kB. */
 const BULK_BATCH = 500;
 
 export class RecordStore {
   readonly collection: Collection;
+  readonly #db: Db;
   readonly #documents: MongoCollection<StoredDocument>;
   readonly #locks: RecordLocks | undefined;
   readonly #positions: CursorPositions;
@@ -70,6 +69,7 @@ export class RecordStore {
   /** `serialiseWrites`: queue writes to one record in this process (FerretDB needs it; see locks.ts). */
   constructor(db: Db, collection: Collection, options: { serialiseWrites?: boolean } = {}) {
     this.collection = collection;
+    this.#db = db;
     this.#locks = options.serialiseWrites === false ? undefined : new RecordLocks();
     this.#positions = new CursorPositions(db, collection.name);
     // fieldsAsRaw defaults to `{}` in the driver, and js-bson reads it as `fieldsAsRaw[key]`
@@ -85,7 +85,7 @@ export class RecordStore {
    * `{versionId, id}` prefix plus an in-memory sort of one version's records.
    */
   async createIndexes(): Promise<void> {
-    await this.#backfillKeys();
+    await backfillKeys(this.#db, this.#documents, this.collection, (document) => this.toRecord(document));
     const indexes: Array<{ key: Record<string, number>; name: string; unique?: boolean }> = [
       { key: { versionId: 1, id: 1 }, name: 'versionId_id', unique: true },
       { key: { versionId: 1, updatedAt: 1, id: 1 }, name: 'versionId_updatedAt_id' },
@@ -100,16 +100,6 @@ export class RecordStore {
     // when a multi-index createIndexes names only indexes that already exist, as on every restart.
     for (const { key, ...options } of indexes) await this.#documents.createIndex(key as Record<string, 1>, options);
     await this.#positions.createIndexes();
-  }
-
-  /** Gives records stored before their kind had a natural key (or before `_key` existed) theirs. */
-  async #backfillKeys(): Promise<void> {
-    const fields = this.collection.naturalKey;
-    if (fields.length === 0) return;
-    for await (const document of this.#documents.find({ [KEY_FIELD]: { $exists: false } })) {
-      const record = this.toRecord(document);
-      await this.#documents.updateOne({ _id: document._id }, { $set: { [KEY_FIELD]: naturalKeyOf(fields, record) } });
-    }
   }
 
   /**
@@ -206,6 +196,11 @@ export class RecordStore {
       if (document[field] !== undefined) values.add(decodeValue(document[field]));
     }
     return values;
+  }
+
+  /** The records of every version that lack a field (start-up repairs of records stored before it existed). */
+  async *withoutField(field: string): AsyncGenerator<CatalogRecord> {
+    for await (const document of this.#documents.find({ [field]: { $exists: false } })) yield this.toRecord(document);
   }
 
   /** Every record of the version, in id order (the sync of an import reads a service's records whole). */
@@ -329,23 +324,6 @@ export class RecordStore {
     if (!position) throw new CursorGone();
     return keysetFilter(query.sort, position);
   }
-}
-
-/**
- * The natural key as stored: the parts as a JSON array, a missing part as null (so two requests
- * of one operation without contentMediaType collide). Undefined when the kind has no natural key.
- */
-export function naturalKeyOf(fields: readonly string[], record: Record<string, unknown>): string | undefined {
-  return fields.length === 0 ? undefined : JSON.stringify(fields.map((field) => record[field] ?? null));
-}
-
-/**
- * A unique index refused the write: MongoDB and FerretDB inserts say 11000; FerretDB 1.24's
- * updates and replaces only pass on SQLite's message (code 1, "UNIQUE constraint failed").
- */
-function isDuplicate(error: unknown): boolean {
-  const { code, message } = error as { code?: unknown; message?: unknown };
-  return code === DUPLICATE_KEY || (code === 1 && typeof message === 'string' && message.includes('UNIQUE constraint failed'));
 }
 
 function sortedByIdAlone(sort: readonly SortKey[]): boolean {

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { ConfigError, loadConfig, withJwtSecret } from '../../server/config.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ConfigError, loadConfig, repoRoot, withJwtSecret } from '../../server/config.ts';
 
 const SECRET = 'x'.repeat(32);
 
@@ -90,5 +92,17 @@ describe('Configuration', () => {
 
   it('refuses a generated JWT secret shorter than 32 bytes too', () => {
     expect(() => withJwtSecret(loadConfig({}), 'short')).to.throw(ConfigError, /JWT_SECRET/);
+  });
+
+  it('reads where mongodb-memory-server downloads from, so a remembered failed download holds for that source only', () => {
+    expect(loadConfig({}).mongodDownload).to.deep.equal({ url: undefined, mirror: undefined });
+    expect(loadConfig({ MONGOMS_DOWNLOAD_MIRROR: 'https://mirror.example', MONGOMS_DOWNLOAD_URL: 'https://mirror.example/mongod.tgz' }).mongodDownload)
+      .to.deep.equal({ url: 'https://mirror.example/mongod.tgz', mirror: 'https://mirror.example' });
+  });
+
+  it('is the one reader of process.env in server/ (the FerretDB build only hands it on to go)', () => {
+    const readers = fs.readdirSync(path.join(repoRoot, 'server'), { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts') && fs.readFileSync(path.join(repoRoot, 'server', file), 'utf8').includes('process.env'));
+    expect(readers.sort()).to.deep.equal(['config.ts', path.join('store', 'embedded', 'build-ferretdb.ts')]);
   });
 });

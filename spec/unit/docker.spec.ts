@@ -1,12 +1,15 @@
 // What can be checked of the container files without a Docker engine: they parse, refer to
-// what exists, start the service the way the README documents, and check a health route that exists.
-import { HEALTH_PATH } from '../../server/http/health.ts';
-import { serviceRouteDocs } from '../../server/openapi/service-routes.ts';
+// what exists, start the service the way the README documents, and their health check command
+// passes against the service and fails without it.
 import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { repoRoot } from '../../server/config.ts';
+import { startService } from '../support/service.ts';
 
 interface Instruction {
   keyword: string;
@@ -67,11 +70,28 @@ describe('Docker files', () => {
       expect(execForm(cmd.args).join(' ')).to.equal(packageJson.scripts['start']);
     });
 
-    it('checks its health on /healthz, a route the service serves without credentials', () => {
+    it('checks its health with a command that passes against the service and fails without one', async function () {
+      this.timeout(30_000);
       const healthcheck = dockerfile.find((i) => i.keyword === 'HEALTHCHECK')!;
-      expect(healthcheck.args).to.include(HEALTH_PATH);
-      // Documented as served without credentials; self-description.spec checks documented = mounted.
-      expect(serviceRouteDocs.filter((route) => route.path === HEALTH_PATH).map((route) => [route.method, route.access])).to.deep.equal([['GET', 'none']]);
+      const [command, ...args] = execForm(healthcheck.args.slice(healthcheck.args.indexOf('CMD')));
+      expect(command).to.equal('node');
+      // The command as the container runs it, against the service listening on PORT, without credentials.
+      const exitCode = (port: number): Promise<number> => new Promise((resolve) => {
+        execFile(process.execPath, args, { env: { ...process.env, PORT: String(port) }, timeout: 20_000 }, (error) => resolve(error ? Number(error.code ?? 1) : 0));
+      });
+      const service = await startService();
+      const listening = service.app.listen(0, '127.0.0.1');
+      try {
+        await once(listening, 'listening');
+        const { port } = listening.address() as AddressInfo;
+        expect(await exitCode(port), 'healthy service').to.equal(0);
+        listening.close();
+        await once(listening, 'close');
+        expect(await exitCode(port), 'nothing listening').to.not.equal(0);
+      } finally {
+        if (listening.listening) listening.close();
+        await service.close();
+      }
     });
 
     it('is built the way the README says', () => {

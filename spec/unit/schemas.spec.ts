@@ -270,7 +270,7 @@ describe('schemas/', () => {
         parameters: ['pathId', 'operationId', 'in', 'name'],
         requests: ['operationId', 'contentMediaType'],
         responses: ['operationId', 'statusCode', 'contentMediaType'],
-        'security-schemes': ['name'],
+        'security-schemes': ['serviceId', 'name'],
       });
       for (const collection of byName.values()) {
         for (const [field, target] of collection.references) {

@@ -890,6 +890,13 @@ export type ProjectId = string;
 export type ProjectSlug = string;
 
 /**
+ * URL-friendly identifier of a service, unique within its version: lower-case letters, digits and `-`.
+ *
+ * From schemas/defs/ids.json#/$defs/serviceSlug.
+ */
+export type ServiceSlug = string;
+
+/**
  * Identifier of a project API key (not the secret): the prefix `key_` followed by exactly 26 characters of `[0-9A-Za-z]` (30 characters in total). Used by the admin CLI to list and revoke keys.
  *
  * From schemas/defs/ids.json#/$defs/apiKeyId.
@@ -1485,6 +1492,10 @@ export interface SecurityScheme {
    */
   id?: SecuritySchemeId;
   /**
+   * The service that owns the scheme (`svc_` id): its operations' security requirements name it, and two services may each have a scheme of the same name. Set by import. Absent: the scheme is version-wide, named by the requirements of every service that has no scheme of that name of its own.
+   */
+  serviceId?: ServiceId;
+  /**
    * Type of the scheme.
    */
   type: "apiKey" | "http" | "mutualTls" | "oauth2" | "openIdConnect";
@@ -1493,7 +1504,7 @@ export interface SecurityScheme {
    */
   in?: "query" | "header" | "cookie";
   /**
-   * Scheme identifier.
+   * Scheme identifier (the key under `components.securitySchemes`), unique within its service (or among the version-wide schemes).
    */
   name: string;
   /**
@@ -1603,7 +1614,7 @@ export interface Service {
   /**
    * URL-friendly identifier: lower-case letters, digits and `-`.
    */
-  slug: string;
+  slug: ServiceSlug;
   /**
    * Plain-text summary. Defaults to empty.
    */

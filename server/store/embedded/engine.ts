@@ -23,6 +23,8 @@ export interface ProvisionOptions {
   port: number;
   engine: EmbeddedEngine;
   cacheDir: string;
+  /** mongodb-memory-server's download source (config.mongodDownload); none given: its default. */
+  mongodDownload?: { url?: string | undefined; mirror?: string | undefined };
   log: (message: string) => void;
 }
 

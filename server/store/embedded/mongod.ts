@@ -21,7 +21,7 @@ export async function startMongod(options: ProvisionOptions, port: number): Prom
   const deadline = Date.now() + MONGOD_ATTEMPT_MS;
   const binaryOptions = await DryMongoBinary.generateOptions({});
   const failureFile = path.join(cacheDir, MONGOD_FAILURE_FILE);
-  const failureKey = downloadKey(binaryOptions);
+  const failureKey = downloadKey(binaryOptions, options.mongodDownload ?? {});
 
   // A system binary (MONGOMS_SYSTEM_BINARY) or a cached download: no network needed.
   let binary = await DryMongoBinary.locateBinary(binaryOptions);
@@ -79,11 +79,9 @@ async function launch(dbPath: string, port: number, timeoutMs: number): Promise<
   return { pid: mongod?.pid, exited, describeExit: () => `code ${mongod?.exitCode ?? mongod?.signalCode}`, stop };
 }
 
-/** What a remembered failure applies to: the same binary wanted from the same place. */
-function downloadKey(opts: { version: string; downloadDir: string; platform: string; arch: string }): string {
-  // mongodb-memory-server reads these itself; a changed mirror or URL deserves a new attempt.
-  const env = process.env;
-  return JSON.stringify([opts.version, opts.downloadDir, opts.platform, opts.arch, env.MONGOMS_DOWNLOAD_URL ?? '', env.MONGOMS_DOWNLOAD_MIRROR ?? '']);
+/** What a remembered failure applies to: the same binary wanted from the same place (a changed mirror or URL deserves a new attempt). */
+function downloadKey(opts: { version: string; downloadDir: string; platform: string; arch: string }, source: NonNullable<ProvisionOptions['mongodDownload']>): string {
+  return JSON.stringify([opts.version, opts.downloadDir, opts.platform, opts.arch, source.url ?? '', source.mirror ?? '']);
 }
 
 async function recentFailure(file: string, key: string): Promise<string | undefined> {

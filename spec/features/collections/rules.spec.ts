@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import type { Response } from 'supertest';
 import type { TestService, Tenant } from '../../support/service.ts';
 import { expectError, expectInvalid, tally } from '../../support/expect.ts';
-import { Client, givenClient, catalog, collectionNamed, newIdOf, optionalTextField, sampleOf, type Fields } from '../../support/records.ts';
+import { Client, givenClient, catalog, collectionNamed, newIdOf, optionalTextField, sampleOf, uniqueWord, type Fields } from '../../support/records.ts';
 import type { Collection } from '../../../server/schemas/registry.ts';
 
 const RACERS = 10;
@@ -103,6 +103,25 @@ describe('collections: rules', () => {
     const response = { operationId, statusCode: null };
     expect((await client.create('responses', response)).status).to.equal(201);
     expectKeyConflict(await client.create('responses', { operationId }), collectionNamed('responses'));
+  });
+
+  it('a security scheme name is unique within the service that owns it, and among the version-wide ones', async () => {
+    const collection = collectionNamed('security-schemes');
+    const [mine, theirs] = [newIdOf('svc_'), newIdOf('svc_')];
+    const name = uniqueWord('api-key');
+    const own = await client.given('security-schemes', { serviceId: mine, name });
+    expectKeyConflict(await client.create('security-schemes', { ...sampleOf(collection), serviceId: mine, name }), collection);
+    const other = await client.given('security-schemes', { serviceId: theirs, name });
+    const versionWide = await client.given('security-schemes', { name });
+    expectKeyConflict(await client.create('security-schemes', { ...sampleOf(collection), name }), collection);
+    const ids = async (query: string): Promise<string[]> => {
+      const res = await client.list('security-schemes', `?name=${name}&${query}`);
+      expect(res.status, res.text).to.equal(200);
+      return res.body.items.map((item: Fields) => item['id']);
+    };
+    expect(await ids(`serviceId=${mine}`)).to.deep.equal([own.id]);
+    expect(await ids(`serviceId=${theirs}`)).to.deep.equal([other.id]);
+    expect((await ids('')).sort()).to.deep.equal([own.id, other.id, versionWide.id].sort());
   });
 
   it('natural keys are per version: the same key is free in another version', async () => {

@@ -144,6 +144,14 @@ describe('descriptions: OpenAPI import and export', function () {
     expect(text.status).to.equal(415);
   });
 
+  it('refuses a service that is not a slug, writing nothing', async () => {
+    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=Not_A_Slug`).set(bearer(tenant.key)).send(petstore());
+    expect(res.status).to.equal(400);
+    expect(res.body).to.deep.equal({ error: 'Invalid request', details: [{ field: 'service', message: 'must be a service slug (lowercase letters, digits and hyphens)' }] });
+    const services = await service.request.get(`${tenant.prefixes.V}/services?limit=100`).set(bearer(tenant.key));
+    expect(services.body.items.map((s: { slug: string }) => s.slug)).to.not.include('Not_A_Slug');
+  });
+
   it('needs write access to import and read access to export', async () => {
     const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi`).set(bearer(tenant.readOnlyKey)).send(petstore());
     expect(res.status).to.equal(403);
