@@ -74,9 +74,9 @@ describe('descriptions: an import racing writes of the same records', function (
     // And the document, imported again, finds everything as it left it.
     const again = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=race`).set(bearer(tenant.key)).send(document);
     expect(again.status).to.equal(200);
-    const changed = Object.entries(again.body.changes as Record<string, { created: number; updated: number }>)
+    const changed = Object.entries(again.body.records as Record<string, { created: number; updated: number }>)
       .filter(([, counts]) => counts.created + counts.updated > 0);
-    expect(changed, JSON.stringify(again.body.changes)).to.deep.equal([]);
+    expect(changed, JSON.stringify(again.body.records)).to.deep.equal([]);
   });
 
   describe("the store's bulk writes, which imports make", () => {
