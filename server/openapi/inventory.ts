@@ -8,6 +8,7 @@ import { openApiDocument, type DocumentInput, type OpenApiDocument } from './doc
 import { SERVICE_TAG, serviceRouteDocs } from './service-routes.ts';
 import { DESCRIPTIONS_TAG, descriptionRouteDocs } from './description-routes.ts';
 import { SEARCH_TAG, searchRouteDocs } from './search-routes.ts';
+import { INSIGHTS_TAG, insightRouteDocs } from './insight-routes.ts';
 import { INTEGRITY_TAG, integrityRouteDocs, VERSIONS_TAG, versionRouteDocs } from './version-routes.ts';
 
 export function serviceDocumentation(catalog: Catalog): DocumentInput {
@@ -18,9 +19,10 @@ export function serviceDocumentation(catalog: Catalog): DocumentInput {
       ...integrityRouteDocs,
       ...descriptionRouteDocs,
       ...searchRouteDocs,
+      ...insightRouteDocs,
       ...collectionRouteDocs(catalog, routeTable(catalog.collections)),
     ],
-    tags: [SERVICE_TAG, VERSIONS_TAG, INTEGRITY_TAG, DESCRIPTIONS_TAG, SEARCH_TAG, ...collectionTags(catalog.collections)],
+    tags: [SERVICE_TAG, VERSIONS_TAG, INTEGRITY_TAG, DESCRIPTIONS_TAG, SEARCH_TAG, INSIGHTS_TAG, ...collectionTags(catalog.collections)],
   };
 }
 

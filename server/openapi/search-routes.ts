@@ -29,7 +29,7 @@ export const searchRouteDocs: readonly DocumentedRoute[] = [
   {
     method: 'POST', path: MCP_PATH, operationId: 'mcp', tag: SEARCH_TAG.name, access: 'read',
     summary: 'Model Context Protocol (Streamable HTTP)',
-    description: 'JSON-RPC messages of the Model Context Protocol, stateless (no session id; GET and DELETE are 405). Tools: `list_versions {project}`, `list_services {version}`, `search_endpoints {version, query, service?, limit?}`, `get_endpoint {version, operation}`, `get_openapi {version, service}`; `version` is a `ver_` id or `project/type/slug`. A tool sees only the projects the credential reaches; failures are tool errors with the HTTP interface\'s `error` text (`Forbidden`, `Operation not found`, ...).',
+    description: 'JSON-RPC messages of the Model Context Protocol, stateless (no session id; GET and DELETE are 405). Tools: `list_versions {project}`, `list_services {version}`, `search_endpoints {version, query, service?, limit?}`, `get_endpoint {version, operation}`, `get_openapi {version, service}`, `list_insights {version, service?, status?}` (traffic insights); search hits and `get_endpoint` carry `observed`; `version` is a `ver_` id or `project/type/slug`. A tool sees only the projects the credential reaches; failures are tool errors with the HTTP interface\'s `error` text (`Forbidden`, `Operation not found`, ...).',
     body: { schema: { type: 'object', description: 'A JSON-RPC 2.0 request, notification or batch (MCP).' }, mediaTypes: ['application/json'] },
     responses: [
       { status: 200, description: 'The JSON-RPC response.', schema: { type: 'object', description: 'A JSON-RPC 2.0 response (MCP).' } },

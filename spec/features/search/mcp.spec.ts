@@ -52,7 +52,7 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
     const client = await connect(tokenFor([tenant.project.id], { readOnly: true }));
     expect(client.getServerVersion()?.name).to.equal('catalog-service');
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).to.deep.equal(['get_endpoint', 'get_openapi', 'list_services', 'list_versions', 'search_endpoints']);
+    expect(tools.map((tool) => tool.name).sort()).to.deep.equal(['get_endpoint', 'get_openapi', 'list_insights', 'list_services', 'list_versions', 'search_endpoints']);
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).to.equal('object');
       expect(tool.outputSchema?.type, tool.name).to.equal('object');
@@ -81,8 +81,14 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
     expect(Object.keys(detail['schemas']).sort()).to.deep.equal(['Invoice', 'Line']);
     expect(detail['servers']).to.deep.equal(['https://invoices.shop.example']);
     expect(detail['security'].map((alternative: { scheme: { name: string } }[]) => alternative[0]!.scheme.name)).to.deep.equal(['shopKey', 'bearer']);
+    expect(detail['observed']).to.equal(null);
     const byRecordId = await call(client, 'get_endpoint', { version: address, operation: detail['operation'].id });
     expect((byRecordId.structuredContent as Record<string, any>)['operation'].operationId).to.equal('getInvoice');
+
+    const insights = await call(client, 'list_insights', { version: address, service: 'shop', status: 'unobserved' });
+    const items = insights.structuredContent?.['items'] as { path: string; status: string; count: number }[];
+    expect(items.map((item) => item.path)).to.include('/invoices/{invoiceId}');
+    expect(items.every((item) => item.status === 'unobserved' && item.count === 0)).to.equal(true);
 
     const document = await call(client, 'get_openapi', { version: tenant.version.id, service: 'shop' });
     expect(document.structuredContent).to.include({ openapi: '3.1.0' });
