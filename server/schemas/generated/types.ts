@@ -1796,7 +1796,7 @@ export interface Entry {
 }
 
 /**
- * One line of an NDJSON report (`application/x-ndjson`): one observed call, as a gateway's access log writes it. Other fields are allowed and ignored.
+ * One line of an NDJSON report (`application/x-ndjson`): one observed call, as a gateway's access log writes it, with `url` or `path`. Other fields are allowed and ignored.
  *
  * From schemas/reports/ndjson-call.json.
  */
