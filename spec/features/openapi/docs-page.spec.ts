@@ -7,11 +7,11 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { repoRoot } from '../../../server/config.ts';
+import { launchChromium } from '../../support/chromium.ts';
 import { startService, type TestService } from '../../support/service.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = path.join(repoRoot, '.cache', 'screenshots', 'docs.png');
 
 /** What the page's window offers the test's scrolling (the project's types have no DOM library). */
@@ -25,12 +25,14 @@ describe('The /docs page', function () {
   let origin: string;
   let browser: Browser;
 
-  before(async () => {
+  before(async function () {
+    // On a fresh machine the first launch installs Debian's chromium first (spec/support/chromium.ts).
+    this.timeout(15 * 60_000);
     service = await startService();
     server = service.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
