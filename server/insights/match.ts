@@ -131,7 +131,8 @@ export function expand(url: string, variables: unknown): string[] {
 
 function baseOf(url: string): { host: string | undefined; basePath: string } {
   try {
-    const parsed = new URL(url);
+    // Protocol-relative (`//kubernetes.local`): the host is known, the scheme is the caller's.
+    const parsed = new URL(url.startsWith('//') ? `https:${url}` : url);
     return { host: parsed.host.toLowerCase(), basePath: parsed.pathname.replace(/\/+$/, '') };
   } catch {
     // Relative (`/v1`): the host is wherever the description was served from, which we do not know.
