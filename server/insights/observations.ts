@@ -13,6 +13,12 @@ export const INSIGHT_COMPANIONS = [{ name: OBSERVATIONS, copied: true }, { name:
 /** How long an Idempotency-Key is remembered: a retrying analyzer retries within minutes, not days. */
 export const KEY_TTL_MS = 24 * 60 * 60 * 1000;
 const BULK_BATCH = 500;
+/**
+ * FerretDB 1.24 hung (no answer in 120 s, and none to later commands) on one bulk write of 200
+ * `$inc` upserts of existing documents; batches of 50 answer (about 45 ms per existing document
+ * on a loaded two-core machine, see docs/insights.md).
+ */
+const FERRETDB_BULK_BATCH = 50;
 const DUPLICATE_KEY = 11000;
 
 /** One service's calls of one method and path template, summed. */
@@ -53,6 +59,7 @@ export class Observations {
   readonly #keys: MongoCollection<Stored>;
   readonly #locks: RecordLocks | undefined;
   readonly #expiresItself: boolean;
+  readonly #batch: number;
 
   /**
    * For FerretDB (`ferretdb`): it applies `$inc` as a read then a write, so writes are queued here,
@@ -63,6 +70,7 @@ export class Observations {
     this.#keys = db.collection(INSIGHT_KEYS);
     this.#locks = options.ferretdb ? new RecordLocks() : undefined;
     this.#expiresItself = !options.ferretdb;
+    this.#batch = options.ferretdb ? FERRETDB_BULK_BATCH : BULK_BATCH;
   }
 
   async createIndexes(): Promise<void> {
@@ -99,8 +107,8 @@ export class Observations {
           },
         };
       });
-      for (let start = 0; start < operations.length; start += BULK_BATCH) {
-        await this.#observations.bulkWrite(operations.slice(start, start + BULK_BATCH), { ordered: false });
+      for (let start = 0; start < operations.length; start += this.#batch) {
+        await this.#observations.bulkWrite(operations.slice(start, start + this.#batch), { ordered: false });
       }
     };
     await (this.#locks ? this.#locks.run(versionId, write) : write());
