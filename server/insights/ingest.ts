@@ -30,7 +30,7 @@ export async function ingest(parts: IngestParts, report: Report, now = new Date(
 
   if (report.idempotencyKey !== undefined) {
     const earlier = await parts.observations.claim(versionId, report.idempotencyKey, now);
-    // A retry while the first is still being counted gets the count it will have: nothing new.
+    // A retry while the first is still being counted: its calls are being counted once, by the first.
     if (earlier !== null) return { ...(earlier ?? { received: report.calls.length, matched: 0, unmatched: 0 }), duplicate: true };
   }
   try {
