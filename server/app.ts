@@ -33,6 +33,8 @@ import { versionEndpoints } from './versions/routes.ts';
 import { searchEndpoints } from './search/routes.ts';
 import { mcpRouter } from './mcp/route.ts';
 import { changeEndpoints } from './changes/routes.ts';
+import { insightEndpoints } from './insights/routes.ts';
+import type { Observations } from './insights/observations.ts';
 
 export interface AppParts {
   config: Config & { jwtSecret: string };
@@ -45,6 +47,7 @@ export interface AppParts {
   stores: ReadonlyMap<string, RecordStore>;
   versionRecords: VersionRecords;
   versionManager: VersionManager;
+  observations: Observations;
 }
 
 export function createApp(parts: AppParts): express.Express {
@@ -74,8 +77,9 @@ export function createApp(parts: AppParts): express.Express {
     ...routeTable(parts.catalog.collections).map((route) => recordEndpoint(route, parts.stores)),
     ...wholeVersionEndpoints(parts.stores),
     ...descriptionEndpoints(parts.stores, parts.catalog, parts.config.recordLimits),
-    ...searchEndpoints(parts.stores),
+    ...searchEndpoints(parts.stores, parts.observations),
     ...changeEndpoints(parts.catalog, parts.stores),
+    ...insightEndpoints({ catalog: parts.catalog, stores: parts.stores, observations: parts.observations, reportLimit: parts.config.importBodyLimit }),
     ...versionEndpoints({ catalog: parts.catalog, tenancy: parts.tenancy, manager: parts.versionManager, records: parts.versionRecords }),
   ];
   const limitedAuthenticate = parts.config.rateLimit ? rateLimited(authenticate, parts.config.rateLimit) : authenticate;
@@ -83,7 +87,7 @@ export function createApp(parts: AppParts): express.Express {
   const readBody = jsonBodyReader(parts.config.bodyLimit, parts.config.recordLimits);
   // Agents reach the catalog through MCP with the same credentials and the same authorization.
   app.use(mcpRouter({
-    catalog: parts.catalog, tenancy: parts.tenancy, versions, stores: parts.stores, authenticate: limitedAuthenticate, readBody,
+    catalog: parts.catalog, tenancy: parts.tenancy, versions, stores: parts.stores, observations: parts.observations, authenticate: limitedAuthenticate, readBody,
     dbTimeoutMs: parts.config.dbTimeoutMs,
   }));
   app.use(catalogRouter(endpoints, {

@@ -11,6 +11,7 @@ import { connectDatabase, type Database } from './store/database.ts';
 import { provisionDatabase, type DatabaseServer } from './store/provision.ts';
 import { RecordStore } from './store/records.ts';
 import { VersionRecords } from './store/version-records.ts';
+import { INSIGHT_COMPANIONS, Observations } from './insights/observations.ts';
 import { Tenancy } from './tenancy/tenancy.ts';
 import { VersionManager } from './versions/manage.ts';
 
@@ -24,6 +25,8 @@ export interface Runtime {
   stores: ReadonlyMap<string, RecordStore>;
   /** A whole version's records across collections (copy, purge, diff). */
   versionRecords: VersionRecords;
+  /** What analyzers reported (server/insights/). */
+  observations: Observations;
   /** Creates, copies and deletes versions; its sweeper is started by the service process only. */
   versionManager: VersionManager;
   /** Closes the client, then stops the embedded server if this process started it. */
@@ -64,7 +67,8 @@ async function assemble(config: Config, catalog: Catalog, database: Database, da
   // this process there (and the embedded database is single-instance); MongoDB needs no lock.
   const serialiseWrites = database.server.kind === 'ferretdb';
   const stores = new Map(catalog.collections.map((collection) => [collection.name, new RecordStore(database.db, collection, { serialiseWrites })]));
-  const versionRecords = new VersionRecords(database.db, catalog.collections);
+  const observations = new Observations(database.db, { ferretdb: database.server.kind === 'ferretdb' });
+  const versionRecords = new VersionRecords(database.db, catalog.collections, undefined, INSIGHT_COMPANIONS);
   const versionManager = new VersionManager(tenancy, versionRecords, {
     cacheMs: config.versionCacheMs,
     log: (message, fields) => logger.warn(fields ?? {}, message),
@@ -73,6 +77,7 @@ async function assemble(config: Config, catalog: Catalog, database: Database, da
   for (const store of stores.values()) await store.createIndexes();
   const owned = await ownImportedSchemes(stores);
   if (owned > 0) logger.info({ owned }, 'security schemes stored before schemes had owners given the service that imported them');
+  await observations.createIndexes();
   return {
     config: withJwtSecret(config, config.jwtSecret ?? await embeddedJwtSecret(config.dataDir)) as Runtime['config'],
     databaseServer,
@@ -82,6 +87,7 @@ async function assemble(config: Config, catalog: Catalog, database: Database, da
     stores,
     versionRecords,
     versionManager,
+    observations,
     async close() {
       await versionManager.stopSweeper();
       await database.close();

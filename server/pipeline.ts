@@ -56,8 +56,8 @@ export interface Endpoint {
   path: string;
   target: Target;
   access: Access;
-  /** Whether it reads a JSON body, or an API description (JSON or YAML, under IMPORT_BODY_LIMIT). */
-  body: false | 'json' | 'document';
+  /** Whether it reads a JSON body, an API description (JSON or YAML, under IMPORT_BODY_LIMIT), or a body of its own kind. */
+  body: false | 'json' | 'document' | BodyReader;
   /**
    * The query parameters it takes: `true` when the operation checks them itself (lists), or
    * their names; any other parameter is 400.
@@ -121,7 +121,8 @@ export function handlerFor(endpoint: Endpoint, parts: PipelineParts): (req: Requ
       throw refusal;
     }
     const body = endpoint.body === 'json' ? await parts.readBody(req, res)
-      : endpoint.body === 'document' ? await parts.readDocument(req, res) : undefined;
+      : endpoint.body === 'document' ? await parts.readDocument(req, res)
+      : endpoint.body ? await endpoint.body(req, res) : undefined;
     const work = () => endpoint.run({
       credential, projectId, version, id, body, query: req.query as Record<string, unknown>, versions: parts.versions,
       accepts: (types) => req.accepts([...types]),

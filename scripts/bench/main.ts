@@ -13,6 +13,7 @@ import { provisionDatabase, type DatabaseServer, type EmbeddedEngine } from '../
 import { pathBodies } from './fixtures.ts';
 import { burst, type Target } from './load.ts';
 import type { PeakMemory } from './memory.ts';
+import { INSIGHTS_SCENARIO, runInsights, type InsightsResult } from './insights.ts';
 import { ONE_SHOTS, runOneShots, type OneShotResult, type Worker } from './oneshot.ts';
 import { parseOptions, USAGE, UsageError, type BenchOptions } from './options.ts';
 import { summariseProfile } from './profile.ts';
@@ -185,17 +186,23 @@ async function run(options: BenchOptions, signal: AbortSignal, cleanups: (() => 
 
   // --- import, export, copy: last, in a version of their own (see oneshot.ts) ---------------
   let oneShot: OneShotResult[] = [];
+  const worker: Worker = {
+    cpuS: async () => {
+      const { cpu } = await servers.request<StatsReply>({ type: 'stats' }, 60_000, signal);
+      return (cpu.user + cpu.system) / 1e6;
+    },
+    memory: async (action) => (await servers.request<Extract<ChildMessage, { type: 'memory' }>>({ type: 'memory', action }, 60_000, signal)).peak as PeakMemory | undefined,
+  };
   if (ONE_SHOTS.some((s) => options.scenarios.includes(s.id))) {
-    const worker: Worker = {
-      cpuS: async () => {
-        const { cpu } = await servers.request<StatsReply>({ type: 'stats' }, 60_000, signal);
-        return (cpu.user + cpu.system) / 1e6;
-      },
-      memory: async (action) => (await servers.request<Extract<ChildMessage, { type: 'memory' }>>({ type: 'memory', action }, 60_000, signal)).peak as PeakMemory | undefined,
-    };
     const done = await runOneShots(options.scenarios, options.description, ready, worker, progress, signal);
     oneShot = done.results;
     problems.push(...done.problems);
+  }
+  // --- traffic reports against four real descriptions (see insights.ts) ---------------------
+  let insights: InsightsResult | undefined;
+  if (options.scenarios.includes(INSIGHTS_SCENARIO.id)) {
+    insights = await runInsights(ready, worker, progress, signal);
+    problems.push(...insights.problems);
   }
   if (problems.length > 0) process.stderr.write(servers.logTail());
 
@@ -221,6 +228,7 @@ async function run(options: BenchOptions, signal: AbortSignal, cleanups: (() => 
     notes: notesFor(ready, dataDir),
     scenarios: results,
     oneShot,
+    ...(insights && { insights }),
     ...(profileFile && { profile: summariseProfile(profileFile) }),
     problems,
   };

@@ -169,7 +169,7 @@ export async function runOneShots(
  * One request without client-side timeouts (fetch gives up on headers after 300 s, and the
  * largest import takes longer than that on a busy machine).
  */
-function send(signal: AbortSignal, origin: string, method: string, path: string, headers: Record<string, string>, body?: string | Buffer, type?: string): Promise<Answer> {
+export function send(signal: AbortSignal, origin: string, method: string, path: string, headers: Record<string, string>, body?: string | Buffer, type?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const request = http.request(`${origin}${path}`, {
       method,

@@ -1,5 +1,6 @@
 // Command-line options of `npm run bench -- [options]`.
 import { describedSpec, largestSpec, type DescriptionFile } from './descriptions.ts';
+import { INSIGHTS_SCENARIO } from './insights.ts';
 import { ONE_SHOTS, OPT_IN } from './oneshot.ts';
 import { SCENARIOS, VARIANTS, type VariantName } from './scenarios.ts';
 
@@ -9,7 +10,7 @@ import { SCENARIOS, VARIANTS, type VariantName } from './scenarios.ts';
  */
 export const DEFAULT_DESCRIPTION = 'amazonaws.com/redshift.json';
 const QUICK_DESCRIPTION = 'amazonaws.com/comprehendmedical.json';
-const SCENARIO_IDS = [...SCENARIOS.map((s) => s.id), ...ONE_SHOTS.map((s) => s.id)];
+const SCENARIO_IDS = [...SCENARIOS.map((s) => s.id), ...ONE_SHOTS.map((s) => s.id), INSIGHTS_SCENARIO.id];
 
 export interface BenchOptions {
   quick: boolean;

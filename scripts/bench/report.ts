@@ -1,4 +1,5 @@
 // The run's result as one JSON-able object, and as the tables printed on stdout.
+import { INSIGHTS_SCENARIO, type InsightsResult } from './insights.ts';
 import type { OneShotResult } from './oneshot.ts';
 import type { BenchOptions } from './options.ts';
 import type { ProfileSummary } from './profile.ts';
@@ -36,6 +37,8 @@ export interface BenchResult {
   scenarios: ScenarioResult[];
   /** Import, export and copy of a real description, each once (oneshot.ts). */
   oneShot: OneShotResult[];
+  /** Traffic reports against four real descriptions (insights.ts). */
+  insights?: InsightsResult;
   profile?: ProfileSummary;
   /** Unexpected statuses or connection errors seen: the numbers of those variants are suspect. */
   problems: string[];
@@ -98,6 +101,20 @@ export function renderText(result: BenchResult): string {
     ));
     const warnings = result.oneShot.find((r) => r.warnings !== undefined)?.warnings;
     if (warnings) out.push(`  the import reported ${thousands(warnings)} warnings (what it could not carry; see docs/openapi-import-export.md)`);
+    out.push('');
+  }
+
+  if (result.insights && result.insights.steps.length > 0) {
+    const steps = result.insights.steps;
+    const reference = steps.find((step) => step.id === 'import')!;
+    out.push(`${INSIGHTS_SCENARIO.title}: ${thousands(result.insights.operations)} operations; each report once, beside the import of the same catalog`);
+    out.push(...table(
+      ['  step', 'status', 'wall s', 'items', 'items/s', 'body', 'cpu s', 'peak rss', 'peak heap', 'wall ÷ import', 'peak rss ÷ import'],
+      steps.map((step) => [`  ${step.id}`, String(step.status), fixed(step.wallS, 2), thousands(step.items), thousands(step.perS), `${(step.bytes / 2 ** 20).toFixed(1)} MB`,
+        fixed(step.cpuS, 2), `${thousands(step.memory.peak.rssMB)} MB`, `${thousands(step.memory.peak.heapUsedMB)} MB`,
+        fixed(step.wallS / reference.wallS, 3), fixed(step.memory.peak.rssMB / reference.memory.peak.rssMB, 2)]),
+    ));
+    out.push('  items: records imported (import), calls reported (har, otlp); answers: ' + steps.filter((step) => step.answer).map((step) => `${step.id} ${JSON.stringify(step.answer)}`).join('; '));
     out.push('');
   }
 

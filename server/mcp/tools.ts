@@ -9,6 +9,9 @@ import { authorize, type Credential } from '../auth/credential.ts';
 import { registerCompareVersions } from '../changes/mcp.ts';
 import { exportService } from '../descriptions/export.ts';
 import { ApiError, Forbidden, InvalidRequest } from '../errors.ts';
+import { withObserved } from '../insights/observed.ts';
+import { registerInsightTools } from '../insights/mcp.ts';
+import type { Observations } from '../insights/observations.ts';
 import type { Catalog } from '../schemas/registry.ts';
 import { SEARCH_COLLECTIONS, endpointDetail, operationNamed, search, serviceBySlug, viewOf } from '../search/endpoints.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../search/routes.ts';
@@ -22,6 +25,7 @@ export interface ToolParts {
   tenancy: Tenancy;
   versions: VersionResolver;
   stores: ReadonlyMap<string, RecordStore>;
+  observations: Observations;
 }
 
 const VERSION_ARG = z.string().describe('A version id (`ver_...`) or its address `project/type/slug` (project id or slug; type branch or environment).');
@@ -85,7 +89,8 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential): McpS
     const version = await inVersion(args.version);
     if (queryWords(args.query).length === 0) throw InvalidRequest.field('q', 'must have at least one word');
     const view = await viewOf(parts.stores, version.versionId, SEARCH_COLLECTIONS);
-    return { hits: search(view, { query: args.query, limit: args.limit ?? DEFAULT_LIMIT, ...(args.service === undefined ? {} : { service: args.service }) }) };
+    const hits = search(view, { query: args.query, limit: args.limit ?? DEFAULT_LIMIT, ...(args.service === undefined ? {} : { service: args.service }) });
+    return { hits: await withObserved(parts.observations, version.versionId, hits) };
   }));
 
   server.registerTool('get_endpoint', {
@@ -94,11 +99,13 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential): McpS
     outputSchema: {
       operation: anyObject, path: anyObject, service: anyObject.nullable(), servers: z.array(z.string()), security: z.array(z.array(anyObject)),
       parameters: z.array(anyObject), requests: z.array(anyObject), responses: z.array(anyObject), schemas: z.record(z.string(), z.unknown()),
+      observed: z.object({ count: z.number(), lastSeenAt: z.string() }).nullable(),
     },
   }, (args) => answer(async () => {
     const version = await inVersion(args.version);
     const view = await viewOf(parts.stores, version.versionId);
-    return endpointDetail(view, operationNamed(view, args.operation));
+    const [detail] = await withObserved(parts.observations, version.versionId, [endpointDetail(view, operationNamed(view, args.operation))]);
+    return detail!;
   }));
 
   server.registerTool('get_openapi', {
@@ -113,6 +120,7 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential): McpS
   }));
 
   registerCompareVersions(server, { stores: parts.stores, version: VERSION_ARG, inVersion, answer });
+  registerInsightTools(server, { stores: parts.stores, observations: parts.observations, versionArg: VERSION_ARG, inVersion, answer });
   return server;
 }
 

@@ -10,6 +10,7 @@ import { DESCRIPTIONS_TAG, descriptionRouteDocs } from './description-routes.ts'
 import { mcpRouteDocs } from './mcp-routes.ts';
 import { SEARCH_TAG, searchRouteDocs } from './search-routes.ts';
 import { CHANGES_TAG, changeRouteDocs } from './change-routes.ts';
+import { INSIGHTS_TAG, insightRouteDocs } from './insight-routes.ts';
 import { INTEGRITY_TAG, integrityRouteDocs, VERSIONS_TAG, versionRouteDocs } from './version-routes.ts';
 
 export function serviceDocumentation(catalog: Catalog): DocumentInput {
@@ -22,9 +23,10 @@ export function serviceDocumentation(catalog: Catalog): DocumentInput {
       ...searchRouteDocs,
       ...mcpRouteDocs,
       ...changeRouteDocs,
+      ...insightRouteDocs,
       ...collectionRouteDocs(catalog, routeTable(catalog.collections)),
     ],
-    tags: [SERVICE_TAG, VERSIONS_TAG, INTEGRITY_TAG, DESCRIPTIONS_TAG, SEARCH_TAG, CHANGES_TAG, ...collectionTags(catalog.collections)],
+    tags: [SERVICE_TAG, VERSIONS_TAG, INTEGRITY_TAG, DESCRIPTIONS_TAG, SEARCH_TAG, CHANGES_TAG, INSIGHTS_TAG, ...collectionTags(catalog.collections)],
     schemas: collectionBodySchemas(catalog.collections),
   };
 }

@@ -37,7 +37,8 @@ function single(name: string, value: unknown): string | undefined {
   return value;
 }
 
-function parseLimit(value: unknown): number {
+/** `limit`: 1..MAX_LIMIT, default DEFAULT_LIMIT (lists and the insights view alike). */
+export function parseLimit(value: unknown): number {
   const raw = single('limit', value);
   if (raw === undefined) return DEFAULT_LIMIT;
   const limit = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
@@ -67,10 +68,15 @@ function parseFilters(collection: Collection, query: Readonly<Record<string, unk
 
 /** Exclusive lower bound on `updatedAt`. */
 function parseUpdatedAfter(value: unknown): Date | undefined {
-  const text = single('updatedAfter', value);
+  return parseDateTime('updatedAfter', value);
+}
+
+/** A date-time query parameter: ISO 8601 with a time zone; 400 naming the parameter otherwise. */
+export function parseDateTime(name: string, value: unknown): Date | undefined {
+  const text = single(name, value);
   if (text === undefined) return undefined;
   const time = DATE_TIME.test(text) ? Date.parse(text) : NaN;
-  if (Number.isNaN(time)) throw InvalidRequest.field('updatedAfter', 'must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T12:00:00.000Z');
+  if (Number.isNaN(time)) throw InvalidRequest.field(name, 'must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T12:00:00.000Z');
   return new Date(time);
 }
 

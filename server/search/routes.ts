@@ -4,6 +4,8 @@ import { InvalidRequest } from '../errors.ts';
 import type { Endpoint } from '../pipeline.ts';
 import { FAMILIES } from '../routes/table.ts';
 import type { RecordStore } from '../store/records.ts';
+import { withObserved } from '../insights/observed.ts';
+import type { Observations } from '../insights/observations.ts';
 import { SEARCH_COLLECTIONS, search, viewOf } from './endpoints.ts';
 import { queryWords } from './score.ts';
 
@@ -11,7 +13,7 @@ export const SEARCH_SEGMENT = '/search';
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 
-export function searchEndpoints(stores: ReadonlyMap<string, RecordStore>): Endpoint[] {
+export function searchEndpoints(stores: ReadonlyMap<string, RecordStore>, observations: Observations): Endpoint[] {
   return FAMILIES.map((family): Endpoint => ({
     method: 'GET', path: `${family.prefix}${SEARCH_SEGMENT}`, target: family.name, access: 'read',
     body: false, query: ['q', 'limit', 'service'], success: [200],
@@ -21,7 +23,7 @@ export function searchEndpoints(stores: ReadonlyMap<string, RecordStore>): Endpo
     async run({ version, query }) {
       const options = searchOptions(query);
       const view = await viewOf(stores, version!.versionId, SEARCH_COLLECTIONS);
-      return { status: 200, body: { hits: search(view, options) } };
+      return { status: 200, body: { hits: await withObserved(observations, version!.versionId, search(view, options)) } };
     },
   }));
 }

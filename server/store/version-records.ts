@@ -23,17 +23,32 @@ const PURGE_BATCH = 10_000;
 // Stored fields that belong to the version rather than the record's content.
 const VERSION_FIELDS = ['_id', 'versionId', 'updatedAt'];
 
+/**
+ * A collection that belongs to versions without holding records (insights' observations): its
+ * documents have `versionId`, `id` and `_id` = versionId:id like records, are purged with the
+ * version and, when `copied`, copied with it, but are never part of a diff.
+ */
+export interface VersionCompanion {
+  name: string;
+  copied: boolean;
+}
+
 export class VersionRecords {
   readonly #collections: ReadonlyMap<string, MongoCollection<Document>>;
+  /** Record collections, then companions: what copy and purge walk. */
+  readonly #copied: ReadonlyMap<string, MongoCollection<Document>>;
+  readonly #purged: ReadonlyMap<string, MongoCollection<Document>>;
   readonly #purgeBatch: number;
 
   /** `purgeBatch` is for tests, which slice small versions to exercise the sliced purge. */
-  constructor(db: Db, collections: readonly Collection[], purgeBatch = PURGE_BATCH) {
+  constructor(db: Db, collections: readonly Collection[], purgeBatch = PURGE_BATCH, companions: readonly VersionCompanion[] = []) {
     this.#purgeBatch = purgeBatch;
     // A null-prototype fieldsAsRaw, as in RecordStore: arrays under keys like `__proto__` would
     // otherwise come back as raw BSON buffers and be copied as such.
-    this.#collections = new Map(collections.map((collection) =>
-      [collection.name, db.collection(collection.name, { fieldsAsRaw: Object.create(null) as Document })]));
+    const open = (name: string) => [name, db.collection(name, { fieldsAsRaw: Object.create(null) as Document })] as const;
+    this.#collections = new Map(collections.map((collection) => open(collection.name)));
+    this.#copied = new Map([...this.#collections, ...companions.filter((companion) => companion.copied).map((companion) => open(companion.name))]);
+    this.#purged = new Map([...this.#collections, ...companions.map((companion) => open(companion.name))]);
   }
 
   /**
@@ -43,7 +58,7 @@ export class VersionRecords {
    */
   async copy(from: string, to: string, onBatch: (copied: number) => Promise<void> = async () => {}): Promise<number> {
     let copied = 0;
-    for (const documents of this.#collections.values()) {
+    for (const documents of this.#copied.values()) {
       let batch: Document[] = [];
       const flush = async () => {
         if (batch.length === 0) return;
@@ -70,7 +85,7 @@ export class VersionRecords {
    */
   async purge(versionId: string): Promise<number> {
     let removed = 0;
-    for (const documents of this.#collections.values()) {
+    for (const documents of this.#purged.values()) {
       // Most versions fit one statement: then one plain deleteMany, the cheapest on FerretDB.
       const large = await documents.find({ versionId }, { projection: { _id: 1 } }).skip(this.#purgeBatch).limit(1).next();
       if (!large) {

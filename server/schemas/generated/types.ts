@@ -93,6 +93,146 @@ export interface Error {
 }
 
 /**
+ * The service an analyzer reports for from now on.
+ *
+ * From schemas/api/insights.json#/$defs/connectionRequest.
+ */
+export interface ConnectionRequest {
+  /**
+   * The service's slug or `svc_` id.
+   */
+  service: string;
+}
+
+/**
+ * What a report counted.
+ *
+ * From schemas/api/insights.json#/$defs/reportAnswer.
+ */
+export interface ReportAnswer {
+  /**
+   * Calls in the report: HAR entries, server spans with HTTP attributes, NDJSON lines (client spans only mention the service they called).
+   */
+  received: number;
+  /**
+   * Calls matched to a documented operation.
+   */
+  matched: number;
+  /**
+   * Calls of no documented operation: shadow calls of a known service, and calls of no known service (not kept).
+   */
+  unmatched: number;
+  /**
+   * True when the Idempotency-Key was already counted: nothing was counted again, and the counts are the first report's.
+   */
+  duplicate: boolean;
+}
+
+/**
+ * How often and how lately the endpoint was called, by all reports of the version; null when never.
+ *
+ * From schemas/api/insights.json#/$defs/observed.
+ */
+export type Observed = {
+  /**
+   * Calls observed.
+   */
+  count: number;
+  /**
+   * When the latest call was made.
+   */
+  lastSeenAt: string;
+} | null;
+
+/**
+ * One page of the endpoints view, ordered by service slug, path and method.
+ *
+ * From schemas/api/insights.json#/$defs/endpointsPage.
+ */
+export interface EndpointsPage {
+  /**
+   * The endpoints of this page.
+   */
+  items: EndpointInsight[];
+  /**
+   * The cursor of the next page (opaque: pass it back as `cursor`).
+   */
+  pagination: PaginationMetadata;
+}
+
+/**
+ * A documented operation with what was observed of it, or an undocumented method and path that was called (shadow).
+ *
+ * From schemas/api/insights.json#/$defs/endpointInsight.
+ */
+export interface EndpointInsight {
+  /**
+   * The service the endpoint belongs to.
+   */
+  service: {
+    /**
+     * The `svc_` id.
+     */
+    id: ServiceId;
+    /**
+     * The service's slug.
+     */
+    slug: string;
+  };
+  /**
+   * The documented operation; null for a shadow endpoint.
+   */
+  operation: {
+    /**
+     * The `op_` id.
+     */
+    id: OperationId;
+    /**
+     * The operation's stable identifier string.
+     */
+    operationId: string;
+    /**
+     * HTTP method in lower case, as recorded.
+     */
+    method: string;
+    /**
+     * Whether the operation is deprecated.
+     */
+    deprecated: boolean;
+  } | null;
+  /**
+   * HTTP method in upper case.
+   */
+  method: string;
+  /**
+   * The path template (below the server's base path); for a shadow endpoint the observed path with numbers, UUIDs, long hex strings and ULIDs folded to `{id}`.
+   */
+  path: string;
+  /**
+   * active: documented, called since `since`; zombie: deprecated and called since `since`; orphan: documented, not called since `since` while the service has a connection; unobserved: documented, not called, no connection; shadow: called, documented by no operation.
+   */
+  status: "active" | "zombie" | "orphan" | "unobserved" | "shadow";
+  /**
+   * Calls observed in all (not only since `since`).
+   */
+  count: number;
+  /**
+   * The earliest call observed, or null.
+   */
+  firstSeenAt: string | null;
+  /**
+   * The latest call observed, or null.
+   */
+  lastSeenAt: string | null;
+  /**
+   * Calls per response status code (calls whose report gave none are not here).
+   */
+  statusCodes: {
+    [k: string]: number;
+  };
+}
+
+/**
  * The references of one version that name no record, per collection. References are not enforced on write, so clients may write in any order; this report finds what is still dangling.
  *
  * From schemas/api/integrity.json.
@@ -250,6 +390,10 @@ export interface Endpoint {
    * The requirement that applies: the operation's own, else the service's. Each entry is an alternative; all schemes of one entry are needed together. An empty list means no credentials.
    */
   security: SchemeUse[][];
+  /**
+   * How often and how lately the endpoint was called, from traffic reports (see /insights); null when never.
+   */
+  observed: Observed;
   [k: string]: unknown;
 }
 
@@ -1676,6 +1820,185 @@ export interface Service {
    */
   hasConnection?: boolean;
 }
+
+/**
+ * An HTTP Archive (HAR 1.2), as browsers and proxies export it. Only what the catalog reads is checked; every other field is allowed and ignored (bodies, headers, cookies and query values are never read or stored).
+ *
+ * From schemas/reports/har.json.
+ */
+export interface HARReport {
+  /**
+   * The archive.
+   */
+  log: {
+    /**
+     * HAR format version, for example 1.2.
+     */
+    version?: string;
+    /**
+     * One entry per request the client made.
+     */
+    entries: Entry[];
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+
+/**
+ * One request and its response.
+ *
+ * From schemas/reports/har.json#/$defs/entry.
+ */
+export interface Entry {
+  /**
+   * When the request started (ISO 8601).
+   */
+  startedDateTime: string;
+  /**
+   * The request: its method and absolute URL are read.
+   */
+  request: {
+    /**
+     * HTTP method.
+     */
+    method: string;
+    /**
+     * Absolute URL of the request; its query is ignored.
+     */
+    url: string;
+    [k: string]: unknown;
+  };
+  /**
+   * The response: its status is read (0 when the request got none).
+   */
+  response: {
+    /**
+     * HTTP status code; 0 for a request without a response.
+     */
+    status: number;
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+
+/**
+ * One line of an NDJSON report (`application/x-ndjson`): one observed call, as a gateway's access log writes it, with `url` or `path`. Other fields are allowed and ignored.
+ *
+ * From schemas/reports/ndjson-call.json.
+ */
+export interface AccessLogLine {
+  /**
+   * HTTP method.
+   */
+  method: string;
+  /**
+   * Absolute URL, or a path with an optional query (ignored).
+   */
+  url?: string;
+  /**
+   * Host (and port) the call was addressed to, with `path`.
+   */
+  host?: string;
+  /**
+   * Path of the call, with `host`; a query is ignored.
+   */
+  path?: string;
+  /**
+   * HTTP status code of the response.
+   */
+  status?: number;
+  /**
+   * When the call was made: ISO 8601, or milliseconds since the epoch.
+   */
+  time?: string | number;
+  [k: string]: unknown;
+}
+
+/**
+ * An OTLP/HTTP JSON trace export (`ExportTraceServiceRequest`). Server spans with HTTP attributes are calls of the service that served them; client spans only mention the service they called. Other fields are allowed and ignored.
+ *
+ * From schemas/reports/otlp-traces.json.
+ */
+export interface OTLPTracesReport {
+  /**
+   * Spans grouped by the resource (process) that recorded them.
+   */
+  resourceSpans: ResourceSpans[];
+  [k: string]: unknown;
+}
+
+/**
+ * The spans of one resource.
+ *
+ * From schemas/reports/otlp-traces.json#/$defs/resourceSpans.
+ */
+export interface ResourceSpans {
+  /**
+   * The resource; its `service.name` attribute names the caller of client spans.
+   */
+  resource?: {
+    /**
+     * Resource attributes.
+     */
+    attributes?: Attributes;
+    [k: string]: unknown;
+  };
+  /**
+   * Spans grouped by instrumentation scope.
+   *
+   * Items: The spans of one instrumentation scope.
+   */
+  scopeSpans?: {
+    /**
+     * The spans.
+     */
+    spans?: Span[];
+    [k: string]: unknown;
+  }[];
+  [k: string]: unknown;
+}
+
+/**
+ * One span; its kind, start time and HTTP attributes are read.
+ *
+ * From schemas/reports/otlp-traces.json#/$defs/span.
+ */
+export interface Span {
+  /**
+   * Span kind: 2 (or SPAN_KIND_SERVER) for a served call, 3 (SPAN_KIND_CLIENT) for a call made.
+   */
+  kind?: number | string;
+  /**
+   * Nanoseconds since the epoch, as a decimal string or a number.
+   */
+  startTimeUnixNano?: string | number;
+  /**
+   * Span attributes: http.request.method, url.path, http.route, server.address, http.response.status_code (or the older http.method, http.target, http.status_code).
+   */
+  attributes?: Attributes;
+  [k: string]: unknown;
+}
+
+/**
+ * Key-value pairs; a value is one of stringValue, intValue (a number or decimal string), boolValue, doubleValue, arrayValue, kvlistValue, bytesValue.
+ *
+ * From schemas/reports/otlp-traces.json#/$defs/attributes.
+ *
+ * Items: One key-value pair.
+ */
+export type Attributes = {
+  /**
+   * Attribute name.
+   */
+  key: string;
+  /**
+   * Attribute value (AnyValue).
+   */
+  value?: {
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}[];
 
 /** Record types by record kind (the schema title that collections.json names in `record`). */
 export interface RecordTypes {

@@ -54,7 +54,7 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
     const client = await connect(tokenFor([tenant.project.id], { readOnly: true }));
     expect(client.getServerVersion()?.name).to.equal('catalog-service');
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).to.deep.equal(['compare_versions', 'get_endpoint', 'get_openapi', 'list_services', 'list_versions', 'search_endpoints']);
+    expect(tools.map((tool) => tool.name).sort()).to.deep.equal(['compare_versions', 'get_endpoint', 'get_openapi', 'list_insights', 'list_services', 'list_versions', 'search_endpoints']);
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).to.equal('object');
       expect(tool.outputSchema?.type, tool.name).to.equal('object');
@@ -83,8 +83,14 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
     expect(Object.keys(detail['schemas']).sort()).to.deep.equal(['Invoice', 'Line']);
     expect(detail['servers']).to.deep.equal(['https://invoices.shop.example']);
     expect(detail['security'].map((alternative: { scheme: { name: string } }[]) => alternative[0]!.scheme.name)).to.deep.equal(['shopKey', 'bearer']);
+    expect(detail['observed']).to.equal(null);
     const byRecordId = await call(client, 'get_endpoint', { version: address, operation: detail['operation'].id });
     expect((byRecordId.structuredContent as Record<string, any>)['operation'].operationId).to.equal('getInvoice');
+
+    const insights = await call(client, 'list_insights', { version: address, service: 'shop', status: 'unobserved' });
+    const items = insights.structuredContent?.['items'] as { path: string; status: string; count: number }[];
+    expect(items.map((item) => item.path)).to.include('/invoices/{invoiceId}');
+    expect(items.every((item) => item.status === 'unobserved' && item.count === 0)).to.equal(true);
 
     const document = await call(client, 'get_openapi', { version: tenant.version.id, service: 'shop' });
     expect(document.structuredContent).to.include({ openapi: '3.1.0' });
@@ -120,6 +126,9 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
         ['compare_versions', { version: theirs, against: tenant.version.id }, 'Forbidden'],
         ['compare_versions', { version: tenant.version.id, against: 'nope' }, /^Invalid request: \[\{"field":"against","message":/],
         ['compare_versions', { version: tenant.version.id, against: tenant.version.id, service: 'nope' }, 'Service not found'],
+        ['list_insights', { version: other.version.id }, 'Forbidden'],
+        ['list_insights', { version: 'a/b' }, invalid('version', 'must be a version id or project/type/slug')],
+        ['list_insights', { version: tenant.version.id, service: 'nope' }, 'Service not found'],
       ];
     };
 

@@ -1,0 +1,77 @@
+// Counting one report: its calls matched to services and operations, summed per endpoint and
+// added to the observations at once, then the services' lastReportAt and lastMentionAt. An
+// Idempotency-Key is claimed first, so a retried report is counted once.
+import { RecordNotFound } from '../errors.ts';
+import type { CatalogRecord, RecordStore } from '../store/records.ts';
+import { Matcher } from './match.ts';
+import type { ObservationDelta, Observations, ReportAnswer } from './observations.ts';
+import type { Call } from './reports.ts';
+import { findService, touchService } from './services.ts';
+
+export interface IngestParts {
+  stores: ReadonlyMap<string, RecordStore>;
+  observations: Observations;
+}
+
+export interface Report {
+  versionId: string;
+  calls: readonly Call[];
+  /** `?service=`: whose calls those with no (known) host are, and who made the client calls. */
+  service?: string;
+  idempotencyKey?: string;
+}
+
+export async function ingest(parts: IngestParts, report: Report, now = new Date()): Promise<ReportAnswer & { duplicate: boolean }> {
+  const { versionId } = report;
+  const read = (name: string) => parts.stores.get(name)!.all(versionId);
+  const [services, paths, operations, servers] = await Promise.all(['services', 'paths', 'operations', 'servers'].map(read)) as CatalogRecord[][];
+  const fallback = report.service === undefined ? undefined : findService(services!, report.service);
+  if (report.service !== undefined && !fallback) throw new RecordNotFound('Service not found');
+
+  if (report.idempotencyKey !== undefined) {
+    const earlier = await parts.observations.claim(versionId, report.idempotencyKey, now);
+    // A retry while the first is still being counted: its calls are being counted once, by the first.
+    if (earlier !== null) return { ...(earlier ?? { received: report.calls.length, matched: 0, unmatched: 0 }), duplicate: true };
+  }
+  try {
+    const answer = await count(parts, report, new Matcher({ services: services!, paths: paths!, operations: operations!, servers: servers! }), fallback, now);
+    if (report.idempotencyKey !== undefined) await parts.observations.settle(versionId, report.idempotencyKey, answer);
+    return { ...answer, duplicate: false };
+  } catch (error) {
+    if (report.idempotencyKey !== undefined) await parts.observations.release(versionId, report.idempotencyKey).catch(() => {});
+    throw error;
+  }
+}
+
+async function count(parts: IngestParts, report: Report, matcher: Matcher, fallback: CatalogRecord | undefined, now: Date): Promise<ReportAnswer> {
+  const deltas = new Map<string, ObservationDelta>();
+  const reported = new Set<string>();
+  const mentioned = new Set<string>();
+  let matched = 0;
+  for (const call of report.calls) {
+    const found = matcher.match(call, fallback);
+    // A client's call mentions the service it reached, unless the caller is that service itself.
+    if (call.client && found && found.service['slug'] !== call.caller) mentioned.add(found.service.id);
+    if (!call.counts || !found) continue;
+    if (found.operation) matched++;
+    reported.add(found.service.id);
+    const time = call.time && call.time <= now ? call.time : now;
+    const key = `${found.service.id} ${call.method} ${found.path}`;
+    const delta = deltas.get(key) ?? { serviceId: found.service.id, method: call.method, path: found.path, count: 0, statusCodes: {}, firstSeenAt: time, lastSeenAt: time };
+    delta.count++;
+    if (call.status !== undefined) delta.statusCodes[String(call.status)] = (delta.statusCodes[String(call.status)] ?? 0) + 1;
+    if (time < delta.firstSeenAt) delta.firstSeenAt = time;
+    if (time > delta.lastSeenAt) delta.lastSeenAt = time;
+    deltas.set(key, delta);
+  }
+  await parts.observations.add(report.versionId, [...deltas.values()]);
+  const services = parts.stores.get('services')!;
+  for (const id of new Set([...reported, ...mentioned])) {
+    await touchService(services, report.versionId, id, {
+      ...(reported.has(id) && { lastReportAt: now.toISOString() }),
+      ...(mentioned.has(id) && { lastMentionAt: now.toISOString() }),
+    }, now);
+  }
+  const received = report.calls.filter((call) => call.counts).length;
+  return { received, matched, unmatched: received - matched };
+}

@@ -1,0 +1,45 @@
+// The MCP tool of traffic insights, `list_insights`: the endpoints view for agents, reached the
+// way every tool reaches data (the version resolved and authorized for read by the caller).
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { MAX_LIMIT } from '../operations/list-query.ts';
+import type { RecordStore } from '../store/records.ts';
+import type { ResolvedVersion } from '../versions/resolve.ts';
+import type { Observations } from './observations.ts';
+import { serviceNamed } from './services.ts';
+import { STATUSES, endpointsPage, parseViewQuery } from './view.ts';
+
+export interface InsightToolParts {
+  stores: ReadonlyMap<string, RecordStore>;
+  observations: Observations;
+  versionArg: z.ZodString;
+  /** The version, resolved and authorized for read, or the tool error. */
+  inVersion(ref: string): Promise<ResolvedVersion>;
+  answer(work: () => Promise<Record<string, unknown>>): Promise<CallToolResult>;
+}
+
+export function registerInsightTools(server: McpServer, parts: InsightToolParts): void {
+  server.registerTool('list_insights', {
+    description: 'Endpoints as traffic shows them: each documented operation with how often and how lately it was called and its status (active, zombie: deprecated but called, orphan: not called while an analyzer reports, unobserved), and undocumented endpoints that were called (shadow). At most 1000, by service, path and method.',
+    inputSchema: {
+      version: parts.versionArg,
+      service: z.string().optional().describe('Only this service (slug or id).'),
+      status: z.enum(STATUSES).optional().describe('Only endpoints with this status.'),
+    },
+    outputSchema: { items: z.array(z.looseObject({ method: z.string(), path: z.string(), status: z.string(), count: z.number() })), hasMore: z.boolean() },
+  }, (args) => parts.answer(async () => {
+    const version = await parts.inVersion(args.version);
+    const services = parts.stores.get('services')!;
+    const view = parseViewQuery({ limit: String(MAX_LIMIT), ...(args.status !== undefined && { status: args.status }) });
+    const chosen = args.service === undefined ? undefined : await serviceNamed(services, version.versionId, args.service);
+    const [all, paths, operations, observations] = await Promise.all([
+      chosen ? [chosen] : services.all(version.versionId),
+      parts.stores.get('paths')!.all(version.versionId),
+      parts.stores.get('operations')!.all(version.versionId),
+      parts.observations.of(version.versionId, chosen ? [chosen.id] : undefined),
+    ]);
+    const page = endpointsPage({ services: all, paths: chosen ? paths.filter((path) => path['serviceId'] === chosen.id) : paths, operations }, observations, view);
+    return { items: page.items, hasMore: page.pagination.hasMore };
+  }));
+}
