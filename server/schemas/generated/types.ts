@@ -20,6 +20,9 @@ export interface ChangesForClients {
      */
     nonBreaking: number;
   };
+  /**
+   * Each change where a client meets it: by service slug, path, method, then rule.
+   */
   changes: Change[];
 }
 
