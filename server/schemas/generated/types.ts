@@ -21,7 +21,7 @@ export interface ChangesForClients {
     nonBreaking: number;
   };
   /**
-   * Each change a client of the other version meets, ordered by service, path and method.
+   * Each change where a client meets it: by service slug, path, method, then rule.
    */
   changes: Change[];
 }
