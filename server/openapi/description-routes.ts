@@ -41,8 +41,8 @@ const openApiDocument: Schema = { type: 'object', description: 'An OpenAPI 3.1 d
 const EXTENSIONS = { '^x-': {} };
 const text: Schema = { type: 'string' };
 const info: Schema = {
-  type: 'object', additionalProperties: false, patternProperties: EXTENSIONS, required: ['title', 'version'],
-  properties: { title: text, version: text, description: text },
+  type: 'object', additionalProperties: false, patternProperties: EXTENSIONS, required: ['title'],
+  properties: { title: text, version: { type: 'string', description: 'Required by the specification; a document without it is taken all the same.' }, description: text },
 };
 const paths: Schema = { type: 'object', description: 'Path Items by path (each starting with `/`).', propertyNames: { pattern: '^/' }, additionalProperties: { type: 'object' } };
 const object: Schema = { type: 'object' };

@@ -170,6 +170,17 @@ describe('The document says what the service does', () => {
     });
   });
 
+  describe('POST …/imports/openapi: a defect the conformance run found', () => {
+    it('refuses an info.version that is not a string, as the document says (the validator lets it by)', async () => {
+      for (const document of [{ swagger: '2.0', info: { title: 'Odd', version: {} }, paths: {} }, { openapi: '3.1.0', info: { title: 'Odd', version: 5 }, paths: {} }]) {
+        expect(bodySchema(`${V}/imports/openapi`, 'post')(document)).to.equal(false);
+        const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?dryRun=true`).set(bearer(tenant.key)).send(document);
+        expect(res.status, res.text).to.equal(400);
+        expect(res.body.details).to.deep.include({ field: '/info/version', message: 'must be string' });
+      }
+    });
+  });
+
   describe('POST /mcp', () => {
     const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'spec', version: '1' } } };
     const ACCEPT = 'application/json, text/event-stream';
