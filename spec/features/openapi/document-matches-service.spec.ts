@@ -4,6 +4,12 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { expect } from 'chai';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { repoRoot } from '../../../server/config.ts';
+import { serviceDocument } from '../../../server/openapi/inventory.ts';
+import { loadCatalog } from '../../../server/schemas/registry.ts';
 import { expectError } from '../../support/expect.ts';
 import { Client, collectionNamed, newIdOf, sampleOf } from '../../support/records.ts';
 import { bearer, givenTenant, startService, type Tenant, type TestService } from '../../support/service.ts';
@@ -216,6 +222,28 @@ describe('The document says what the service does', () => {
         expectError(res, 405, 'Method not allowed');
         expect(res.headers['allow']).to.equal('GET, HEAD');
       });
+    }
+  });
+});
+
+describe('Request bodies grow with the record schemas', () => {
+  it('a field added to schemas/records/path.json is in the create, replace and update bodies, with no code change', async () => {
+    const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'catalog-bodies-'));
+    try {
+      await fs.promises.cp(path.join(repoRoot, 'schemas'), dir, { recursive: true });
+      const file = path.join(dir, 'records', 'path.json');
+      const schema = JSON.parse(await fs.promises.readFile(file, 'utf8')) as { properties: Json; required: string[] };
+      schema.properties['color'] = { type: 'string', description: 'A colour.' };
+      schema.required.push('color');
+      await fs.promises.writeFile(file, JSON.stringify(schema));
+      const schemas = (serviceDocument(loadCatalog(dir)) as unknown as { components: { schemas: Record<string, { properties: Json; required?: string[] }> } }).components.schemas;
+      for (const body of ['PathCreate', 'PathReplace', 'PathUpdate']) {
+        expect(schemas[body]!.properties['color'], body).to.deep.equal({ $ref: '#/components/schemas/Path/properties/color' });
+      }
+      expect(schemas['PathCreate']!.required).to.include('color');
+      expect(schemas['PathUpdate']!.required).to.equal(undefined);
+    } finally {
+      await fs.promises.rm(dir, { recursive: true, force: true });
     }
   });
 });
