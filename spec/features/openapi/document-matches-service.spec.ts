@@ -20,6 +20,8 @@ type Document = Json & { paths: Record<string, Record<string, Operation>> };
 
 const V = '/v2/catalog/versions/{versionId}';
 
+const minimalOf = (openapi: string) => ({ openapi, info: { title: 'Tiny', version: '1' }, paths: {} });
+
 describe('The document says what the service does', () => {
   let service: TestService;
   let tenant: Tenant;
@@ -169,6 +171,11 @@ describe('The document says what the service does', () => {
       expect(imported.status, `the document's example (a dry run: 200): ${imported.text}`).to.equal(200);
       expect(schema(minimal), JSON.stringify(schema.errors)).to.equal(true);
       expect(schema({ swagger: '2.0', info: { title: 'Tiny', version: '1' }, paths: {} })).to.equal(true);
+      // Found by the conformance run: the validator wants tag objects, unique.
+      expect(schema({ swagger: '2.0', info: { title: 'Tiny', version: '1' }, paths: {}, tags: [null, null] })).to.equal(false);
+      const dressed = { ...minimalOf('3.1.0'), tags: [{ name: 'pets' }], servers: [{ url: '/v1' }], security: [{ key: [] }] };
+      expect(schema(dressed)).to.equal(true);
+      expect((await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=dressed&dryRun=true`).set(bearer(tenant.key)).send(dressed)).status).to.equal(200);
       const refused = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=tiny`).set(bearer(tenant.key)).send({});
       expect(refused.status).to.equal(400);
       const accepted = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=tiny`).set(bearer(tenant.key)).send(minimal);
