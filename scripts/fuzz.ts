@@ -1,7 +1,7 @@
 // `npm run fuzz [-- --requests N] [--seed S]`: the HTTP fuzz suite, longer than its bounded run in
 // `npm test`. Starts a database as the tests do (MONGODB_URI, or an embedded one in a temporary
 // directory), the service on a free port, and prints requests tried, statuses and failures.
-// `npm run fuzz -- --conformance [--max-examples N] [--seed S]`: instead, schemathesis checks the
+// `npm run fuzz -- --conformance [--max-examples N] [--seed S] [--operations REGEX]`: instead, schemathesis checks the
 // service against its own OpenAPI document (scripts/fuzz/conformance.ts).
 import os from 'node:os';
 import path from 'node:path';
@@ -19,13 +19,14 @@ const { values } = parseArgs({
     conformance: { type: 'boolean', default: false },
     'max-examples': { type: 'string', default: '20' },
     'report-dir': { type: 'string' },
+    operations: { type: 'string' },
   },
 });
 const requests = Number(values.requests);
 const seed = Number(values.seed);
 const maxExamples = Number(values['max-examples']);
 if (!Number.isSafeInteger(requests) || requests < 1 || !Number.isSafeInteger(seed) || !Number.isSafeInteger(maxExamples) || maxExamples < 1) {
-  process.stderr.write('usage: npm run fuzz -- [--requests N] [--seed S] | --conformance [--max-examples N] [--seed S] [--report-dir D]\n');
+  process.stderr.write('usage: npm run fuzz -- [--requests N] [--seed S] | --conformance [--max-examples N] [--seed S] [--report-dir D] [--operations REGEX]\n');
   process.exit(2);
 }
 
@@ -59,7 +60,7 @@ async function conformance(world: Awaited<ReturnType<typeof fuzzWorld>>): Promis
   const reportDir = values['report-dir'] ?? path.join(os.tmpdir(), `catalog-conformance-${process.pid}`);
   process.stdout.write(`conformance: against ${database.server.label}, ${maxExamples} examples per operation, seed ${seed}, reports in ${reportDir}\n`);
   const started = Date.now();
-  const figures = await runConformance(world, { maxExamples, seed, reportDir });
+  const figures = await runConformance(world, { maxExamples, seed, reportDir, ...(values.operations && { operations: values.operations }) });
   process.stdout.write(`${describeFigures(figures)}\ntook ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   return figures.exitCode;
 }

@@ -19,6 +19,8 @@ export interface ConformanceOptions {
   seed: number;
   /** Where schemathesis writes its reports (JSON run report, JUnit). */
   reportDir: string;
+  /** Only the operations whose operationId matches (a regular expression). */
+  operations?: string;
 }
 
 /** Figures of one run, from schemathesis's JSON report. */
@@ -70,6 +72,7 @@ export async function runConformance(world: FuzzWorld, options: ConformanceOptio
     '--checks', 'all', '--max-examples', String(options.maxExamples), '--seed', String(options.seed),
     '--report', 'json,junit', '--report-dir', options.reportDir, '--no-color', '--workers', '1',
     '--suppress-health-check', 'all', '--request-timeout', '30', '--baseline', baseline,
+    ...(options.operations ? ['--include-operation-id-regex', options.operations] : []),
   ];
   const exitCode = await new Promise<number>((resolve, reject) => {
     // Run in the report directory: schemathesis keeps its example database in the working directory.

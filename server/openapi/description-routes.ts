@@ -49,7 +49,7 @@ const object: Schema = { type: 'object' };
 const named = (required: string, more: Record<string, Schema> = {}): Schema => ({
   type: 'object', additionalProperties: false, patternProperties: EXTENSIONS, required: [required], properties: { [required]: text, description: text, ...more },
 });
-const tags: Schema = { type: 'array', uniqueItems: true, items: named('name') };
+const tags: Schema = { type: 'array', items: named('name') };
 const servers: Schema = { type: 'array', items: named('url') };
 const security: Schema = { type: 'array', items: { type: 'object', additionalProperties: { type: 'array', items: text } } };
 const importedDocument: Schema = {
