@@ -5,7 +5,7 @@
 //   --clients C        senders at once (default 1; with more, only the bystander is compared)
 //   --near-limits W    weight (against 16) of bodies near a record limit: keys, nesting or size
 //   --db-timeout-ms    the service's DB_TIMEOUT_MS (default 4000, the service's own default)
-// `npm run fuzz -- --conformance [--max-examples N] [--seed S] [--report-dir D]`: instead,
+// `npm run fuzz -- --conformance [--max-examples N] [--seed S] [--report-dir D] [--operations REGEX]`: instead,
 // schemathesis checks the service against its own OpenAPI document (scripts/fuzz/conformance.ts).
 import os from 'node:os';
 import path from 'node:path';
@@ -26,6 +26,7 @@ const { values } = parseArgs({
     conformance: { type: 'boolean', default: false },
     'max-examples': { type: 'string', default: '20' },
     'report-dir': { type: 'string' },
+    operations: { type: 'string' },
   },
 });
 const [requests, seed, clients, nearLimits, dbTimeoutMs, maxExamples] = [
@@ -34,7 +35,7 @@ const [requests, seed, clients, nearLimits, dbTimeoutMs, maxExamples] = [
 if (![requests, seed, clients, nearLimits, dbTimeoutMs, maxExamples].every(Number.isSafeInteger)
   || requests < 1 || clients < 1 || nearLimits < 0 || dbTimeoutMs < 1 || maxExamples < 1) {
   process.stderr.write('usage: npm run fuzz -- [--requests N] [--seed S] [--clients C] [--near-limits W] [--db-timeout-ms MS]\n'
-    + '       npm run fuzz -- --conformance [--max-examples N] [--seed S] [--report-dir D]\n');
+    + '       npm run fuzz -- --conformance [--max-examples N] [--seed S] [--report-dir D] [--operations REGEX]\n');
   process.exit(2);
 }
 
@@ -70,7 +71,7 @@ async function conformance(world: Awaited<ReturnType<typeof fuzzWorld>>): Promis
   const reportDir = values['report-dir'] ?? path.join(os.tmpdir(), `catalog-conformance-${process.pid}`);
   process.stdout.write(`conformance: against ${database.server.label}, ${maxExamples} examples per operation, seed ${seed}, reports in ${reportDir}\n`);
   const started = Date.now();
-  const figures = await runConformance(world, { maxExamples, seed, reportDir });
+  const figures = await runConformance(world, { maxExamples, seed, reportDir, ...(values.operations && { operations: values.operations }) });
   process.stdout.write(`${describeFigures(figures)}\ntook ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   return figures.exitCode;
 }

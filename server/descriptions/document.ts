@@ -18,6 +18,10 @@ export async function prepareDocument(input: unknown): Promise<JsonObject> {
   if (!valid) {
     throw new InvalidRequest((errors ?? []).map((error) => ({ field: fieldOf(error.path), message: error.message })));
   }
+  // Every version of the specification says a string; the validator lets any value by (and fills
+  // in a missing one, which stays accepted), and the conformance run found `version: {}` imported.
+  const info = input['info'];
+  if (isObject(info) && info['version'] !== undefined && typeof info['version'] !== 'string') throw InvalidRequest.field('/info/version', 'must be string');
   const { specification } = upgrade(input as never);
   const hidden = rename(specification, '$ref', HIDDEN, true);
   const result = await dereference(hidden as never);

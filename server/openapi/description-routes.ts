@@ -42,27 +42,32 @@ const openApiDocument: Schema = { type: 'object', description: 'An OpenAPI 3.1 d
 const EXTENSIONS = { '^x-': {} };
 const text: Schema = { type: 'string' };
 const info: Schema = {
-  type: 'object', additionalProperties: false, patternProperties: EXTENSIONS, required: ['title', 'version'],
-  properties: { title: text, version: text, description: text },
+  type: 'object', additionalProperties: false, patternProperties: EXTENSIONS, required: ['title'],
+  properties: { title: text, version: { type: 'string', description: 'Required by the specification; a document without it is taken all the same.' }, description: text },
 };
 const paths: Schema = { type: 'object', description: 'Path Items by path (each starting with `/`).', propertyNames: { pattern: '^/' }, additionalProperties: { type: 'object' } };
 const object: Schema = { type: 'object' };
-const list: Schema = { type: 'array' };
+const named = (required: string, more: Record<string, Schema> = {}): Schema => ({
+  type: 'object', additionalProperties: false, patternProperties: EXTENSIONS, required: [required], properties: { [required]: text, description: text, ...more },
+});
+const tags: Schema = { type: 'array', items: named('name') };
+const servers: Schema = { type: 'array', items: named('url') };
+const security: Schema = { type: 'array', items: { type: 'object', additionalProperties: { type: 'array', items: text } } };
 const importedDocument: Schema = {
   description: 'An OpenAPI 3.1 or 3.0, or Swagger 2.0, document: its top level as below, and everything in it valid by the OpenAPI schema of its version (@scalar/openapi-parser), else 400 with the validator\'s findings.',
   oneOf: [
     {
       title: 'OpenAPI 3.1', type: 'object', additionalProperties: false, patternProperties: EXTENSIONS,
       required: ['openapi', 'info'], anyOf: [{ required: ['paths'] }, { required: ['components'] }, { required: ['webhooks'] }],
-      properties: { openapi: { type: 'string', pattern: '^3\\.1\\.\\d+(-.+)?$' }, info, paths, webhooks: object, components: object, servers: list, security: list, tags: list },
+      properties: { openapi: { type: 'string', pattern: '^3\\.1\\.\\d+(-.+)?$' }, info, paths, webhooks: object, components: object, servers, security, tags },
     },
     {
       title: 'OpenAPI 3.0', type: 'object', additionalProperties: false, patternProperties: EXTENSIONS, required: ['openapi', 'info', 'paths'],
-      properties: { openapi: { type: 'string', pattern: '^3\\.0\\.\\d(-.+)?$' }, info, paths, components: object, servers: list, security: list, tags: list },
+      properties: { openapi: { type: 'string', pattern: '^3\\.0\\.\\d(-.+)?$' }, info, paths, components: object, servers, security, tags },
     },
     {
       title: 'Swagger 2.0', type: 'object', additionalProperties: false, patternProperties: EXTENSIONS, required: ['swagger', 'info', 'paths'],
-      properties: { swagger: { const: '2.0' }, info, paths, definitions: object, parameters: object, responses: object, securityDefinitions: object, security: list, tags: list },
+      properties: { swagger: { const: '2.0' }, info, paths, definitions: object, parameters: object, responses: object, securityDefinitions: object, security, tags },
     },
   ],
 };

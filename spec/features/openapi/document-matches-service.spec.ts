@@ -4,6 +4,12 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { expect } from 'chai';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { repoRoot } from '../../../server/config.ts';
+import { serviceDocument } from '../../../server/openapi/inventory.ts';
+import { loadCatalog } from '../../../server/schemas/registry.ts';
 import { expectError } from '../../support/expect.ts';
 import { Client, collectionNamed, newIdOf, sampleOf } from '../../support/records.ts';
 import { bearer, givenTenant, startService, type Tenant, type TestService } from '../../support/service.ts';
@@ -13,6 +19,8 @@ type Operation = Json & { operationId: string; requestBody?: { content: Record<s
 type Document = Json & { paths: Record<string, Record<string, Operation>> };
 
 const V = '/v2/catalog/versions/{versionId}';
+
+const minimalOf = (openapi: string) => ({ openapi, info: { title: 'Tiny', version: '1' }, paths: {} });
 
 describe('The document says what the service does', () => {
   let service: TestService;
@@ -163,10 +171,26 @@ describe('The document says what the service does', () => {
       expect(imported.status, `the document's example (a dry run: 200): ${imported.text}`).to.equal(200);
       expect(schema(minimal), JSON.stringify(schema.errors)).to.equal(true);
       expect(schema({ swagger: '2.0', info: { title: 'Tiny', version: '1' }, paths: {} })).to.equal(true);
+      // Found by the conformance run: the validator wants tag objects.
+      expect(schema({ swagger: '2.0', info: { title: 'Tiny', version: '1' }, paths: {}, tags: [null, null] })).to.equal(false);
+      const dressed = { ...minimalOf('3.1.0'), tags: [{ name: 'pets' }], servers: [{ url: '/v1' }], security: [{ key: [] }] };
+      expect(schema(dressed)).to.equal(true);
+      expect((await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=dressed&dryRun=true`).set(bearer(tenant.key)).send(dressed)).status).to.equal(200);
       const refused = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=tiny`).set(bearer(tenant.key)).send({});
       expect(refused.status).to.equal(400);
       const accepted = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=tiny`).set(bearer(tenant.key)).send(minimal);
       expect(accepted.status, accepted.text).to.equal(201);
+    });
+  });
+
+  describe('POST …/imports/openapi: a defect the conformance run found', () => {
+    it('refuses an info.version that is not a string, as the document says (the validator lets it by)', async () => {
+      for (const document of [{ swagger: '2.0', info: { title: 'Odd', version: {} }, paths: {} }, { openapi: '3.1.0', info: { title: 'Odd', version: 5 }, paths: {} }]) {
+        expect(bodySchema(`${V}/imports/openapi`, 'post')(document)).to.equal(false);
+        const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?dryRun=true`).set(bearer(tenant.key)).send(document);
+        expect(res.status, res.text).to.equal(400);
+        expect(res.body.details).to.deep.include({ field: '/info/version', message: 'must be string' });
+      }
     });
   });
 
@@ -205,6 +229,28 @@ describe('The document says what the service does', () => {
         expectError(res, 405, 'Method not allowed');
         expect(res.headers['allow']).to.equal('GET, HEAD');
       });
+    }
+  });
+});
+
+describe('Request bodies grow with the record schemas', () => {
+  it('a field added to schemas/records/path.json is in the create, replace and update bodies, with no code change', async () => {
+    const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'catalog-bodies-'));
+    try {
+      await fs.promises.cp(path.join(repoRoot, 'schemas'), dir, { recursive: true });
+      const file = path.join(dir, 'records', 'path.json');
+      const schema = JSON.parse(await fs.promises.readFile(file, 'utf8')) as { properties: Json; required: string[] };
+      schema.properties['color'] = { type: 'string', description: 'A colour.' };
+      schema.required.push('color');
+      await fs.promises.writeFile(file, JSON.stringify(schema));
+      const schemas = (serviceDocument(loadCatalog(dir)) as unknown as { components: { schemas: Record<string, { properties: Json; required?: string[] }> } }).components.schemas;
+      for (const body of ['PathCreate', 'PathReplace', 'PathUpdate']) {
+        expect(schemas[body]!.properties['color'], body).to.deep.equal({ $ref: '#/components/schemas/Path/properties/color' });
+      }
+      expect(schemas['PathCreate']!.required).to.include('color');
+      expect(schemas['PathUpdate']!.required).to.equal(undefined);
+    } finally {
+      await fs.promises.rm(dir, { recursive: true, force: true });
     }
   });
 });
