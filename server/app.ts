@@ -29,6 +29,7 @@ import type { Tenancy } from './tenancy/tenancy.ts';
 import type { VersionManager } from './versions/manage.ts';
 import { VersionResolver } from './versions/resolve.ts';
 import { versionEndpoints } from './versions/routes.ts';
+import type { SearchIndexes } from './search/indexes.ts';
 import { searchEndpoints } from './search/routes.ts';
 import { mcpRouter } from './mcp/route.ts';
 
@@ -43,6 +44,7 @@ export interface AppParts {
   stores: ReadonlyMap<string, RecordStore>;
   versionRecords: VersionRecords;
   versionManager: VersionManager;
+  searchIndexes: SearchIndexes;
 }
 
 export function createApp(parts: AppParts): express.Express {
@@ -72,7 +74,7 @@ export function createApp(parts: AppParts): express.Express {
     ...routeTable(parts.catalog.collections).map((route) => recordEndpoint(route, parts.stores)),
     ...wholeVersionEndpoints(parts.stores),
     ...descriptionEndpoints(parts.stores),
-    ...searchEndpoints(parts.stores),
+    ...searchEndpoints(parts.searchIndexes),
     ...versionEndpoints({ catalog: parts.catalog, tenancy: parts.tenancy, manager: parts.versionManager, records: parts.versionRecords }),
   ];
   const limitedAuthenticate = parts.config.rateLimit ? rateLimited(authenticate, parts.config.rateLimit) : authenticate;
@@ -80,7 +82,7 @@ export function createApp(parts: AppParts): express.Express {
   const readBody = jsonBodyReader(parts.config.bodyLimit, parts.config.recordLimits);
   // Agents reach the catalog through MCP with the same credentials and the same authorization.
   app.use(mcpRouter({
-    catalog: parts.catalog, tenancy: parts.tenancy, versions, stores: parts.stores, authenticate: limitedAuthenticate, readBody,
+    catalog: parts.catalog, tenancy: parts.tenancy, versions, stores: parts.stores, searchIndexes: parts.searchIndexes, authenticate: limitedAuthenticate, readBody,
     dbTimeoutMs: parts.config.dbTimeoutMs,
   }));
   app.use(catalogRouter(endpoints, {

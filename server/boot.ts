@@ -8,7 +8,9 @@ import { withJwtSecret, type Config } from './config.ts';
 import { loadCatalog, SCHEMA_BASE, type Catalog } from './schemas/registry.ts';
 import { connectDatabase, type Database } from './store/database.ts';
 import { provisionDatabase, type DatabaseServer } from './store/provision.ts';
+import { SearchIndexes } from './search/indexes.ts';
 import { RecordStore } from './store/records.ts';
+import { Revisions } from './store/revisions.ts';
 import { VersionRecords } from './store/version-records.ts';
 import { Tenancy } from './tenancy/tenancy.ts';
 import { VersionManager } from './versions/manage.ts';
@@ -25,6 +27,8 @@ export interface Runtime {
   versionRecords: VersionRecords;
   /** Creates, copies and deletes versions; its sweeper is started by the service process only. */
   versionManager: VersionManager;
+  /** This process's search index per version, kept fresh by the versions' revisions. */
+  searchIndexes: SearchIndexes;
   /** Closes the client, then stops the embedded server if this process started it. */
   close(): Promise<void>;
 }
@@ -78,6 +82,7 @@ async function assemble(config: Config, catalog: Catalog, database: Database, da
     stores,
     versionRecords,
     versionManager,
+    searchIndexes: new SearchIndexes(stores, new Revisions(database.db)),
     async close() {
       await versionManager.stopSweeper();
       await database.close();

@@ -9,9 +9,10 @@ import { authorize, type Credential } from '../auth/credential.ts';
 import { exportService } from '../descriptions/export.ts';
 import { ApiError, Forbidden, InvalidRequest } from '../errors.ts';
 import type { Catalog } from '../schemas/registry.ts';
-import { SEARCH_COLLECTIONS, endpointDetail, operationNamed, search, serviceBySlug, viewOf } from '../search/endpoints.ts';
+import { endpointDetail, serviceBySlug, viewOf } from '../search/endpoints.ts';
+import type { SearchIndexes } from '../search/indexes.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../search/routes.ts';
-import { queryWords } from '../search/score.ts';
+import { wordsOf } from '../search/text.ts';
 import type { RecordStore } from '../store/records.ts';
 import type { Tenancy, VersionType } from '../tenancy/tenancy.ts';
 import type { ResolvedVersion, VersionAddress, VersionResolver } from '../versions/resolve.ts';
@@ -21,6 +22,8 @@ export interface ToolParts {
   tenancy: Tenancy;
   versions: VersionResolver;
   stores: ReadonlyMap<string, RecordStore>;
+  /** The search indexes of the process, shared with the search route. */
+  searchIndexes: SearchIndexes;
 }
 
 const VERSION_ARG = z.string().describe('A version id (`ver_...`) or its address `project/type/slug` (project id or slug; type branch or environment).');
@@ -71,7 +74,7 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential): McpS
   }));
 
   server.registerTool('search_endpoints', {
-    description: 'Operations matching words (operationId, path, summary, tags, parameter names, description), best first, each with its servers and the security requirement that applies, resolved to the schemes (for an apiKey: where the key goes).',
+    description: 'Operations matching plain words (ranked by a BM25 index over operationId, summary, path, tags, the verbs people use for the method, service, parameter names and description; stemmed, typo-tolerant), best first, each with its servers and the security requirement that applies, resolved to the schemes (for an apiKey: where the key goes).',
     inputSchema: {
       version: VERSION_ARG,
       query: z.string().describe('Words to look for.'),
@@ -81,9 +84,9 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential): McpS
     outputSchema: { hits: z.array(anyObject) },
   }, (args) => answer(async () => {
     const version = await inVersion(args.version);
-    if (queryWords(args.query).length === 0) throw InvalidRequest.field('q', 'must have at least one word');
-    const view = await viewOf(parts.stores, version.versionId, SEARCH_COLLECTIONS);
-    return { hits: search(view, { query: args.query, limit: args.limit ?? DEFAULT_LIMIT, ...(args.service === undefined ? {} : { service: args.service }) }) };
+    if (wordsOf(args.query).length === 0) throw InvalidRequest.field('q', 'must have at least one word');
+    const index = await parts.searchIndexes.of(version.versionId);
+    return { hits: index.search({ query: args.query, limit: args.limit ?? DEFAULT_LIMIT, ...(args.service === undefined ? {} : { service: args.service }) }) };
   }));
 
   server.registerTool('get_endpoint', {
@@ -95,8 +98,8 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential): McpS
     },
   }, (args) => answer(async () => {
     const version = await inVersion(args.version);
-    const view = await viewOf(parts.stores, version.versionId);
-    return endpointDetail(view, operationNamed(view, args.operation));
+    const index = await parts.searchIndexes.of(version.versionId);
+    return endpointDetail(parts.stores, index.view, index.operation(args.operation));
   }));
 
   server.registerTool('get_openapi', {

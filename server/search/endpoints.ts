@@ -1,15 +1,13 @@
 // Endpoints as a caller needs them: an operation with its path, service, the servers to call
 // and the security requirement that applies, resolved to the schemes themselves. Used by the
-// search route and the MCP tools; reads one version through the record stores (the caller has
-// already resolved and authorized the version).
+// search index (ranking.ts) and the MCP tools; reads one version through the record stores (the
+// caller has already resolved and authorized the version).
 import { RecordNotFound } from '../errors.ts';
 import { isObject } from '../descriptions/json.ts';
 import { markOf } from '../descriptions/keys.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
-import { queryWords, ranked, score } from './score.ts';
 
-const COLLECTIONS = ['services', 'paths', 'operations', 'parameters', 'requests', 'responses', 'servers', 'security-schemes', 'resources'] as const;
-type Name = (typeof COLLECTIONS)[number];
+type Name = 'services' | 'paths' | 'operations' | 'parameters' | 'servers' | 'security-schemes';
 
 /** What search and the endpoint hits read: not the bodies, responses and schemas of endpointDetail. */
 export const SEARCH_COLLECTIONS: readonly Name[] = ['services', 'paths', 'operations', 'parameters', 'servers', 'security-schemes'];
@@ -21,13 +19,21 @@ export interface VersionView {
 }
 
 /**
- * The version's records of `collections` (all that endpointDetail needs by default), read at
- * once. Each read costs the collection's size (on FerretDB, a scan), so only what is used is
- * read: on Microsoft Graph beta (130,023 records, FerretDB) a search took 23-28 s reading all
- * nine collections one after the other, and takes 16-19 s reading its six at once.
+ * The version's records of `collections`, read at once. Each read costs the collection's size
+ * (on FerretDB, a scan), so only what is used is read, and only when the version changed (the
+ * search index keeps its view; indexes.ts).
  */
-export async function viewOf(stores: ReadonlyMap<string, RecordStore>, versionId: string, collections: readonly Name[] = COLLECTIONS): Promise<VersionView> {
+export async function viewOf(stores: ReadonlyMap<string, RecordStore>, versionId: string, collections: readonly Name[] = SEARCH_COLLECTIONS): Promise<VersionView> {
   const read = await Promise.all(collections.map(async (name) => [name, [...await stores.get(name)!.all(versionId)].sort(inDocumentOrder)] as const));
+  return viewFrom(versionId, read);
+}
+
+/** A view with no records (of a version that is gone). */
+export function emptyView(versionId: string): VersionView {
+  return viewFrom(versionId, SEARCH_COLLECTIONS.map((name) => [name, []] as const));
+}
+
+function viewFrom(versionId: string, read: ReadonlyArray<readonly [Name, CatalogRecord[]]>): VersionView {
   const all = new Map<Name, CatalogRecord[]>(read);
   const ids = new Map<Name, Map<string, CatalogRecord>>(read.map(([name, records]) => [name, new Map(records.map((record) => [record.id, record]))]));
   // A view is read for a purpose; asking it for more is a mistake in the caller, not "none".
@@ -43,44 +49,11 @@ export async function viewOf(stores: ReadonlyMap<string, RecordStore>, versionId
   };
 }
 
-export interface SearchOptions { query: string; limit: number; service?: string }
-
-/** The operations matching the query, best first, as endpoint hits. */
-export function search(view: VersionView, options: SearchOptions): Record<string, unknown>[] {
-  const words = queryWords(options.query);
-  const service = options.service === undefined ? undefined : serviceBySlug(view, options.service);
-  const parameterNames = groupNames(view.of('parameters'));
-  const scored = view.of('operations').flatMap((operation) => {
-    const path = view.byId('paths', operation['pathId']);
-    if (!path || (service && path['serviceId'] !== service.id)) return [];
-    return [{
-      item: operation,
-      key: `${String(operation['operationId'])}\u0000${operation.id}`,
-      score: score(words, {
-        operationId: str(operation['operationId']),
-        path: str(path['path']),
-        summary: str(operation['summary']),
-        description: str(operation['description']),
-        tags: Array.isArray(operation['tags']) ? operation['tags'].map(String) : [],
-        parameters: [...(parameterNames.get(operation.id) ?? []), ...(parameterNames.get(path.id) ?? [])],
-      }),
-    }];
-  });
-  return ranked(scored, options.limit).map(({ item, score: value }) => ({ ...endpointOf(view, item), score: value }));
-}
-
 /** The service with this slug, or 404. */
 export function serviceBySlug(view: VersionView, slug: string): CatalogRecord {
   const service = view.of('services').find((record) => record['slug'] === slug);
   if (!service) throw new RecordNotFound('Service not found');
   return service;
-}
-
-/** An operation by `op_` id or operationId, or 404. */
-export function operationNamed(view: VersionView, ref: string): CatalogRecord {
-  const operation = view.byId('operations', ref) ?? view.of('operations').find((record) => record['operationId'] === ref);
-  if (!operation) throw new RecordNotFound('Operation not found');
-  return operation;
 }
 
 /** The hit form of an operation (without score). */
@@ -99,22 +72,28 @@ export function endpointOf(view: VersionView, operation: CatalogRecord): Record<
   };
 }
 
-/** Everything about one operation an agent needs to call it. */
-export function endpointDetail(view: VersionView, operation: CatalogRecord): Record<string, unknown> {
+/**
+ * Everything about one operation an agent needs to call it: the hit form from the view, and its
+ * parameters, bodies, responses and the schemas they reference read for this operation alone.
+ */
+export async function endpointDetail(stores: ReadonlyMap<string, RecordStore>, view: VersionView, operation: CatalogRecord): Promise<Record<string, unknown>> {
   const path = view.byId('paths', operation['pathId']);
-  const own = view.of('parameters').filter((record) => record['operationId'] === operation.id);
-  const inherited = view.of('parameters').filter((record) => path && record['pathId'] === path.id
-    && !own.some((mine) => mine['name'] === record['name'] && mine['in'] === record['in']));
-  const requests = view.of('requests').filter((record) => record['operationId'] === operation.id);
-  const responses = view.of('responses').filter((record) => record['operationId'] === operation.id);
-  const parameters = [...inherited, ...own];
+  const versionId = operation.versionId;
+  const [own, onPath, requests, responses] = await Promise.all([
+    stores.get('parameters')!.matching(versionId, { operationId: operation.id }),
+    path ? stores.get('parameters')!.matching(versionId, { pathId: path.id }) : [],
+    stores.get('requests')!.matching(versionId, { operationId: operation.id }),
+    stores.get('responses')!.matching(versionId, { operationId: operation.id }),
+  ].map(async (records) => [...await records].sort(inDocumentOrder)));
+  const inherited = onPath!.filter((record) => !own!.some((mine) => mine['name'] === record['name'] && mine['in'] === record['in']));
+  const parameters = [...inherited, ...own!];
   return {
     ...endpointOf(view, operation),
     operation: withoutInternals(operation),
     parameters: parameters.map(withoutInternals),
-    requests: requests.map(withoutInternals),
-    responses: responses.map(withoutInternals),
-    schemas: referencedSchemas(view, [...parameters, ...requests, ...responses]),
+    requests: requests!.map(withoutInternals),
+    responses: responses!.map(withoutInternals),
+    schemas: await referencedSchemas(stores.get('resources')!, versionId, [...parameters, ...requests!, ...responses!]),
   };
 }
 
@@ -157,16 +136,24 @@ function schemeOf(record: CatalogRecord): Record<string, unknown> {
   });
 }
 
-/** The Resources the records' schemas refer to (`#/components/schemas/<name>`), and theirs, by name. */
-function referencedSchemas(view: VersionView, records: readonly CatalogRecord[]): Record<string, unknown> {
+/**
+ * The Resources the records' schemas refer to (`#/components/schemas/<name>`), and theirs, by
+ * name: one read per level of references, of the names not yet found.
+ */
+async function referencedSchemas(resources: RecordStore, versionId: string, records: readonly CatalogRecord[]): Promise<Record<string, unknown>> {
   const found: Record<string, unknown> = {};
-  const pending = records.flatMap((record) => refsIn(record['schema']));
+  let pending = [...new Set(records.flatMap((record) => refsIn(record['schema'])))];
   while (pending.length > 0) {
-    const name = pending.pop()!;
-    if (name in found) continue;
-    const resource = view.of('resources').find((record) => record['name'] === name);
-    found[name] = resource?.['schema'] ?? null;
-    if (resource) pending.push(...refsIn(resource['schema']));
+    const named = new Map<unknown, CatalogRecord>();
+    // The first in document order, when services of the version share a schema name.
+    for (const record of (await resources.matching(versionId, { name: pending })).sort(inDocumentOrder)) if (!named.has(record['name'])) named.set(record['name'], record);
+    const next = new Set<string>();
+    for (const name of pending) {
+      const resource = named.get(name);
+      found[name] = resource?.['schema'] ?? null;
+      if (resource) for (const ref of refsIn(resource['schema'])) if (!(ref in found)) next.add(ref);
+    }
+    pending = [...next];
   }
   return found;
 }
@@ -183,16 +170,6 @@ function refsIn(value: unknown, found: string[] = []): string[] {
     }
   }
   return found;
-}
-
-function groupNames(parameters: readonly CatalogRecord[]): Map<string, string[]> {
-  const names = new Map<string, string[]>();
-  for (const record of parameters) {
-    const owner = str(record['operationId']) ?? str(record['pathId']);
-    if (owner === undefined) continue;
-    names.set(owner, [...(names.get(owner) ?? []), String(record['name'])]);
-  }
-  return names;
 }
 
 function withoutInternals(record: CatalogRecord): Record<string, unknown> {
