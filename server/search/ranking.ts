@@ -1,11 +1,12 @@
 // One version's search index: a MiniSearch (BM25+) document per operation, with per-field boosts,
-// prefix and typo tolerance, over the terms of text.ts. Built from the records search reads
+// prefix and typo tolerance, over the terms of text.ts; its best candidates are then ordered by
+// how well the query names each operation (see naming). Built from the records search reads
 // (endpoints.ts's view), which it keeps to turn ranked operations into endpoint hits.
 import MiniSearch, { type Options, type SearchOptions as EngineOptions } from 'minisearch';
 import { RecordNotFound } from '../errors.ts';
 import type { CatalogRecord } from '../store/records.ts';
 import { endpointOf, serviceBySlug, type VersionView } from './endpoints.ts';
-import { methodText, termOf, wordsOf } from './text.ts';
+import { canonical, methodAction, methodText, termOf, termsOf, wordsOf } from './text.ts';
 
 /**
  * How much a match in each field counts. The operation's own names (operationId, summary) say
@@ -47,12 +48,19 @@ const ASKING: EngineOptions = {
 
 export interface SearchOptions { query: string; limit: number; service?: string }
 
+/** How many of the engine's best are ordered again by naming. */
+const CANDIDATES = 100;
+
+/** An operation's name as canonical terms: its operationId's, its summary's and its method's action. */
+interface Name { operationId: readonly string[]; summary: readonly string[]; all: readonly string[]; item: boolean }
+
 export class VersionIndex {
   readonly view: VersionView;
   readonly #engine: MiniSearch<Document>;
   readonly #operations: ReadonlyMap<string, CatalogRecord>;
   readonly #byOperationId: ReadonlyMap<string, CatalogRecord>;
   readonly #serviceOf: ReadonlyMap<string, string | undefined>;
+  readonly #names = new Map<string, Name>();
 
   private constructor(view: VersionView, engine: MiniSearch<Document>) {
     this.view = view;
@@ -82,12 +90,32 @@ export class VersionIndex {
       ...ASKING,
       ...(serviceId === undefined ? {} : { filter: (result) => this.#serviceOf.get(String(result.id)) === serviceId }),
     });
-    return found
-      .map((result) => ({ operation: this.#operations.get(String(result.id))!, score: result.score }))
+    const terms = termsOf(options.query);
+    const asked = distinct(terms.map(canonical));
+    const intent = intentOf(terms);
+    return found.slice(0, CANDIDATES)
+      .map((result) => {
+        const operation = this.#operations.get(String(result.id))!;
+        const name = this.#nameOf(operation);
+        return { operation, score: result.score * naming(asked, name) * (intent === undefined || intent === name.item ? SHAPE_FIT : 1) };
+      })
       // Equal scores go by operationId, then id, so answers are stable.
       .sort((a, b) => b.score - a.score || compare(String(a.operation['operationId']), String(b.operation['operationId'])) || compare(a.operation.id, b.operation.id))
       .slice(0, options.limit)
       .map(({ operation, score }) => ({ ...endpointOf(this.view, operation), score: Math.round(score * 1000) / 1000 }));
+  }
+
+  #nameOf(operation: CatalogRecord): Name {
+    let name = this.#names.get(operation.id);
+    if (!name) {
+      const operationId = distinct(termsOf(str(operation['operationId']) ?? '').map(canonical));
+      const summary = distinct(termsOf(str(operation['summary']) ?? '').map(canonical));
+      const action = methodAction(str(operation['method']) ?? '');
+      const path = str(this.view.byId('paths', operation['pathId'])?.['path']) ?? '';
+      name = { operationId, summary, all: distinct([...operationId, ...summary, ...(action ? [action] : [])]), item: /\}\/?$/.test(path) };
+      this.#names.set(operation.id, name);
+    }
+    return name;
   }
 
   /** An operation by `op_` id or operationId, or 404. */
@@ -96,6 +124,47 @@ export class VersionIndex {
     if (!operation) throw new RecordNotFound('Operation not found');
     return operation;
   }
+}
+
+/**
+ * How well the query names an operation, as a factor of its engine score: from 1 to 16. Four times
+ * for a name that has every asked term (not only its description), and up to four times again for a
+ * name made of the asked terms and little else: "create an issue" is `issues/create` more than
+ * `issues/create-comment`. Verbs count as their action; an abbreviation as its word (`repo`).
+ */
+function naming(asked: readonly string[], name: Name): number {
+  if (asked.length === 0) return 1;
+  const covered = asked.filter((term) => name.all.some((own) => same(term, own))).length / asked.length;
+  const precision = (own: readonly string[]) => (own.length === 0 ? 0 : own.filter((term) => asked.some((mine) => same(term, mine))).length / own.length);
+  return ((1 + covered) * (1 + Math.max(precision(name.operationId), precision(name.summary)))) ** 2;
+}
+
+/** How much more an operation counts when its path's shape fits what is asked (see intentOf). */
+const SHAPE_FIT = 1.5;
+const LISTING = new Set(['list', 'all']);
+
+/**
+ * Whether the query asks about one item (true: update or delete one) or a collection (false:
+ * create in it, list it), by the REST convention that a path ending in a parameter is one item
+ * (`/customers/{id}`) and one ending in a name is the collection (`/customers`); undefined when
+ * it does not say.
+ */
+function intentOf(terms: readonly string[]): boolean | undefined {
+  const actions = new Set(terms.map(canonical));
+  if (actions.has('~create') || terms.some((term) => LISTING.has(term))) return false;
+  if (actions.has('~update') || actions.has('~delete')) return true;
+  return undefined;
+}
+
+/** Equal terms, or one an abbreviation (a prefix of three letters or more) of the other. */
+function same(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (a.startsWith('~') || b.startsWith('~') || a.length < 3 || b.length < 3) return false;
+  return a.startsWith(b) || b.startsWith(a);
+}
+
+function distinct(terms: readonly string[]): string[] {
+  return [...new Set(terms)];
 }
 
 /** One document per operation whose path is in the version. */

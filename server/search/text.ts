@@ -6,20 +6,29 @@ import { stem } from 'porter2';
 import { eng } from 'stopword';
 
 /**
- * The words people use for what a method does. A document's method field holds them, so "open a
- * pull request" meets POST and "remove a label" meets DELETE whatever the summary's own verb.
+ * The words people use for what an operation does, by the action each HTTP method performs. A
+ * document's method field holds them, so "open a pull request" meets POST and "remove a label"
+ * meets DELETE whatever the summary's own verb; and a verb in a query counts as its action when
+ * it is compared with an operation's name (ranking.ts), so "open" is as good as "create".
  */
-export const METHOD_VERBS: Readonly<Record<string, readonly string[]>> = {
-  get: ['get', 'list', 'find', 'show', 'read', 'retrieve', 'fetch', 'view', 'search'],
-  post: ['create', 'add', 'new', 'open', 'make', 'post', 'send', 'submit', 'start', 'run'],
-  put: ['update', 'edit', 'change', 'set', 'modify', 'replace', 'put'],
-  patch: ['update', 'edit', 'change', 'set', 'modify', 'patch'],
+export const ACTION_VERBS = {
+  read: ['get', 'list', 'find', 'show', 'read', 'retrieve', 'fetch', 'view', 'search'],
+  create: ['create', 'add', 'new', 'open', 'make', 'send', 'submit', 'start', 'run'],
+  update: ['update', 'edit', 'change', 'set', 'modify', 'replace'],
   delete: ['delete', 'remove', 'cancel', 'destroy', 'drop', 'erase'],
-};
+} as const;
+// Not `post`, `put` or `patch`: in operationIds (`PostCustomersCustomer`) they name the method,
+// not what the operation does (that one updates a customer), and people rarely say them.
 
-// The method verbs are never stop words, whatever the list says (it has `get` and `make`).
-const VERBS = new Set(Object.values(METHOD_VERBS).flat());
+type Action = keyof typeof ACTION_VERBS;
+
+const METHOD_ACTIONS: Readonly<Record<string, Action>> = { get: 'read', post: 'create', put: 'update', patch: 'update', delete: 'delete' };
+
+// The action verbs are never stop words, whatever the list says (it has `get` and `make`).
+const VERBS = new Set<string>(Object.values(ACTION_VERBS).flat());
 const STOP_WORDS = new Set(eng.filter((word) => !VERBS.has(word)));
+/** Stemmed verb → its action, marked so that it never equals a plain term. */
+const ACTION_OF = new Map(Object.entries(ACTION_VERBS).flatMap(([action, verbs]) => verbs.map((verb) => [stem(verb), `~${action}`] as const)));
 
 /** The lower-case words of a text: split on anything not a letter or digit, and at camelCase humps. */
 export function wordsOf(text: string): string[] {
@@ -42,8 +51,20 @@ export function termsOf(text: string): string[] {
   return wordsOf(text).map(termOf).filter((term): term is string => term !== null);
 }
 
-/** The text of a method field: the method and the verbs people use for it. */
+/** The text of a method field: the method and the verbs people use for its action. */
 export function methodText(method: string): string {
   const lower = method.toLowerCase();
-  return [lower, ...(METHOD_VERBS[lower] ?? [])].join(' ');
+  const action = METHOD_ACTIONS[lower];
+  return [lower, ...(action ? ACTION_VERBS[action] : [])].join(' ');
+}
+
+/** A term as compared with names: a verb as its action (`~create` for create, add, open...), else itself. */
+export function canonical(term: string): string {
+  return ACTION_OF.get(term) ?? term;
+}
+
+/** The action of a method as canonical() gives it, if it has one. */
+export function methodAction(method: string): string | undefined {
+  const action = METHOD_ACTIONS[method.toLowerCase()];
+  return action && `~${action}`;
 }
