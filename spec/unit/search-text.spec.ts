@@ -1,6 +1,6 @@
 // Unit tests for server/search/text.ts: how text becomes search terms, for documents and queries alike.
 import { expect } from 'chai';
-import { methodText, termsOf, wordsOf } from '../../server/search/text.ts';
+import { canonical, methodAction, methodText, termsOf, wordsOf } from '../../server/search/text.ts';
 
 describe('search terms (server/search/text.ts)', () => {
   it('splits identifiers, paths and prose into lower-case words', () => {
@@ -28,5 +28,16 @@ describe('search terms (server/search/text.ts)', () => {
     expect(termsOf(methodText('get'))).to.include.members(termsOf('list get find show read retrieve'));
     expect(termsOf(methodText('patch'))).to.include.members(termsOf('update edit change set modify'));
     expect(termsOf(methodText('put'))).to.include.members(termsOf('update edit change set modify'));
+  });
+
+  it('compares a verb with names as its action, so "open" is as good as "create"', () => {
+    const action = (text: string) => termsOf(text).map(canonical);
+    expect(action('open')).to.deep.equal(action('create'));
+    expect(action('remove')).to.deep.equal(action('delete')).and.deep.equal([methodAction('DELETE')]);
+    expect(action('edit')).to.deep.equal([methodAction('patch')]).and.deep.equal([methodAction('put')]);
+    expect(action('list')).to.deep.equal([methodAction('get')]);
+    // In an operationId `Post` names the method, not what it does (PostCustomersCustomer updates).
+    expect(action('post')).to.deep.equal(['post']);
+    expect(action('customers')).to.deep.equal(['custom']);
   });
 });
