@@ -7,7 +7,7 @@ import { isObject } from '../descriptions/json.ts';
 import { markOf } from '../descriptions/keys.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 
-type Name = 'services' | 'paths' | 'operations' | 'parameters' | 'servers' | 'security-schemes';
+export type Name = 'services' | 'paths' | 'operations' | 'parameters' | 'servers' | 'security-schemes';
 
 /** What search and the endpoint hits read: not the bodies, responses and schemas of endpointDetail. */
 export const SEARCH_COLLECTIONS: readonly Name[] = ['services', 'paths', 'operations', 'parameters', 'servers', 'security-schemes'];
@@ -24,8 +24,17 @@ export interface VersionView {
  * search index keeps its view; indexes.ts).
  */
 export async function viewOf(stores: ReadonlyMap<string, RecordStore>, versionId: string, collections: readonly Name[] = SEARCH_COLLECTIONS): Promise<VersionView> {
-  const read = await Promise.all(collections.map(async (name) => [name, [...await stores.get(name)!.all(versionId)].sort(inDocumentOrder)] as const));
-  return viewFrom(versionId, read);
+  return viewFrom(versionId, await Promise.all(collections.map(async (name) => [name, await sortedRecords(stores, versionId, name)] as const)));
+}
+
+async function sortedRecords(stores: ReadonlyMap<string, RecordStore>, versionId: string, name: Name): Promise<CatalogRecord[]> {
+  return [...await stores.get(name)!.all(versionId)].sort(inDocumentOrder);
+}
+
+/** The view with the records of `changed` read again, the others kept. */
+export async function refreshedView(stores: ReadonlyMap<string, RecordStore>, view: VersionView, versionId: string, changed: readonly Name[]): Promise<VersionView> {
+  const reread = new Map(await Promise.all(changed.map(async (name) => [name, await sortedRecords(stores, versionId, name)] as const)));
+  return viewFrom(versionId, SEARCH_COLLECTIONS.map((name) => [name, reread.get(name) ?? [...view.of(name)]] as const));
 }
 
 /** A view with no records (of a version that is gone). */

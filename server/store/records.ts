@@ -310,7 +310,7 @@ export class RecordStore {
     try {
       return await write();
     } finally {
-      await this.#revisions.bump(versionId);
+      await this.#revisions.bump(versionId, [this.collection.name]);
     }
   }
 

@@ -1,33 +1,57 @@
-// The revision of each catalog version: a token on its document in `versions`, replaced after
-// every write to its records, so that anything kept in memory about a version (the search index)
-// is known fresh by one read by `_id` on any instance (docs/storage.md).
+// The revision of each catalog version: tokens on its document in `versions`, replaced after
+// every write to its records (one for the version, one per collection written), so that
+// anything kept in memory about a version (the search index) is known fresh by one read by
+// `_id` on any instance, and knows which collections to read again (docs/storage.md).
 import type { Collection, Db } from 'mongodb';
 import { ulid } from 'ulid';
 
+/** The version's tokens: `version` changes with every write, `collections[name]` with each write to that collection. */
+export interface Revision { version: string; collections: Readonly<Record<string, string>> }
+
+interface VersionDocument { _id: string; revision?: string; revisions?: Record<string, string> }
+
+/**
+ * Bumps of one version queued in this process. On MongoDB one `$set` of several fields is atomic
+ * anyway; FerretDB applies it as a read and a write of the whole document, so two concurrent
+ * bumps could lose one's collection token. The embedded FerretDB serves one instance, so a
+ * process-wide queue is enough there.
+ */
+const queues = new Map<string, Promise<void>>();
+
 export class Revisions {
-  readonly #versions: Collection<{ _id: string; revision?: string }>;
+  readonly #versions: Collection<VersionDocument>;
 
   constructor(db: Db) {
     this.#versions = db.collection('versions');
   }
 
   /**
-   * Marks the version's records as changed. Called AFTER the write, so a reader that sees the
-   * new token reads the new records. A fresh unique token rather than a counter: FerretDB applies
-   * `$inc` as a read and a write, so two concurrent writers could both store the same count and
-   * a reader that built between them would never see a change again; two tokens never collide.
+   * Marks the version's records as changed in these collections. Called AFTER the write, so a
+   * reader that sees the new tokens reads the new records. Fresh unique tokens rather than
+   * counters: a `$inc` that FerretDB applies as a read and a write could store one count for
+   * two writers, and an index built between the two would never see the second.
    */
-  async bump(versionId: string): Promise<void> {
-    await this.#versions.updateOne({ _id: versionId }, { $set: { revision: ulid() } });
+  bump(versionId: string, collections: readonly string[]): Promise<void> {
+    const token = ulid();
+    const set = { revision: token, ...Object.fromEntries(collections.map((name) => [`revisions.${name}`, token])) };
+    const previous = queues.get(versionId) ?? Promise.resolve();
+    const bumped = previous.catch(() => {}).then(async () => {
+      await this.#versions.updateOne({ _id: versionId }, { $set: set });
+    });
+    queues.set(versionId, bumped);
+    void bumped.catch(() => {}).finally(() => {
+      if (queues.get(versionId) === bumped) queues.delete(versionId);
+    });
+    return bumped;
   }
 
   /**
-   * The version's current token: '' when it was never written since the change that added
-   * revisions, null when the version document is gone (deleted). Read BEFORE the records it
-   * stands for: a write landing in between then leaves a newer token than the one kept.
+   * The version's tokens ('' where never written since revisions exist), or null when the
+   * version document is gone (deleted). Read BEFORE the records they stand for: a write landing
+   * in between then leaves newer tokens than the ones kept.
    */
-  async of(versionId: string): Promise<string | null> {
-    const document = await this.#versions.findOne({ _id: versionId }, { projection: { revision: 1 } });
-    return document ? document.revision ?? '' : null;
+  async of(versionId: string): Promise<Revision | null> {
+    const document = await this.#versions.findOne({ _id: versionId }, { projection: { revision: 1, revisions: 1 } });
+    return document ? { version: document.revision ?? '', collections: document.revisions ?? {} } : null;
   }
 }

@@ -62,7 +62,7 @@ export class VersionRecords {
       }
       await flush();
     }
-    await this.#revisions.bump(to);
+    await this.#revisions.bump(to, [...this.#collections.keys()]);
     return copied;
   }
 

@@ -102,6 +102,19 @@ describe('search: fresh after every kind of write, on every instance', function 
     });
   }
 
+  it('finds an operation by a parameter added to it, after writes elsewhere in between', async () => {
+    const tenant = await shopTenant();
+    expect(await ids(a, tenant.prefixes.V, 'currency', tenant.key)).to.deep.equal([]);
+    const { id } = await operationNamed(tenant, 'getStatus');
+    // A write search does not read (a response), then one it does (a parameter).
+    const response = await b.request.post(`${tenant.prefixes.V}/responses`).set(bearer(tenant.key)).send({ operationId: id, statusCode: 503, description: 'Down' });
+    expect(response.status, JSON.stringify(response.body)).to.equal(201);
+    expect(await ids(a, tenant.prefixes.V, 'currency', tenant.key)).to.deep.equal([]);
+    const parameter = await b.request.post(`${tenant.prefixes.V}/parameters`).set(bearer(tenant.key)).send({ operationId: id, name: 'currency', in: 'query', schema: { type: 'string' } });
+    expect(parameter.status, JSON.stringify(parameter.body)).to.equal(201);
+    expect(await ids(a, tenant.prefixes.V, 'currency', tenant.key)).to.deep.equal(['getStatus']);
+  });
+
   it('serves the MCP tools from the same fresh index', async () => {
     const tenant = await shopTenant();
     const mcp = (instance: TestService, name: string, args: Record<string, unknown>) => instance.request.post('/mcp').set(bearer(tenant.key))
