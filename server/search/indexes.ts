@@ -10,7 +10,7 @@ import { emptyView, refreshedView, SEARCH_COLLECTIONS, viewOf, type Name } from 
 import { VersionIndex } from './ranking.ts';
 
 /** Operations indexed in one process at most: about 90 MB of heap per 10,000 with their records (docs/scaling.md). */
-export const MAX_INDEXED_OPERATIONS = 200_000;
+export const MAX_INDEXED_OPERATIONS = 100_000;
 
 interface Kept { revision: Revision; index: VersionIndex }
 
