@@ -82,27 +82,31 @@ export function endpointOf(view: VersionView, operation: CatalogRecord): Record<
 }
 
 /**
- * Everything about one operation an agent needs to call it: the hit form from the view, and its
- * parameters, bodies, responses and the schemas they reference read for this operation alone.
+ * Everything about one operation an agent needs to call it: the hit form and the parameters
+ * from the view (the search index keeps it), and its bodies and responses read for this
+ * operation alone, with the version's schemas (one read each, at once: on FerretDB each read is
+ * a scan of its collection whatever the filter, so this is never more than the whole-version
+ * read it replaces).
  */
 export async function endpointDetail(stores: ReadonlyMap<string, RecordStore>, view: VersionView, operation: CatalogRecord): Promise<Record<string, unknown>> {
   const path = view.byId('paths', operation['pathId']);
   const versionId = operation.versionId;
-  const [own, onPath, requests, responses] = await Promise.all([
-    stores.get('parameters')!.matching(versionId, { operationId: operation.id }),
-    path ? stores.get('parameters')!.matching(versionId, { pathId: path.id }) : [],
+  const [requests, responses, resources] = await Promise.all([
     stores.get('requests')!.matching(versionId, { operationId: operation.id }),
     stores.get('responses')!.matching(versionId, { operationId: operation.id }),
+    stores.get('resources')!.all(versionId),
   ].map(async (records) => [...await records].sort(inDocumentOrder)));
-  const inherited = onPath!.filter((record) => !own!.some((mine) => mine['name'] === record['name'] && mine['in'] === record['in']));
-  const parameters = [...inherited, ...own!];
+  const own = view.of('parameters').filter((record) => record['operationId'] === operation.id);
+  const inherited = view.of('parameters').filter((record) => path && record['pathId'] === path.id
+    && !own.some((mine) => mine['name'] === record['name'] && mine['in'] === record['in']));
+  const parameters = [...inherited, ...own];
   return {
     ...endpointOf(view, operation),
     operation: withoutInternals(operation),
     parameters: parameters.map(withoutInternals),
     requests: requests!.map(withoutInternals),
     responses: responses!.map(withoutInternals),
-    schemas: await referencedSchemas(stores.get('resources')!, versionId, [...parameters, ...requests!, ...responses!]),
+    schemas: referencedSchemas(resources!, [...parameters, ...requests!, ...responses!]),
   };
 }
 
@@ -145,24 +149,16 @@ function schemeOf(record: CatalogRecord): Record<string, unknown> {
   });
 }
 
-/**
- * The Resources the records' schemas refer to (`#/components/schemas/<name>`), and theirs, by
- * name: one read per level of references, of the names not yet found.
- */
-async function referencedSchemas(resources: RecordStore, versionId: string, records: readonly CatalogRecord[]): Promise<Record<string, unknown>> {
+/** The Resources the records' schemas refer to (`#/components/schemas/<name>`), and theirs, by name. */
+function referencedSchemas(resources: readonly CatalogRecord[], records: readonly CatalogRecord[]): Record<string, unknown> {
   const found: Record<string, unknown> = {};
-  let pending = [...new Set(records.flatMap((record) => refsIn(record['schema'])))];
+  const pending = records.flatMap((record) => refsIn(record['schema']));
   while (pending.length > 0) {
-    const named = new Map<unknown, CatalogRecord>();
-    // The first in document order, when services of the version share a schema name.
-    for (const record of (await resources.matching(versionId, { name: pending })).sort(inDocumentOrder)) if (!named.has(record['name'])) named.set(record['name'], record);
-    const next = new Set<string>();
-    for (const name of pending) {
-      const resource = named.get(name);
-      found[name] = resource?.['schema'] ?? null;
-      if (resource) for (const ref of refsIn(resource['schema'])) if (!(ref in found)) next.add(ref);
-    }
-    pending = [...next];
+    const name = pending.pop()!;
+    if (name in found) continue;
+    const resource = resources.find((record) => record['name'] === name);
+    found[name] = resource?.['schema'] ?? null;
+    if (resource) pending.push(...refsIn(resource['schema']));
   }
   return found;
 }
