@@ -72,7 +72,7 @@ export class RecordStore {
     this.collection = collection;
     this.#locks = options.serialiseWrites === false ? undefined : new RecordLocks();
     this.#positions = new CursorPositions(db, collection.name);
-    this.#revisions = new Revisions(db);
+    this.#revisions = new Revisions(db, { queued: options.serialiseWrites !== false });
     // fieldsAsRaw defaults to `{}` in the driver, and js-bson reads it as `fieldsAsRaw[key]`
     // for every array: under a key named like an Object.prototype member (`__proto__`,
     // `constructor`, `toString`...) that lookup is truthy, so the array's documents came back

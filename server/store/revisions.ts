@@ -11,18 +11,21 @@ export interface Revision { version: string; collections: Readonly<Record<string
 interface VersionDocument { _id: string; revision?: string; revisions?: Record<string, string> }
 
 /**
- * Bumps of one version queued in this process. On MongoDB one `$set` of several fields is atomic
- * anyway; FerretDB applies it as a read and a write of the whole document, so two concurrent
- * bumps could lose one's collection token. The embedded FerretDB serves one instance, so a
- * process-wide queue is enough there.
+ * Bumps of one version queued in this process, where the database needs it. On MongoDB one
+ * `$set` of several fields is atomic; FerretDB applies it as a read and a write of the whole
+ * document, so two concurrent bumps could lose one's collection token. The embedded FerretDB
+ * serves one instance, so a process-wide queue is enough there.
  */
 const queues = new Map<string, Promise<void>>();
 
 export class Revisions {
   readonly #versions: Collection<VersionDocument>;
+  readonly #queued: boolean;
 
-  constructor(db: Db) {
+  /** `queued`: one bump of a version at a time in this process (FerretDB needs it; see above). */
+  constructor(db: Db, options: { queued?: boolean } = {}) {
     this.#versions = db.collection('versions');
+    this.#queued = options.queued ?? true;
   }
 
   /**
@@ -34,10 +37,12 @@ export class Revisions {
   bump(versionId: string, collections: readonly string[]): Promise<void> {
     const token = ulid();
     const set = { revision: token, ...Object.fromEntries(collections.map((name) => [`revisions.${name}`, token])) };
-    const previous = queues.get(versionId) ?? Promise.resolve();
-    const bumped = previous.catch(() => {}).then(async () => {
+    const write = async () => {
       await this.#versions.updateOne({ _id: versionId }, { $set: set });
-    });
+    };
+    if (!this.#queued) return write();
+    const previous = queues.get(versionId) ?? Promise.resolve();
+    const bumped = previous.catch(() => {}).then(write);
     queues.set(versionId, bumped);
     void bumped.catch(() => {}).finally(() => {
       if (queues.get(versionId) === bumped) queues.delete(versionId);
