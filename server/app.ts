@@ -30,6 +30,7 @@ import type { Tenancy } from './tenancy/tenancy.ts';
 import type { VersionManager } from './versions/manage.ts';
 import { VersionResolver } from './versions/resolve.ts';
 import { versionEndpoints } from './versions/routes.ts';
+import type { SearchIndexes } from './search/indexes.ts';
 import { searchEndpoints } from './search/routes.ts';
 import { mcpRouter } from './mcp/route.ts';
 import { changeEndpoints } from './changes/routes.ts';
@@ -48,6 +49,7 @@ export interface AppParts {
   versionRecords: VersionRecords;
   versionManager: VersionManager;
   observations: Observations;
+  searchIndexes: SearchIndexes;
 }
 
 export function createApp(parts: AppParts): express.Express {
@@ -77,7 +79,7 @@ export function createApp(parts: AppParts): express.Express {
     ...routeTable(parts.catalog.collections).map((route) => recordEndpoint(route, parts.stores)),
     ...wholeVersionEndpoints(parts.stores),
     ...descriptionEndpoints(parts.stores, parts.catalog, parts.config.recordLimits),
-    ...searchEndpoints(parts.stores, parts.observations),
+    ...searchEndpoints(parts.searchIndexes, parts.observations),
     ...changeEndpoints(parts.catalog, parts.stores),
     ...insightEndpoints({ catalog: parts.catalog, stores: parts.stores, observations: parts.observations, reportLimit: parts.config.importBodyLimit }),
     ...versionEndpoints({ catalog: parts.catalog, tenancy: parts.tenancy, manager: parts.versionManager, records: parts.versionRecords }),
@@ -87,7 +89,7 @@ export function createApp(parts: AppParts): express.Express {
   const readBody = jsonBodyReader(parts.config.bodyLimit, parts.config.recordLimits);
   // Agents reach the catalog through MCP with the same credentials and the same authorization.
   app.use(mcpRouter({
-    catalog: parts.catalog, tenancy: parts.tenancy, versions, stores: parts.stores, observations: parts.observations, authenticate: limitedAuthenticate, readBody,
+    catalog: parts.catalog, tenancy: parts.tenancy, versions, stores: parts.stores, observations: parts.observations, searchIndexes: parts.searchIndexes, authenticate: limitedAuthenticate, readBody,
     dbTimeoutMs: parts.config.dbTimeoutMs,
   }));
   app.use(catalogRouter(endpoints, {

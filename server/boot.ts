@@ -9,7 +9,9 @@ import { ownImportedSchemes } from './descriptions/scheme-owners.ts';
 import { loadCatalog, SCHEMA_BASE, type Catalog } from './schemas/registry.ts';
 import { connectDatabase, type Database } from './store/database.ts';
 import { provisionDatabase, type DatabaseServer } from './store/provision.ts';
+import { SearchIndexes } from './search/indexes.ts';
 import { RecordStore } from './store/records.ts';
+import { Revisions } from './store/revisions.ts';
 import { VersionRecords } from './store/version-records.ts';
 import { INSIGHT_COMPANIONS, Observations } from './insights/observations.ts';
 import { Tenancy } from './tenancy/tenancy.ts';
@@ -29,6 +31,8 @@ export interface Runtime {
   observations: Observations;
   /** Creates, copies and deletes versions; its sweeper is started by the service process only. */
   versionManager: VersionManager;
+  /** This process's search index per version, kept fresh by the versions' revisions. */
+  searchIndexes: SearchIndexes;
   /** Closes the client, then stops the embedded server if this process started it. */
   close(): Promise<void>;
 }
@@ -88,6 +92,7 @@ async function assemble(config: Config, catalog: Catalog, database: Database, da
     versionRecords,
     versionManager,
     observations,
+    searchIndexes: new SearchIndexes(stores, new Revisions(database.db)),
     async close() {
       await versionManager.stopSweeper();
       await database.close();

@@ -13,9 +13,10 @@ import { withObserved } from '../insights/observed.ts';
 import { registerInsightTools } from '../insights/mcp.ts';
 import type { Observations } from '../insights/observations.ts';
 import type { Catalog } from '../schemas/registry.ts';
-import { SEARCH_COLLECTIONS, endpointDetail, operationNamed, search, serviceBySlug, viewOf } from '../search/endpoints.ts';
+import { endpointDetail, serviceBySlug, viewOf } from '../search/endpoints.ts';
+import type { SearchIndexes } from '../search/indexes.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../search/routes.ts';
-import { queryWords } from '../search/score.ts';
+import { wordsOf } from '../search/text.ts';
 import type { RecordStore } from '../store/records.ts';
 import type { Tenancy, VersionType } from '../tenancy/tenancy.ts';
 import type { ResolvedVersion, VersionAddress, VersionResolver } from '../versions/resolve.ts';
@@ -26,6 +27,8 @@ export interface ToolParts {
   versions: VersionResolver;
   stores: ReadonlyMap<string, RecordStore>;
   observations: Observations;
+  /** The search indexes of the process, shared with the search route. */
+  searchIndexes: SearchIndexes;
 }
 
 const VERSION_ARG = z.string().describe('A version id (`ver_...`) or its address `project/type/slug` (project id or slug; type branch or environment).');
@@ -77,7 +80,7 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential): McpS
   }));
 
   server.registerTool('search_endpoints', {
-    description: 'Operations matching words (operationId, path, summary, tags, parameter names, description), best first, each with its servers and the security requirement that applies, resolved to the schemes (for an apiKey: where the key goes).',
+    description: 'Operations matching plain words (ranked by a BM25 index over operationId, summary, path, tags, the verbs people use for the method, service, parameter names and description; stemmed, typo-tolerant), best first, each with its servers and the security requirement that applies, resolved to the schemes (for an apiKey: where the key goes).',
     inputSchema: {
       version: VERSION_ARG,
       query: z.string().describe('Words to look for.'),
@@ -87,9 +90,9 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential): McpS
     outputSchema: { hits: z.array(anyObject) },
   }, (args) => answer(async () => {
     const version = await inVersion(args.version);
-    if (queryWords(args.query).length === 0) throw InvalidRequest.field('q', 'must have at least one word');
-    const view = await viewOf(parts.stores, version.versionId, SEARCH_COLLECTIONS);
-    const hits = search(view, { query: args.query, limit: args.limit ?? DEFAULT_LIMIT, ...(args.service === undefined ? {} : { service: args.service }) });
+    if (wordsOf(args.query).length === 0) throw InvalidRequest.field('q', 'must have at least one word');
+    const index = await parts.searchIndexes.of(version.versionId);
+    const hits = index.search({ query: args.query, limit: args.limit ?? DEFAULT_LIMIT, ...(args.service === undefined ? {} : { service: args.service }) });
     return { hits: await withObserved(parts.observations, version.versionId, hits) };
   }));
 
@@ -103,8 +106,8 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential): McpS
     },
   }, (args) => answer(async () => {
     const version = await inVersion(args.version);
-    const view = await viewOf(parts.stores, version.versionId);
-    const [detail] = await withObserved(parts.observations, version.versionId, [endpointDetail(view, operationNamed(view, args.operation))]);
+    const index = await parts.searchIndexes.of(version.versionId);
+    const [detail] = await withObserved(parts.observations, version.versionId, [await endpointDetail(parts.stores, index.view, index.operation(args.operation))]);
     return detail!;
   }));
 

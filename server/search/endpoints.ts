@@ -1,16 +1,14 @@
 // Endpoints as a caller needs them: an operation with its path, service, the servers to call
 // and the security requirement that applies, resolved to the schemes themselves. Used by the
-// search route and the MCP tools; reads one version through the record stores (the caller has
-// already resolved and authorized the version).
+// search index (ranking.ts) and the MCP tools; reads one version through the record stores (the
+// caller has already resolved and authorized the version).
 import { RecordNotFound } from '../errors.ts';
 import { isObject } from '../descriptions/json.ts';
 import { markOf } from '../descriptions/keys.ts';
 import { schemeNamed } from '../descriptions/service-records.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
-import { queryWords, ranked, score } from './score.ts';
 
-const COLLECTIONS = ['services', 'paths', 'operations', 'parameters', 'requests', 'responses', 'servers', 'security-schemes', 'resources'] as const;
-type Name = (typeof COLLECTIONS)[number];
+export type Name = 'services' | 'paths' | 'operations' | 'parameters' | 'servers' | 'security-schemes';
 
 /** What search and the endpoint hits read: not the bodies, responses and schemas of endpointDetail. */
 export const SEARCH_COLLECTIONS: readonly Name[] = ['services', 'paths', 'operations', 'parameters', 'servers', 'security-schemes'];
@@ -22,13 +20,30 @@ export interface VersionView {
 }
 
 /**
- * The version's records of `collections` (all that endpointDetail needs by default), read at
- * once. Each read costs the collection's size (on FerretDB, a scan), so only what is used is
- * read: on Microsoft Graph beta (130,023 records, FerretDB) a search took 23-28 s reading all
- * nine collections one after the other, and takes 16-19 s reading its six at once.
+ * The version's records of `collections`, read at once. Each read costs the collection's size
+ * (on FerretDB, a scan), so only what is used is read, and only when the version changed (the
+ * search index keeps its view; indexes.ts).
  */
-export async function viewOf(stores: ReadonlyMap<string, RecordStore>, versionId: string, collections: readonly Name[] = COLLECTIONS): Promise<VersionView> {
-  const read = await Promise.all(collections.map(async (name) => [name, [...await stores.get(name)!.all(versionId)].sort(inDocumentOrder)] as const));
+export async function viewOf(stores: ReadonlyMap<string, RecordStore>, versionId: string, collections: readonly Name[] = SEARCH_COLLECTIONS): Promise<VersionView> {
+  return viewFrom(versionId, await Promise.all(collections.map(async (name) => [name, await sortedRecords(stores, versionId, name)] as const)));
+}
+
+async function sortedRecords(stores: ReadonlyMap<string, RecordStore>, versionId: string, name: Name): Promise<CatalogRecord[]> {
+  return [...await stores.get(name)!.all(versionId)].sort(inDocumentOrder);
+}
+
+/** The view with the records of `changed` read again, the others kept. */
+export async function refreshedView(stores: ReadonlyMap<string, RecordStore>, view: VersionView, versionId: string, changed: readonly Name[]): Promise<VersionView> {
+  const reread = new Map(await Promise.all(changed.map(async (name) => [name, await sortedRecords(stores, versionId, name)] as const)));
+  return viewFrom(versionId, SEARCH_COLLECTIONS.map((name) => [name, reread.get(name) ?? [...view.of(name)]] as const));
+}
+
+/** A view with no records (of a version that is gone). */
+export function emptyView(versionId: string): VersionView {
+  return viewFrom(versionId, SEARCH_COLLECTIONS.map((name) => [name, []] as const));
+}
+
+function viewFrom(versionId: string, read: ReadonlyArray<readonly [Name, CatalogRecord[]]>): VersionView {
   const all = new Map<Name, CatalogRecord[]>(read);
   const ids = new Map<Name, Map<string, CatalogRecord>>(read.map(([name, records]) => [name, new Map(records.map((record) => [record.id, record]))]));
   // A view is read for a purpose; asking it for more is a mistake in the caller, not "none".
@@ -44,44 +59,11 @@ export async function viewOf(stores: ReadonlyMap<string, RecordStore>, versionId
   };
 }
 
-export interface SearchOptions { query: string; limit: number; service?: string }
-
-/** The operations matching the query, best first, as endpoint hits. */
-export function search(view: VersionView, options: SearchOptions): Record<string, unknown>[] {
-  const words = queryWords(options.query);
-  const service = options.service === undefined ? undefined : serviceBySlug(view, options.service);
-  const parameterNames = groupNames(view.of('parameters'));
-  const scored = view.of('operations').flatMap((operation) => {
-    const path = view.byId('paths', operation['pathId']);
-    if (!path || (service && path['serviceId'] !== service.id)) return [];
-    return [{
-      item: operation,
-      key: `${String(operation['operationId'])}\u0000${operation.id}`,
-      score: score(words, {
-        operationId: str(operation['operationId']),
-        path: str(path['path']),
-        summary: str(operation['summary']),
-        description: str(operation['description']),
-        tags: Array.isArray(operation['tags']) ? operation['tags'].map(String) : [],
-        parameters: [...(parameterNames.get(operation.id) ?? []), ...(parameterNames.get(path.id) ?? [])],
-      }),
-    }];
-  });
-  return ranked(scored, options.limit).map(({ item, score: value }) => ({ ...endpointOf(view, item), score: value }));
-}
-
 /** The service with this slug, or 404. */
 export function serviceBySlug(view: VersionView, slug: string): CatalogRecord {
   const service = view.of('services').find((record) => record['slug'] === slug);
   if (!service) throw new RecordNotFound('Service not found');
   return service;
-}
-
-/** An operation by `op_` id or operationId, or 404. */
-export function operationNamed(view: VersionView, ref: string): CatalogRecord {
-  const operation = view.byId('operations', ref) ?? view.of('operations').find((record) => record['operationId'] === ref);
-  if (!operation) throw new RecordNotFound('Operation not found');
-  return operation;
 }
 
 /** The hit form of an operation (without score). */
@@ -100,22 +82,32 @@ export function endpointOf(view: VersionView, operation: CatalogRecord): Record<
   };
 }
 
-/** Everything about one operation an agent needs to call it. */
-export function endpointDetail(view: VersionView, operation: CatalogRecord): Record<string, unknown> {
+/**
+ * Everything about one operation an agent needs to call it: the hit form and the parameters
+ * from the view (the search index keeps it), and its bodies and responses read for this
+ * operation alone, with the version's schemas (one read each, at once: on FerretDB each read is
+ * a scan of its collection whatever the filter, so this is never more than the whole-version
+ * read it replaces).
+ */
+export async function endpointDetail(stores: ReadonlyMap<string, RecordStore>, view: VersionView, operation: CatalogRecord): Promise<Record<string, unknown>> {
   const path = view.byId('paths', operation['pathId']);
+  const versionId = operation.versionId;
+  const [requests, responses, resources] = await Promise.all([
+    stores.get('requests')!.matching(versionId, { operationId: operation.id }),
+    stores.get('responses')!.matching(versionId, { operationId: operation.id }),
+    stores.get('resources')!.all(versionId),
+  ].map(async (records) => [...await records].sort(inDocumentOrder)));
   const own = view.of('parameters').filter((record) => record['operationId'] === operation.id);
   const inherited = view.of('parameters').filter((record) => path && record['pathId'] === path.id
     && !own.some((mine) => mine['name'] === record['name'] && mine['in'] === record['in']));
-  const requests = view.of('requests').filter((record) => record['operationId'] === operation.id);
-  const responses = view.of('responses').filter((record) => record['operationId'] === operation.id);
   const parameters = [...inherited, ...own];
   return {
     ...endpointOf(view, operation),
     operation: withoutInternals(operation),
     parameters: parameters.map(withoutInternals),
-    requests: requests.map(withoutInternals),
-    responses: responses.map(withoutInternals),
-    schemas: referencedSchemas(view, [...parameters, ...requests, ...responses]),
+    requests: requests!.map(withoutInternals),
+    responses: responses!.map(withoutInternals),
+    schemas: referencedSchemas(resources!, [...parameters, ...requests!, ...responses!]),
   };
 }
 
@@ -157,13 +149,13 @@ function schemeOf(record: CatalogRecord): Record<string, unknown> {
 }
 
 /** The Resources the records' schemas refer to (`#/components/schemas/<name>`), and theirs, by name. */
-function referencedSchemas(view: VersionView, records: readonly CatalogRecord[]): Record<string, unknown> {
+function referencedSchemas(resources: readonly CatalogRecord[], records: readonly CatalogRecord[]): Record<string, unknown> {
   const found: Record<string, unknown> = {};
   const pending = records.flatMap((record) => refsIn(record['schema']));
   while (pending.length > 0) {
     const name = pending.pop()!;
     if (name in found) continue;
-    const resource = view.of('resources').find((record) => record['name'] === name);
+    const resource = resources.find((record) => record['name'] === name);
     found[name] = resource?.['schema'] ?? null;
     if (resource) pending.push(...refsIn(resource['schema']));
   }
@@ -182,16 +174,6 @@ function refsIn(value: unknown, found: string[] = []): string[] {
     }
   }
   return found;
-}
-
-function groupNames(parameters: readonly CatalogRecord[]): Map<string, string[]> {
-  const names = new Map<string, string[]>();
-  for (const record of parameters) {
-    const owner = str(record['operationId']) ?? str(record['pathId']);
-    if (owner === undefined) continue;
-    names.set(owner, [...(names.get(owner) ?? []), String(record['name'])]);
-  }
-  return names;
 }
 
 function withoutInternals(record: CatalogRecord): Record<string, unknown> {

@@ -3,27 +3,27 @@
 import { InvalidRequest } from '../errors.ts';
 import type { Endpoint } from '../pipeline.ts';
 import { FAMILIES } from '../routes/table.ts';
-import type { RecordStore } from '../store/records.ts';
 import { withObserved } from '../insights/observed.ts';
 import type { Observations } from '../insights/observations.ts';
-import { SEARCH_COLLECTIONS, search, viewOf } from './endpoints.ts';
-import { queryWords } from './score.ts';
+import type { SearchIndexes } from './indexes.ts';
+import { wordsOf } from './text.ts';
 
 export const SEARCH_SEGMENT = '/search';
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 
-export function searchEndpoints(stores: ReadonlyMap<string, RecordStore>, observations: Observations): Endpoint[] {
+export function searchEndpoints(indexes: SearchIndexes, observations: Observations): Endpoint[] {
   return FAMILIES.map((family): Endpoint => ({
     method: 'GET', path: `${family.prefix}${SEARCH_SEGMENT}`, target: family.name, access: 'read',
     body: false, query: ['q', 'limit', 'service'], success: [200],
-    // It reads the version's operations, paths, parameters and servers: its cost is the version's size.
+    // The first search after a write to the version builds its index from the version's
+    // operations, paths, parameters and servers: that one costs the version's size.
     longRunning: true,
     summary: 'Search endpoints',
     async run({ version, query }) {
       const options = searchOptions(query);
-      const view = await viewOf(stores, version!.versionId, SEARCH_COLLECTIONS);
-      return { status: 200, body: { hits: await withObserved(observations, version!.versionId, search(view, options)) } };
+      const index = await indexes.of(version!.versionId);
+      return { status: 200, body: { hits: await withObserved(observations, version!.versionId, index.search(options)) } };
     },
   }));
 }
@@ -31,7 +31,7 @@ export function searchEndpoints(stores: ReadonlyMap<string, RecordStore>, observ
 /** The query parameters checked: `q` has words, `limit` is 1–100, `service` a slug. */
 export function searchOptions(query: Readonly<Record<string, unknown>>): { query: string; limit: number; service?: string } {
   const q = single(query, 'q');
-  if (q === undefined || queryWords(q).length === 0) throw InvalidRequest.field('q', 'must have at least one word');
+  if (q === undefined || wordsOf(q).length === 0) throw InvalidRequest.field('q', 'must have at least one word');
   const limitText = single(query, 'limit');
   const limit = limitText === undefined ? DEFAULT_LIMIT : Number(limitText);
   if (!/^\d+$/.test(limitText ?? '1') || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {

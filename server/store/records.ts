@@ -1,5 +1,6 @@
 // One collection of records (Paths, Requests, ...) in MongoDB, whatever its schema: the
-// stored form, the indexes, natural keys, and single-document atomic writes.
+// stored form, the indexes, natural keys, and single-document atomic writes, each followed by a
+// new revision of its version (revisions.ts) so caches of the version know it changed.
 import type { AnyBulkWriteOperation, Collection as MongoCollection, Db, Document, Filter } from 'mongodb';
 import type { Collection } from '../schemas/registry.ts';
 import { decodeValue, encodeField, encodeFields } from './codec.ts';
@@ -7,6 +8,7 @@ import { keysetFilter, mongoSort, type SortKey } from './cursor.ts';
 import { RecordLocks } from './locks.ts';
 import { backfillKeys, isDuplicateKey as isDuplicate, KEY_FIELD, naturalKeyOf } from './natural-keys.ts';
 import { CursorPositions } from './positions.ts';
+import { Revisions } from './revisions.ts';
 
 /** A record as the interface shows it: JSON, with `updatedAt` an ISO string. */
 export type CatalogRecord = Record<string, unknown> & { id: string; versionId: string };
@@ -65,6 +67,7 @@ export class RecordStore {
   readonly #documents: MongoCollection<StoredDocument>;
   readonly #locks: RecordLocks | undefined;
   readonly #positions: CursorPositions;
+  readonly #revisions: Revisions;
 
   /** `serialiseWrites`: queue writes to one record in this process (FerretDB needs it; see locks.ts). */
   constructor(db: Db, collection: Collection, options: { serialiseWrites?: boolean } = {}) {
@@ -72,6 +75,7 @@ export class RecordStore {
     this.#db = db;
     this.#locks = options.serialiseWrites === false ? undefined : new RecordLocks();
     this.#positions = new CursorPositions(db, collection.name);
+    this.#revisions = new Revisions(db, { queued: options.serialiseWrites !== false });
     // fieldsAsRaw defaults to `{}` in the driver, and js-bson reads it as `fieldsAsRaw[key]`
     // for every array: under a key named like an Object.prototype member (`__proto__`,
     // `constructor`, `toString`...) that lookup is truthy, so the array's documents came back
@@ -120,7 +124,11 @@ export class RecordStore {
    * The stored record, or null when the id is taken in that version (insert uniqueness is atomic
    * everywhere); NaturalKeyTaken when another record holds its natural key.
    */
-  async insert(record: CatalogRecord, updatedAt: Date): Promise<CatalogRecord | null> {
+  insert(record: CatalogRecord, updatedAt: Date): Promise<CatalogRecord | null> {
+    return this.#changing(record.versionId, () => this.#insert(record, updatedAt));
+  }
+
+  async #insert(record: CatalogRecord, updatedAt: Date): Promise<CatalogRecord | null> {
     const document = this.#toDocument(record, updatedAt);
     try {
       await this.#documents.insertOne(document);
@@ -134,7 +142,11 @@ export class RecordStore {
   }
 
   /** Replaces the whole record, or creates it; says which. */
-  async replace(record: CatalogRecord, updatedAt: Date): Promise<{ record: CatalogRecord; created: boolean }> {
+  replace(record: CatalogRecord, updatedAt: Date): Promise<{ record: CatalogRecord; created: boolean }> {
+    return this.#changing(record.versionId, () => this.#replace(record, updatedAt));
+  }
+
+  async #replace(record: CatalogRecord, updatedAt: Date): Promise<{ record: CatalogRecord; created: boolean }> {
     const document = this.#toDocument(record, updatedAt);
     try {
       const result = await this.#documents.replaceOne({ _id: document._id }, document, { upsert: true });
@@ -158,7 +170,11 @@ export class RecordStore {
    * Sets the given top-level fields in one atomic update (plus, on FerretDB only, a second write
    * under the caller's lock when it skipped one; see below); null when the record is gone.
    */
-  async update(versionId: string, id: string, fields: Record<string, unknown>, updatedAt: Date, merged: Record<string, unknown>): Promise<CatalogRecord | null> {
+  update(versionId: string, id: string, fields: Record<string, unknown>, updatedAt: Date, merged: Record<string, unknown>): Promise<CatalogRecord | null> {
+    return this.#changing(versionId, () => this.#update(versionId, id, fields, updatedAt, merged));
+  }
+
+  async #update(versionId: string, id: string, fields: Record<string, unknown>, updatedAt: Date, merged: Record<string, unknown>): Promise<CatalogRecord | null> {
     const set: Document = Object.fromEntries(Object.entries(fields).map(([field, value]) => [field, encodeField(value)]));
     const key = naturalKeyOf(this.collection.naturalKey, merged);
     const filter = { _id: documentId(versionId, id) };
@@ -179,9 +195,8 @@ export class RecordStore {
     return replaced && this.toRecord(replaced);
   }
 
-  async delete(versionId: string, id: string): Promise<boolean> {
-    const result = await this.#documents.deleteOne({ _id: documentId(versionId, id) });
-    return result.deletedCount > 0;
+  delete(versionId: string, id: string): Promise<boolean> {
+    return this.#changing(versionId, async () => (await this.#documents.deleteOne({ _id: documentId(versionId, id) })).deletedCount > 0);
   }
 
   /** Every record of the version, in no particular order, read in batches. */
@@ -209,6 +224,13 @@ export class RecordStore {
     return documents.map((document) => this.toRecord(document));
   }
 
+  /** The version's records whose top-level fields equal `fields` (an array value: any of its items), in id order. */
+  async matching(versionId: string, fields: Readonly<Record<string, string | readonly string[]>>): Promise<CatalogRecord[]> {
+    const filter = Object.fromEntries(Object.entries(fields).map(([field, value]) => [field, typeof value === 'string' ? value : { $in: [...value] }]));
+    const documents = await this.#documents.find({ ...filter, versionId }).sort({ versionId: 1, id: 1 }).toArray();
+    return documents.map((document) => this.toRecord(document));
+  }
+
   /**
    * Writes many records at once, in batches of unordered bulk writes: inserts of new records
    * (plain inserts: on FerretDB far cheaper than upserts), whole-record replaces of existing
@@ -216,6 +238,12 @@ export class RecordStore {
    * records a sync finds again by natural key, so running it again completes it.
    */
   async bulk(versionId: string, writes: BulkWrites, updatedAt: Date): Promise<void> {
+    // An import sends every collection, most with nothing to write: no change, no new revision.
+    if (!writes.insert?.length && !writes.replace?.length && !writes.delete?.length) return;
+    return this.#changing(versionId, () => this.#bulk(versionId, writes, updatedAt));
+  }
+
+  async #bulk(versionId: string, writes: BulkWrites, updatedAt: Date): Promise<void> {
     // Deletes first, then replaces, then inserts: a record that takes over a natural key another
     // one gave up must not meet it in the unique `_key` index.
     const deletes = writes.delete ?? [];
@@ -296,6 +324,18 @@ export class RecordStore {
     const key = naturalKeyOf(this.collection.naturalKey, record);
     if (key !== undefined) document[KEY_FIELD] = key;
     return document;
+  }
+
+  /**
+   * Runs a write, then gives the version a new revision, whether the write succeeded or not (a
+   * failed write may have changed some records: a bulk cut short, the second step of an update).
+   */
+  async #changing<T>(versionId: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      await this.#revisions.bump(versionId, [this.collection.name]);
+    }
   }
 
   /** Runs a write that may set the natural key; a unique-index refusal becomes NaturalKeyTaken. */

@@ -5,6 +5,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Collection as MongoCollection, Db, Document } from 'mongodb';
 import type { Collection } from '../schemas/registry.ts';
 import { documentId } from './records.ts';
+import { Revisions } from './revisions.ts';
 
 /** Record ids of one collection that differ between two versions, each list capped. */
 export interface CollectionDiff {
@@ -39,10 +40,12 @@ export class VersionRecords {
   readonly #copied: ReadonlyMap<string, MongoCollection<Document>>;
   readonly #purged: ReadonlyMap<string, MongoCollection<Document>>;
   readonly #purgeBatch: number;
+  readonly #revisions: Revisions;
 
   /** `purgeBatch` is for tests, which slice small versions to exercise the sliced purge. */
   constructor(db: Db, collections: readonly Collection[], purgeBatch = PURGE_BATCH, companions: readonly VersionCompanion[] = []) {
     this.#purgeBatch = purgeBatch;
+    this.#revisions = new Revisions(db);
     // A null-prototype fieldsAsRaw, as in RecordStore: arrays under keys like `__proto__` would
     // otherwise come back as raw BSON buffers and be copied as such.
     const open = (name: string) => [name, db.collection(name, { fieldsAsRaw: Object.create(null) as Document })] as const;
@@ -55,6 +58,7 @@ export class VersionRecords {
    * Copies every record of `from` into `to`, keeping ids and every stored field (updatedAt
    * included) but `_id` and `versionId`. Stored documents are copied as stored, so nothing is
    * decoded and re-encoded. `onBatch` runs after each insertMany (the copier's heartbeat).
+   * `to` gets a new revision after the copy, as after any write to its records.
    */
   async copy(from: string, to: string, onBatch: (copied: number) => Promise<void> = async () => {}): Promise<number> {
     let copied = 0;
@@ -73,6 +77,7 @@ export class VersionRecords {
       }
       await flush();
     }
+    await this.#revisions.bump(to, [...this.#collections.keys()]);
     return copied;
   }
 

@@ -1,11 +1,13 @@
 // Two service processes on one database, as behind a load balancer: a cursor issued by one
-// resumes exactly on the other, a client-chosen id created on both is stored once, and a
-// revoked key stops working on both within API_KEY_CACHE_MS (docs/scaling.md).
+// resumes exactly on the other, a client-chosen id created on both is stored once, a write on
+// one is in the next search on the other, and a revoked key stops working on both within
+// API_KEY_CACHE_MS (docs/scaling.md).
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { testDatabase } from '../support/database.ts';
 import { spawnService, type ServiceProcess } from '../support/process.ts';
 import { JWT_SECRET, givenTenant, startService, type Tenant, type TestService } from '../support/service.ts';
+import { shop } from './search/shop.ts';
 
 const SERVICE_ID = `svc_${'0'.repeat(26)}`;
 /** How long each instance remembers a usable key; short, so the bound is quick to observe. */
@@ -64,6 +66,20 @@ describe('Two instances on one database', function () {
         .map((response) => response.status).sort();
       expect(statuses).to.deep.equal([201, 409]);
     }
+  });
+
+  it('searches fresh on each instance: a write on one is in the next search on the other', async () => {
+    const [a, b] = instances as [ServiceProcess, ServiceProcess];
+    expect((await call(a, 'POST', `${tenant.prefixes.V}/imports/openapi?service=shop`, shop())).status).to.equal(201);
+    const operationIds = async (instance: ServiceProcess, query: string) => ((await call(instance, 'GET', `${tenant.prefixes.P}/search?q=${query}`)).body.hits as { operation: { operationId: string } }[])
+      .map((hit) => hit.operation.operationId);
+    expect(await operationIds(b, 'health')).to.deep.equal(['getStatus']);
+    const operations = (await call(a, 'GET', `${tenant.prefixes.V}/operations?limit=100`)).body.items as { id: string; operationId: string }[];
+    const status = operations.find((operation) => operation.operationId === 'getStatus')!;
+    expect((await call(a, 'PATCH', `${tenant.prefixes.V}/operations/${status.id}`, { summary: 'Heartbeat of the shop' })).status).to.equal(200);
+    expect(await operationIds(b, 'heartbeat')).to.deep.equal(['getStatus']);
+    expect((await call(a, 'DELETE', `${tenant.prefixes.V}/operations/${status.id}`)).status).to.equal(204);
+    expect(await operationIds(b, 'heartbeat')).to.deep.equal([]);
   });
 
   it('refuses a revoked key on every instance once API_KEY_CACHE_MS has passed', async () => {

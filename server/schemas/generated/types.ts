@@ -404,7 +404,7 @@ export interface Endpoint {
  */
 export type EndpointHit = Endpoint & {
   /**
-   * Sum of the weights of the fields matching each query word (operationId, path 10; summary 5; tags, parameter names 3; description 1).
+   * Relevance to the query: the BM25 score of the operation's fields (per-field boosts; stemmed, prefix and one-typo matches) times how well the query names the operation (its words in the operationId, summary or method). Higher is better; comparable within one answer only.
    */
   score: number;
   [k: string]: unknown;

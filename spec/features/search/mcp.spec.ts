@@ -71,7 +71,7 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
 
     const found = await call(client, 'search_endpoints', { version: tenant.version.id, query: 'invoice', limit: 2 });
     const hits = found.structuredContent?.['hits'] as { operation: { operationId: string }; security: unknown[] }[];
-    expect(hits.map((hit) => hit.operation.operationId)).to.deep.equal(['getInvoice', 'createInvoice']);
+    expect(hits.map((hit) => hit.operation.operationId)).to.deep.equal(['getInvoice', 'listInvoices']);
     expect(JSON.parse((found.content[0] as { text: string }).text)).to.deep.equal(found.structuredContent);
 
     const endpoint = await call(client, 'get_endpoint', { version: tenant.version.id, operation: 'getInvoice' });

@@ -1,11 +1,8 @@
-// Relevance of an operation to a query, computed in the service: the search of the embedded
-// database (FerretDB has no `$text`) and the one definition of the weights. A query is words;
-// a field matches a word when one of the field's words equals it (case-insensitive; camelCase,
-// snake_case, kebab-case and path segments are split, so `findPetsByStatus` has `find`, `pets`,
-// `by`, `status`), or when the word is a field word's prefix of four letters or more
-// (`pet` does not match `petstore`, `stat` matches `status`). The score is the sum over query
-// words of the weights of the fields that match it: an operation matching more of the words,
-// in heavier fields, ranks higher. Ties go by operationId, so answers are stable.
+// The hand-written scorer search used before its index (server/search/ranking.ts), kept only so
+// that the search benchmark can compare the two. A query is words; a field matches a word when one
+// of the field's words equals it (case-insensitive; camelCase, snake_case, kebab-case and path
+// segments split), or when the word is a field word's prefix of four letters or more. The score is
+// the sum over query words of the weights of the fields that match it. Ties go by operationId.
 
 /** Heavier fields count more: operationId and path above summary above description. */
 export const WEIGHTS = {

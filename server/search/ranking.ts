@@ -1,0 +1,203 @@
+// One version's search index: a MiniSearch (BM25+) document per operation, with per-field boosts,
+// prefix and typo tolerance, over the terms of text.ts; its best candidates are then ordered by
+// how well the query names each operation (see naming). Built from the records search reads
+// (endpoints.ts's view), which it keeps to turn ranked operations into endpoint hits.
+import MiniSearch, { type Options, type SearchOptions as EngineOptions } from 'minisearch';
+import { RecordNotFound } from '../errors.ts';
+import type { CatalogRecord } from '../store/records.ts';
+import { endpointOf, serviceBySlug, type VersionView } from './endpoints.ts';
+import { canonical, methodAction, methodText, termOf, termsOf, wordsOf } from './text.ts';
+
+/**
+ * How much a match in each field counts. The operation's own names (operationId, summary) say
+ * most about what it does; the path and tags say what it acts on; the method field holds the
+ * verbs people say for it (text.ts); descriptions and parameter names are long and general, so
+ * they count least, and BM25 already discounts long fields and words common to many operations.
+ */
+export const BOOSTS = {
+  operationId: 2,
+  summary: 2,
+  path: 1.5,
+  tags: 1,
+  method: 1,
+  service: 1,
+  parameters: 0.5,
+  description: 0.5,
+} as const;
+
+type Field = keyof typeof BOOSTS;
+type Document = Record<Field, string> & { id: string };
+
+const ENGINE: Options<Document> = {
+  fields: Object.keys(BOOSTS),
+  tokenize: wordsOf,
+  processTerm: (term) => termOf(term) ?? undefined,
+};
+
+/**
+ * Prefix matches for terms of four letters or more (`stat` finds `status`; `pet` does not find
+ * `petstore`), one typo in terms of five or more. MiniSearch counts such matches less than exact
+ * ones. A query's words are alternatives: an operation matching more of them ranks higher.
+ */
+const ASKING: EngineOptions = {
+  boost: BOOSTS,
+  prefix: (term) => term.length >= 4,
+  fuzzy: (term) => (term.length >= 5 ? 1 : false),
+  combineWith: 'OR',
+};
+
+export interface SearchOptions { query: string; limit: number; service?: string }
+
+/** How many of the engine's best are ordered again by naming. */
+const CANDIDATES = 100;
+
+/** An operation's name as canonical terms: its operationId's, its summary's and its method's action. */
+interface Name { operationId: readonly string[]; summary: readonly string[]; all: readonly string[]; item: boolean }
+
+export class VersionIndex {
+  readonly view: VersionView;
+  readonly #engine: MiniSearch<Document>;
+  readonly #operations: ReadonlyMap<string, CatalogRecord>;
+  readonly #byOperationId: ReadonlyMap<string, CatalogRecord>;
+  readonly #serviceOf: ReadonlyMap<string, string | undefined>;
+  readonly #names = new Map<string, Name>();
+
+  private constructor(view: VersionView, engine: MiniSearch<Document>) {
+    this.view = view;
+    this.#engine = engine;
+    const operations = view.of('operations');
+    this.#operations = new Map(operations.map((operation) => [operation.id, operation]));
+    // The first in document order wins, as before (operationIds are unique per service, not per version).
+    this.#byOperationId = new Map(operations.toReversed().map((operation) => [String(operation['operationId']), operation]));
+    this.#serviceOf = new Map(operations.map((operation) => [operation.id, str(view.byId('paths', operation['pathId'])?.['serviceId'])]));
+  }
+
+  /** The index of the view's operations; added in chunks so a large version does not hold the event loop. */
+  static async of(view: VersionView): Promise<VersionIndex> {
+    const engine = new MiniSearch<Document>(ENGINE);
+    await engine.addAllAsync(documentsOf(view), { chunkSize: 500 });
+    return new VersionIndex(view, engine);
+  }
+
+  get size(): number {
+    return this.#operations.size;
+  }
+
+  /** The operations matching the query, best first, as endpoint hits with their score. */
+  search(options: SearchOptions): Record<string, unknown>[] {
+    const serviceId = options.service === undefined ? undefined : serviceBySlug(this.view, options.service).id;
+    const found = this.#engine.search(options.query, {
+      ...ASKING,
+      ...(serviceId === undefined ? {} : { filter: (result) => this.#serviceOf.get(String(result.id)) === serviceId }),
+    });
+    const terms = termsOf(options.query);
+    const asked = distinct(terms.map(canonical));
+    const intent = intentOf(terms);
+    return found.slice(0, CANDIDATES)
+      .map((result) => {
+        const operation = this.#operations.get(String(result.id))!;
+        const name = this.#nameOf(operation);
+        return { operation, score: result.score * naming(asked, name) * (intent === undefined || intent === name.item ? SHAPE_FIT : 1) };
+      })
+      // Equal scores go by operationId, then id, so answers are stable.
+      .sort((a, b) => b.score - a.score || compare(String(a.operation['operationId']), String(b.operation['operationId'])) || compare(a.operation.id, b.operation.id))
+      .slice(0, options.limit)
+      .map(({ operation, score }) => ({ ...endpointOf(this.view, operation), score: Math.round(score * 1000) / 1000 }));
+  }
+
+  #nameOf(operation: CatalogRecord): Name {
+    let name = this.#names.get(operation.id);
+    if (!name) {
+      const operationId = distinct(termsOf(str(operation['operationId']) ?? '').map(canonical));
+      const summary = distinct(termsOf(str(operation['summary']) ?? '').map(canonical));
+      const action = methodAction(str(operation['method']) ?? '');
+      const path = str(this.view.byId('paths', operation['pathId'])?.['path']) ?? '';
+      name = { operationId, summary, all: distinct([...operationId, ...summary, ...(action ? [action] : [])]), item: /\}\/?$/.test(path) };
+      this.#names.set(operation.id, name);
+    }
+    return name;
+  }
+
+  /** An operation by `op_` id or operationId, or 404. */
+  operation(ref: string): CatalogRecord {
+    const operation = this.#operations.get(ref) ?? this.#byOperationId.get(ref);
+    if (!operation) throw new RecordNotFound('Operation not found');
+    return operation;
+  }
+}
+
+/**
+ * How well the query names an operation, as a factor of its engine score: from 1 to 16. Four times
+ * for a name that has every asked term (not only its description), and up to four times again for a
+ * name made of the asked terms and little else: "create an issue" is `issues/create` more than
+ * `issues/create-comment`. Verbs count as their action; an abbreviation as its word (`repo`).
+ */
+function naming(asked: readonly string[], name: Name): number {
+  if (asked.length === 0) return 1;
+  const covered = asked.filter((term) => name.all.some((own) => same(term, own))).length / asked.length;
+  const precision = (own: readonly string[]) => (own.length === 0 ? 0 : own.filter((term) => asked.some((mine) => same(term, mine))).length / own.length);
+  return ((1 + covered) * (1 + Math.max(precision(name.operationId), precision(name.summary)))) ** 2;
+}
+
+/** How much more an operation counts when its path's shape fits what is asked (see intentOf). */
+const SHAPE_FIT = 1.5;
+const LISTING = new Set(['list', 'all']);
+
+/**
+ * Whether the query asks about one item (true: update or delete one) or a collection (false:
+ * create in it, list it), by the REST convention that a path ending in a parameter is one item
+ * (`/customers/{id}`) and one ending in a name is the collection (`/customers`); undefined when
+ * it does not say.
+ */
+function intentOf(terms: readonly string[]): boolean | undefined {
+  const actions = new Set(terms.map(canonical));
+  if (actions.has('~create') || terms.some((term) => LISTING.has(term))) return false;
+  if (actions.has('~update') || actions.has('~delete')) return true;
+  return undefined;
+}
+
+/** Equal terms, or one an abbreviation (a prefix of three letters or more) of the other. */
+function same(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (a.startsWith('~') || b.startsWith('~') || a.length < 3 || b.length < 3) return false;
+  return a.startsWith(b) || b.startsWith(a);
+}
+
+function distinct(terms: readonly string[]): string[] {
+  return [...new Set(terms)];
+}
+
+/** One document per operation whose path is in the version. */
+function documentsOf(view: VersionView): Document[] {
+  const parameterNames = new Map<string, string[]>();
+  for (const parameter of view.of('parameters')) {
+    const owner = str(parameter['operationId']) ?? str(parameter['pathId']);
+    if (owner !== undefined) parameterNames.set(owner, [...(parameterNames.get(owner) ?? []), String(parameter['name'])]);
+  }
+  return view.of('operations').flatMap((operation) => {
+    const path = view.byId('paths', operation['pathId']);
+    if (!path) return [];
+    const service = view.byId('services', path['serviceId']);
+    const segments = (str(path['path']) ?? '').split('/');
+    return [{
+      id: operation.id,
+      operationId: str(operation['operationId']) ?? '',
+      summary: str(operation['summary']) ?? '',
+      description: str(operation['description']) ?? '',
+      path: segments.filter((segment) => !segment.startsWith('{')).join(' '),
+      tags: Array.isArray(operation['tags']) ? operation['tags'].map(String).join(' ') : '',
+      parameters: [...(parameterNames.get(operation.id) ?? []), ...(parameterNames.get(path.id) ?? []),
+        ...segments.filter((segment) => segment.startsWith('{'))].join(' '),
+      method: methodText(str(operation['method']) ?? ''),
+      service: service ? `${str(service['name']) ?? ''} ${str(service['slug']) ?? ''}` : '',
+    }];
+  });
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
