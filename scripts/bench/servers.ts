@@ -137,7 +137,9 @@ async function start(request: StartRequest): Promise<State> {
   // Production defaults except the database (given), the secret (given) and the rate limit (off:
   // one credential at thousands of requests a second is the load, not abuse). At `info` every
   // request logs one access line, as in production.
-  const config = loadConfig({ MONGODB_URI: request.uri, JWT_SECRET: request.jwtSecret, LOG_LEVEL: process.env.BENCH_LOG ?? 'info', RATE_LIMIT: 'off', METRICS: process.env.BENCH_METRICS ?? 'on' });
+  const config = loadConfig({ MONGODB_URI: request.uri, JWT_SECRET: request.jwtSecret, LOG_LEVEL: process.env.BENCH_LOG ?? 'info', RATE_LIMIT: 'off', METRICS: process.env.BENCH_METRICS ?? 'on',
+    // GitHub's description keeps about 20,000 keys of webhooks on its Service record (README, Limits).
+    RECORD_MAX_KEYS: process.env.RECORD_MAX_KEYS ?? '50000' });
   // The logger `npm start` makes, writing JSON lines to stdout (a pipe to the benchmark).
   const logger = createLogger(config.logLevel, 'json');
   const runtime = await openRuntime(config, logger);
