@@ -9,6 +9,7 @@ import { Deadline } from './deadline.ts';
 import { Forbidden, InvalidRequest } from './errors.ts';
 import type { BodyReader } from './http/body.ts';
 import { send, type Outcome } from './http/respond.ts';
+import type { RouteDoc } from './openapi/documented-route.ts';
 import type { Method, Route } from './routes/table.ts';
 import type { Catalog, Check } from './schemas/registry.ts';
 import type { RecordStore } from './store/records.ts';
@@ -65,8 +66,6 @@ export interface Endpoint {
   query: boolean | readonly string[];
   /** The `:id` parameter's check, for item routes. */
   checkId?: Check;
-  /** Success statuses, for documentation. */
-  success: readonly number[];
   /**
    * Work over a whole version (copy, purge, diff, import, integrity) takes longer than one
    * request's database budget, and on FerretDB single calls of it do too (reading a
@@ -75,15 +74,13 @@ export interface Endpoint {
    * frozen database holds it until it answers again.
    */
   longRunning?: boolean;
-  /** For documentation, where the endpoint knows them: a one-line summary, and `$id`s of its body and answer schemas. */
-  summary?: string;
-  bodySchema?: string;
-  responseSchema?: string;
+  /** What the OpenAPI document says of it (operationId, summary, parameters, body, answers, errors). */
+  doc: RouteDoc;
   run(context: EndpointContext): Promise<Outcome>;
 }
 
 /** A record route of the table as an endpoint: its operation run against its collection's store. */
-export function recordEndpoint(route: Route, stores: ReadonlyMap<string, RecordStore>): Endpoint {
+export function recordEndpoint(route: Route, stores: ReadonlyMap<string, RecordStore>, doc: RouteDoc): Endpoint {
   const store = stores.get(route.collection.name)!;
   const { operation } = route;
   return {
@@ -94,7 +91,7 @@ export function recordEndpoint(route: Route, stores: ReadonlyMap<string, RecordS
     body: operation.body ? 'json' : false,
     query: operation.name === 'list',
     ...(operation.item && { checkId: route.collection.checkId }),
-    success: operation.success,
+    doc,
     run: ({ version, id, body, query }) => operation.run({ store, version: version!, id, body, query }),
   };
 }

@@ -3,23 +3,41 @@
 import { InvalidRequest } from '../errors.ts';
 import type { Endpoint } from '../pipeline.ts';
 import { FAMILIES } from '../routes/table.ts';
+import type { Tag } from '../openapi/documented-route.ts';
+import { SCHEMA_BASE } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { withObserved } from '../insights/observed.ts';
 import type { Observations } from '../insights/observations.ts';
 import { SEARCH_COLLECTIONS, search, viewOf } from './endpoints.ts';
 import { queryWords } from './score.ts';
 
-export const SEARCH_SEGMENT = '/search';
+const SEARCH_SEGMENT = '/search';
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
+
+export const SEARCH_TAG: Tag = {
+  name: 'Search',
+  description: 'Find an endpoint and the credentials it needs: a ranked search over operations, and the same catalog as Model Context Protocol tools for agents.',
+};
 
 export function searchEndpoints(stores: ReadonlyMap<string, RecordStore>, observations: Observations): Endpoint[] {
   return FAMILIES.map((family): Endpoint => ({
     method: 'GET', path: `${family.prefix}${SEARCH_SEGMENT}`, target: family.name, access: 'read',
-    body: false, query: ['q', 'limit', 'service'], success: [200],
+    body: false, query: ['q', 'limit', 'service'],
     // It reads the version's operations, paths, parameters and servers: its cost is the version's size.
     longRunning: true,
-    summary: 'Search endpoints',
+    doc: {
+      operationId: `searchEndpoints${family.operationIdSuffix}`, tag: SEARCH_TAG.name, params: family.params,
+      summary: 'Search endpoints',
+      description: 'Operations whose operationId, path, summary, tags, parameter names or description have the query\'s words (a word also matches as the start, four letters or more, of a longer word), ranked by the sum of the matching fields\' weights: operationId and path 10, summary 5, tags and parameter names 3, description 1. Each hit carries its servers (the operation\'s, else the path\'s, else the service\'s) and the security requirement that applies (the operation\'s own, else the service\'s), resolved to the security schemes.',
+      query: [
+        { name: 'q', description: 'Words to look for: letters and digits, split at anything else (a `q` with neither is 400).', schema: { type: 'string', pattern: '[\\p{L}\\p{N}]' }, required: true },
+        { name: 'limit', description: `At most this many hits; default ${DEFAULT_LIMIT}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
+        { name: 'service', description: 'Only the operations of this service (slug); an unknown slug is 404.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceSlug` } },
+      ],
+      responses: [{ status: 200, description: 'The hits, best first.', schema: { $ref: `${SCHEMA_BASE}api/search.json` } }],
+      errors: [400, 401, 403, 404, 500, 503],
+    },
     async run({ version, query }) {
       const options = searchOptions(query);
       const view = await viewOf(stores, version!.versionId, SEARCH_COLLECTIONS);
