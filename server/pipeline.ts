@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import type { Authenticate } from './auth/authenticate.ts';
 import { authorize, type Access, type Credential } from './auth/credential.ts';
 import { Deadline } from './deadline.ts';
-import { Forbidden, InvalidRequest } from './errors.ts';
+import { Forbidden, InternalError, InvalidRequest, ServiceUnavailable, TooManyRequests, Unauthorized } from './errors.ts';
 import type { BodyReader } from './http/body.ts';
 import { send, type Outcome } from './http/respond.ts';
 import type { RouteDoc } from './openapi/documented-route.ts';
@@ -28,6 +28,15 @@ export interface PipelineParts {
   /** DB_TIMEOUT_MS: the database work of one request (credential, version, operation) gets this long in all. */
   dbTimeoutMs: number;
 }
+
+/**
+ * What the pipeline's stages answer on every endpoint, whatever it runs: a malformed route or
+ * unknown query parameter, no credential, the rate limit (it wraps authentication), a version or
+ * project out of reach, the database budget, anything unforeseen. An endpoint's `doc.errors`
+ * lists only what its own work adds.
+ */
+export const PIPELINE_OUTCOMES: readonly number[] = [InvalidRequest, Unauthorized, TooManyRequests, Forbidden, ServiceUnavailable, InternalError]
+  .map((errorClass) => errorClass.documented.example().status);
 
 /** What a route acts on: a version by id (family V) or by project, type and slug (P), or a project. */
 export type Target = 'V' | 'P' | 'project';

@@ -32,7 +32,7 @@ export function changeEndpoints(catalog: Catalog, stores: ReadonlyMap<string, Re
         { name: 'service', description: 'Only this service (slug or id, on either side); 404 when neither version has it.', schema: { type: 'string', minLength: 1 } },
       ],
       responses: [{ status: 200, description: 'The changes, by service, path and method.', schema: { $ref: `${SCHEMA_BASE}api/changes.json` } }],
-      errors: [400, 401, 403, new RecordNotFound('Service not found'), 500, 503],
+      errors: [new RecordNotFound('Service not found')],
     },
     async run({ credential, version, query, versions }) {
       const against = single(query, 'against');

@@ -50,7 +50,7 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, c
           { status: 200, description: 'The service existed (or a dry run): what changed, or would.', schema: importReport },
           { status: 201, description: 'The service was created.', schema: importReport },
         ],
-        errors: [400, 401, 403, 409, 413, 415, 500, 503],
+        errors: [409, 413, 415],
       },
       async run({ version, body, query }) {
         const service = queryValue(query, 'service');
@@ -80,7 +80,7 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, c
         summary: 'Export a service as OpenAPI 3.1',
         description: 'JSON, or YAML with `Accept: application/yaml`. `components.schemas` holds the Resources its schemas reference.',
         responses: [{ status: 200, description: 'The OpenAPI document.', schema: openApiDocument }],
-        errors: [400, 401, 403, new RecordNotFound(servicesCollection.notFound), 500, 503],
+        errors: [new RecordNotFound(servicesCollection.notFound)],
       },
       async run({ version, id, accepts }) {
         const services = stores.get('services')!;

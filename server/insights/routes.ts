@@ -58,7 +58,7 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
           description: 'An analyzer reports for this service from now on: sets the Service\'s `hasConnection` to true and `lastConnectionAt` to now. Call it again as a heartbeat. These are Service record fields: the write moves the record\'s `updatedAt`.',
           body: { schema: { $ref: `${INSIGHTS}connectionRequest` }, example: { service: 'petstore' } },
           responses: [{ status: 200, description: 'The Service record after the change.', schema: { $ref: `${SCHEMA_BASE}records/service.json` } }],
-          errors: [400, 401, 403, NOT_FOUND, 413, 415, 500, 503],
+          errors: [NOT_FOUND, 413, 415],
         },
         async run({ version, body }) {
           const ref = (body as { service?: unknown } | null)?.service;
@@ -81,7 +81,7 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
           summary: 'End an analyzer connection',
           description: 'Sets the Service\'s `hasConnection` to false (a service without one was already there: 204 too). Its documented endpoints not called since `since` become `unobserved` rather than `orphan`.',
           responses: [{ status: 204, description: 'The service has no connection.' }],
-          errors: [400, 401, 403, NOT_FOUND, 500, 503],
+          errors: [NOT_FOUND],
         },
         async run({ version, id }) {
           const service = await serviceNamed(services, version!.versionId, id);
@@ -103,7 +103,7 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
             example: { log: { version: '1.2', entries: [{ startedDateTime: '2026-11-24T08:00:00.000Z', request: { method: 'GET', url: 'https://petstore.example/v1/pets/42' }, response: { status: 200 } }] } },
           },
           responses: [{ status: 200, description: 'What was counted.', schema: { $ref: `${INSIGHTS}reportAnswer` }, example: { received: 1, matched: 1, unmatched: 0, duplicate: false } }],
-          errors: [400, 401, 403, NOT_FOUND, 413, 415, 500, 503],
+          errors: [NOT_FOUND, 413, 415],
         },
         async run({ version, body, query }) {
           const report = body as ReportBody;
@@ -134,7 +134,7 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
             { name: 'limit', description: `Page size, 1–${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
           ],
           responses: [{ status: 200, description: 'One page of the view.', schema: { $ref: `${INSIGHTS}endpointsPage` } }],
-          errors: [400, 401, 403, NOT_FOUND, 500, 503],
+          errors: [NOT_FOUND],
         },
         async run({ version, query }) {
           const view = parseViewQuery(query);

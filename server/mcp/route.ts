@@ -75,7 +75,8 @@ export const MCP_ROUTE: DocumentedRoute = {
       example: { jsonrpc: '2.0', error: { code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' }, id: null },
     },
   ],
-  errors: [401, 405, 413, 415, 500, 503],
+  // Authentication is rate-limited here as on the pipeline's routes (429).
+  errors: [401, 405, 413, 415, 429, 500, 503],
 };
 
 export function mcpRouter(parts: ToolParts & { authenticate: Authenticate; readBody: BodyReader; dbTimeoutMs: number }): Router {

@@ -39,7 +39,6 @@ function documentRoute(route: Route, example: Record<string, unknown> | undefine
   const body = (kind: BodyKind) => ({ $ref: `#/components/schemas/${bodyComponentName(collection, kind)}` });
   const common = { tag: collection.title, params } as const;
   const suffix = family.operationIdSuffix;
-  const errors = (...more: (number | RecordNotFound)[]) => [400, 401, 403, ...more, 500, 503].sort((a, b) => status(a) - status(b));
   const recordResponse = (status: number, description: string): SuccessResponse => ({ status, description, schema: record, example });
 
   const documented = ((): Omit<RouteDoc, keyof typeof common | 'description'> => {
@@ -60,7 +59,7 @@ function documentRoute(route: Route, example: Record<string, unknown> | undefine
             },
             example: { items: example ? [example] : [], pagination: { nextCursor: null, hasMore: false, limit: DEFAULT_LIMIT } },
           }],
-          errors: errors(),
+          errors: [],
         };
       case 'create':
         return {
@@ -68,14 +67,14 @@ function documentRoute(route: Route, example: Record<string, unknown> | undefine
           summary: `Create a ${one}`,
           body: { schema: body('create'), example: bodyExample },
           responses: [recordResponse(201, `The ${one} as stored.`)],
-          errors: errors(409, 413, 415),
+          errors: [409, 413, 415],
         };
       case 'get':
         return {
           operationId: `get${pascal(collection.record)}${suffix}`,
           summary: `Get a ${one}`,
           responses: [recordResponse(200, `The ${one}.`)],
-          errors: errors(new RecordNotFound(collection.notFound)),
+          errors: [new RecordNotFound(collection.notFound)],
         };
       case 'replace':
         return {
@@ -83,7 +82,7 @@ function documentRoute(route: Route, example: Record<string, unknown> | undefine
           summary: `Replace a ${one}`,
           body: { schema: body('replace'), example: bodyExample },
           responses: [recordResponse(200, `The ${one} replaced.`), recordResponse(201, `The ${one} created, since the id was free in this version.`)],
-          errors: errors(409, 413, 415),
+          errors: [409, 413, 415],
         };
       case 'update':
         return {
@@ -91,14 +90,14 @@ function documentRoute(route: Route, example: Record<string, unknown> | undefine
           summary: `Update a ${one} partially`,
           body: { schema: body('update'), example: bodyExample && patchExample(collection, bodyExample) },
           responses: [recordResponse(200, `The ${one} as updated.`)],
-          errors: errors(new RecordNotFound(collection.notFound), 409, 413, 415),
+          errors: [new RecordNotFound(collection.notFound), 409, 413, 415],
         };
       case 'delete':
         return {
           operationId: `delete${pascal(collection.record)}${suffix}`,
           summary: `Delete a ${one}`,
           responses: [{ status: 204, description: `The ${one} is deleted; no body.` }],
-          errors: errors(new RecordNotFound(collection.notFound)),
+          errors: [new RecordNotFound(collection.notFound)],
         };
     }
   })();
@@ -157,10 +156,6 @@ export function collectionBodySchemas(collections: readonly Collection[]): Recor
 function patchExample(collection: Collection, example: Record<string, unknown>): Record<string, unknown> {
   const required = new Set((collection.schema['required'] ?? []) as string[]);
   return Object.fromEntries(Object.entries(example).filter(([field]) => required.has(field) && field !== 'id' && field !== 'versionId'));
-}
-
-function status(error: number | RecordNotFound): number {
-  return typeof error === 'number' ? error : error.status;
 }
 
 function withoutFields(record: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {

@@ -8,7 +8,7 @@ import { HEALTH_ROUTE } from '../http/health.ts';
 import { METRICS_ROUTE } from '../http/metrics.ts';
 import { INSIGHTS_TAG } from '../insights/routes.ts';
 import { MCP_ROUTE } from '../mcp/route.ts';
-import type { Endpoint } from '../pipeline.ts';
+import { PIPELINE_OUTCOMES, type Endpoint } from '../pipeline.ts';
 import { serviceEndpoints, type EndpointParts } from '../routes/endpoints.ts';
 import { INTEGRITY_TAG } from '../routes/version-routes.ts';
 import type { Catalog } from '../schemas/registry.ts';
@@ -26,7 +26,7 @@ export function serviceDocumentation(catalog: Catalog, endpoints: readonly Endpo
     HEALTH_ROUTE,
     METRICS_ROUTE,
     ...selfDescriptionRoutes,
-    ...endpoints.map(({ method, path, access, doc }) => ({ ...doc, method, path, access })),
+    ...endpoints.map(({ method, path, access, doc }) => ({ ...doc, method, path, access, errors: [...PIPELINE_OUTCOMES, ...doc.errors] })),
     MCP_ROUTE,
   ];
   // The document lists the rooms' operations tag by tag, then the record routes in the table's

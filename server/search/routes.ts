@@ -36,7 +36,7 @@ export function searchEndpoints(stores: ReadonlyMap<string, RecordStore>, observ
         { name: 'service', description: 'Only the operations of this service (slug); an unknown slug is 404.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceSlug` } },
       ],
       responses: [{ status: 200, description: 'The hits, best first.', schema: { $ref: `${SCHEMA_BASE}api/search.json` } }],
-      errors: [400, 401, 403, 404, 500, 503],
+      errors: [404],
     },
     async run({ version, query }) {
       const options = searchOptions(query);

@@ -18,7 +18,6 @@ export const VERSIONS_TAG: Tag = {
 
 const projectParams: Readonly<Record<string, Schema>> = { projectRef: { $ref: `${IDS}projectRef` } };
 const versionResponse = (status: number, description: string) => ({ status, description, schema: { $ref: VERSION_SCHEMA } });
-const ERRORS = [400, 401, 403, 500, 503];
 
 export function versionEndpoints(parts: VersionParts): Endpoint[] {
   const run = versionOperations(parts);
@@ -37,7 +36,7 @@ export function versionEndpoints(parts: VersionParts): Endpoint[] {
           { name: 'type', description: 'Only versions of this type.', schema: { $ref: `${IDS}versionType` } },
         ],
         responses: [{ status: 200, description: 'One page of versions.', schema: { $ref: `${VERSION_SCHEMA}#/$defs/versionList` } }],
-        errors: ERRORS,
+        errors: [],
       },
     },
     {
@@ -48,14 +47,14 @@ export function versionEndpoints(parts: VersionParts): Endpoint[] {
         description: '`copyFrom` (a version of the same project) copies every record of every collection, keeping record ids; the new version is invisible until the copy is complete, and a failed copy leaves nothing behind.',
         body: { schema: { $ref: `${VERSION_SCHEMA}#/$defs/versionCreate` }, example: { type: 'branch', slug: 'feature-x' } },
         responses: [versionResponse(201, 'The version; `Location` names it.')],
-        errors: [400, 401, 403, 409, 413, 415, 500, 503],
+        errors: [409, 413, 415],
       },
     },
     // By address: exactly three segments after `projects`, so it never shadows the record routes of family P.
     ...([['ById', BY_ID!], ['ByAddress', BY_ADDRESS!]] as const).flatMap(([suffix, family]): Endpoint[] => [
       {
         ...common, method: 'GET', path: family.prefix, target: family.name, access: 'read', run: run.get,
-        doc: { operationId: `getVersion${suffix}`, tag, params: family.params, summary: 'Get a version', responses: [versionResponse(200, 'The version.')], errors: ERRORS },
+        doc: { operationId: `getVersion${suffix}`, tag, params: family.params, summary: 'Get a version', responses: [versionResponse(200, 'The version.')], errors: [] },
       },
       {
         ...common, method: 'DELETE', path: family.prefix, target: family.name, access: 'write', longRunning: true, run: run.delete,
@@ -64,7 +63,7 @@ export function versionEndpoints(parts: VersionParts): Endpoint[] {
           summary: 'Delete a version and its records',
           description: 'Answers once the records are removed; records written by requests that raced the delete are removed too.',
           responses: [{ status: 204, description: 'The version and its records are gone; no body.' }],
-          errors: ERRORS,
+          errors: [],
         },
       },
     ]),
@@ -76,7 +75,7 @@ export function versionEndpoints(parts: VersionParts): Endpoint[] {
         description: 'Per collection, the ids added, removed and changed (any field but `updatedAt`) from `against` to this version; each list is capped at 1,000 ids with `truncated: true`. Both versions must be reachable by the credential.',
         query: [{ name: 'against', description: 'The version to compare with.', schema: { $ref: `${IDS}versionId` }, required: true }],
         responses: [{ status: 200, description: 'The differences.', schema: { $ref: `${VERSION_SCHEMA}#/$defs/versionDiff` } }],
-        errors: ERRORS,
+        errors: [],
       },
     },
   ];
