@@ -8,6 +8,7 @@ import { authorize, type Access, type Credential } from './auth/credential.ts';
 import { Deadline } from './deadline.ts';
 import { Forbidden, InternalError, InvalidRequest, ServiceUnavailable, TooManyRequests, Unauthorized } from './errors.ts';
 import type { BodyReader } from './http/body.ts';
+import { compileQueryCheck } from './http/query.ts';
 import { send, type Outcome } from './http/respond.ts';
 import type { RouteDoc } from './openapi/documented-route.ts';
 import type { Method, Route } from './routes/table.ts';
@@ -51,7 +52,7 @@ export interface EndpointContext {
   /** The item id of item routes, already checked. */
   id: string;
   body: unknown;
-  /** Query parameters as Express parsed them (repeated parameters become arrays). */
+  /** Query parameters as Express parsed them: each a string, unless the endpoint checks its own (repeated parameters become arrays). */
   query: Readonly<Record<string, unknown>>;
   /** For operations that reach a second version (diff) or change versions (delete). */
   versions: VersionResolver;
@@ -69,10 +70,11 @@ export interface Endpoint {
   /** Whether it reads a JSON body, an API description (JSON or YAML, under IMPORT_BODY_LIMIT), or a body of its own kind. */
   body: false | 'json' | 'document' | BodyReader;
   /**
-   * The query parameters it takes: `true` when the operation checks them itself (lists), or
-   * their names; any other parameter is 400.
+   * The operation checks the query string itself (lists: repeated `sort`, per-collection filters
+   * and messages). Otherwise the parameters taken are those of `doc.query`, each given once; any
+   * other is 400 naming it.
    */
-  query: boolean | readonly string[];
+  checksOwnQuery?: boolean;
   /** The `:id` parameter's check, for item routes. */
   checkId?: Check;
   /**
@@ -98,7 +100,7 @@ export function recordEndpoint(route: Route, stores: ReadonlyMap<string, RecordS
     target: route.family.name,
     access: operation.access,
     body: operation.body ? 'json' : false,
-    query: operation.name === 'list',
+    checksOwnQuery: operation.name === 'list',
     ...(operation.item && { checkId: route.collection.checkId }),
     doc,
     run: ({ version, id, body, query }) => operation.run({ store, version: version!, id, body, query }),
@@ -106,6 +108,7 @@ export function recordEndpoint(route: Route, stores: ReadonlyMap<string, RecordS
 }
 
 export function handlerFor(endpoint: Endpoint, parts: PipelineParts): (req: Request, res: Response) => Promise<void> {
+  const checkQuery = endpoint.checksOwnQuery ? undefined : compileQueryCheck((endpoint.doc.query ?? []).map((parameter) => parameter.name));
   return async (req, res) => {
     // One budget for the request's database work; reading the body does not count against it.
     const deadline = new Deadline(parts.dbTimeoutMs);
@@ -113,7 +116,7 @@ export function handlerFor(endpoint: Endpoint, parts: PipelineParts): (req: Requ
     const address = endpoint.target === 'project' ? undefined : addressOf(endpoint.target, req, parts.catalog);
     const projectRef = endpoint.target === 'project' ? param(req, 'projectRef', parts.catalog.checkProjectRef) : undefined;
     const id = endpoint.checkId ? param(req, 'id', endpoint.checkId) : '';
-    if (endpoint.query !== true) refuseQuery(req, endpoint.query || []);
+    checkQuery?.(req.query as Record<string, unknown>);
     const cached = address !== undefined && parts.versions.isCached(address);
     const version = address ? await deadline.bound(() => parts.versions.resolve(address)) : undefined;
     const projectId = version ? version.projectId : projectRef !== undefined ? await deadline.bound(() => parts.versions.project(projectRef)) : null;
@@ -164,10 +167,4 @@ function param(req: Request, name: string, check: Check): string {
   const problem = check(value)[0];
   if (problem) throw InvalidRequest.field(name, problem.message);
   return value;
-}
-
-/** A query parameter the endpoint does not take is a mistake worth reporting. */
-function refuseQuery(req: Request, taken: readonly string[]): void {
-  const name = Object.keys(req.query).find((given) => !taken.includes(given));
-  if (name !== undefined) throw InvalidRequest.field(name, 'is not a query parameter of this operation');
 }

@@ -20,7 +20,7 @@ export const CHANGES_TAG: Tag = {
 export function changeEndpoints(catalog: Catalog, stores: ReadonlyMap<string, RecordStore>): Endpoint[] {
   return FAMILIES.map((family): Endpoint => ({
     method: 'GET', path: `${family.prefix}${CHANGES_SEGMENT}`, target: family.name, access: 'read',
-    body: false, query: ['against', 'service'],
+    body: false,
     // Exports every service of both versions: its cost is the versions' size.
     longRunning: true,
     doc: {
@@ -35,11 +35,11 @@ export function changeEndpoints(catalog: Catalog, stores: ReadonlyMap<string, Re
       errors: [new RecordNotFound('Service not found')],
     },
     async run({ credential, version, query, versions }) {
-      const against = single(query, 'against');
+      // Each given once (the pipeline checked).
+      const { against, service } = query as Record<string, string | undefined>;
       if (against === undefined) throw InvalidRequest.field('against', 'is required: the id of the version clients use now');
       const problem = catalog.checkVersionId(against)[0];
       if (problem) throw InvalidRequest.field('against', problem.message);
-      const service = single(query, 'service');
       if (service === '') throw InvalidRequest.field('service', 'must be a service slug or id');
       const other = await reachable(versions, credential, against);
       return { status: 200, body: await compareVersions(stores, other, version!, service) };
@@ -58,11 +58,4 @@ export async function reachable(versions: VersionResolver, credential: Credentia
   if (!other) throw new Forbidden();
   authorize(credential, other.projectId, 'read');
   return other;
-}
-
-function single(query: Readonly<Record<string, unknown>>, name: string): string | undefined {
-  const value = query[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw InvalidRequest.field(name, 'must be given once');
-  return value;
 }

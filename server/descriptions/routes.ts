@@ -31,7 +31,7 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, c
   return FAMILIES.flatMap((family): Endpoint[] => [
     {
       method: 'POST', path: `${family.prefix}${IMPORT_SEGMENT}`, target: family.name, access: 'write',
-      body: 'document', query: ['service', 'dryRun', 'failOn'], longRunning: true,
+      body: 'document', longRunning: true,
       doc: {
         operationId: `importOpenApi${family.operationIdSuffix}`, tag, params: family.params,
         summary: 'Import an OpenAPI document into a service',
@@ -53,9 +53,8 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, c
         errors: [409, 413, 415],
       },
       async run({ version, body, query }) {
-        const service = queryValue(query, 'service');
-        const dryRun = queryValue(query, 'dryRun');
-        const failOn = queryValue(query, 'failOn');
+        // Each given once (the pipeline checked).
+        const { service, dryRun, failOn } = query as Record<string, string | undefined>;
         if (dryRun !== undefined && dryRun !== 'true' && dryRun !== 'false') throw InvalidRequest.field('dryRun', 'must be true or false');
         if (failOn !== undefined && failOn !== 'breaking') throw InvalidRequest.field('failOn', 'must be breaking');
         if (service !== undefined && catalog.checkServiceSlug(service).length > 0) {
@@ -74,7 +73,7 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, c
     },
     {
       method: 'GET', path: `${family.prefix}${EXPORT_SEGMENT}`, target: family.name, access: 'read',
-      body: false, query: false, checkId: servicesCollection.checkId, longRunning: true,
+      body: false, checkId: servicesCollection.checkId, longRunning: true,
       doc: {
         operationId: `exportOpenApi${family.operationIdSuffix}`, tag, params: { ...family.params, id: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceId` } },
         summary: 'Export a service as OpenAPI 3.1',
@@ -155,10 +154,3 @@ const importedDocument: Schema = {
     },
   ],
 };
-
-function queryValue(query: Readonly<Record<string, unknown>>, name: string): string | undefined {
-  const value = query[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw InvalidRequest.field(name, 'must be given once');
-  return value;
-}

@@ -21,7 +21,6 @@ const CONNECTIONS_SEGMENT = '/insights/connections';
 const REPORTS_SEGMENT = '/insights/reports';
 const ENDPOINTS_SEGMENT = '/insights/endpoints';
 const SLUG = /^[a-z0-9-]+$/;
-export const VIEW_QUERY = ['service', 'status', 'since', 'cursor', 'limit'] as const;
 
 export const INSIGHTS_TAG: Tag = {
   name: 'Traffic insights',
@@ -51,7 +50,7 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
     return [
       {
         method: 'POST', path: `${family.prefix}${CONNECTIONS_SEGMENT}`, target: family.name, access: 'write',
-        body: 'json', query: false,
+        body: 'json',
         doc: {
           ...common, operationId: `connectAnalyzer${suffix}`,
           summary: 'Start (or keep alive) an analyzer connection',
@@ -74,7 +73,7 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
       },
       {
         method: 'DELETE', path: `${family.prefix}${CONNECTIONS_SEGMENT}/:id`, target: family.name, access: 'write',
-        body: false, query: false, checkId: checkServiceRef,
+        body: false, checkId: checkServiceRef,
         doc: {
           ...common, operationId: `disconnectAnalyzer${suffix}`,
           params: { ...params, id: { type: 'string', description: 'The service\'s slug or `svc_` id.', minLength: 1 } },
@@ -91,7 +90,7 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
       },
       {
         method: 'POST', path: `${family.prefix}${REPORTS_SEGMENT}`, target: family.name, access: 'write',
-        body: readReport, query: ['service'], longRunning: true,
+        body: readReport, longRunning: true,
         doc: {
           ...common, operationId: `reportTraffic${suffix}`,
           summary: 'Report observed calls',
@@ -109,8 +108,7 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
           const report = body as ReportBody;
           // Everything is checked before anything is counted.
           const { calls } = callsOf(parts.catalog, report);
-          const service = query['service'];
-          if (service !== undefined && typeof service !== 'string') throw InvalidRequest.field('service', 'must be given once');
+          const service = query['service'] as string | undefined;
           const answer = await ingest(parts, {
             versionId: version!.versionId, calls,
             ...(service !== undefined && { service }),
@@ -121,7 +119,7 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
       },
       {
         method: 'GET', path: `${family.prefix}${ENDPOINTS_SEGMENT}`, target: family.name, access: 'read',
-        body: false, query: VIEW_QUERY, longRunning: true,
+        body: false, longRunning: true,
         doc: {
           ...common, operationId: `listEndpointInsights${suffix}`,
           summary: 'List endpoints with what traffic says of them',
@@ -137,7 +135,7 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
           errors: [NOT_FOUND],
         },
         async run({ version, query }) {
-          const view = parseViewQuery(query);
+          const view = parseViewQuery(query as Record<string, string | undefined>);
           const { versionId } = version!;
           const chosen = view.service === undefined ? undefined : await serviceNamed(services, versionId, view.service);
           const [serviceList, paths, operations] = await Promise.all([

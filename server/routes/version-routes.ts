@@ -19,7 +19,6 @@ export function wholeVersionEndpoints(stores: ReadonlyMap<string, RecordStore>):
     target: family.name,
     access: 'read',
     body: false,
-    query: false,
     // It reads every collection of the version: its cost is the version's size, not one call's.
     longRunning: true,
     doc: {

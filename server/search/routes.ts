@@ -23,7 +23,7 @@ export const SEARCH_TAG: Tag = {
 export function searchEndpoints(stores: ReadonlyMap<string, RecordStore>, observations: Observations): Endpoint[] {
   return FAMILIES.map((family): Endpoint => ({
     method: 'GET', path: `${family.prefix}${SEARCH_SEGMENT}`, target: family.name, access: 'read',
-    body: false, query: ['q', 'limit', 'service'],
+    body: false,
     // It reads the version's operations, paths, parameters and servers: its cost is the version's size.
     longRunning: true,
     doc: {
@@ -39,30 +39,23 @@ export function searchEndpoints(stores: ReadonlyMap<string, RecordStore>, observ
       errors: [404],
     },
     async run({ version, query }) {
-      const options = searchOptions(query);
+      const options = searchOptions(query as Record<string, string | undefined>);
       const view = await viewOf(stores, version!.versionId, SEARCH_COLLECTIONS);
       return { status: 200, body: { hits: await withObserved(observations, version!.versionId, search(view, options)) } };
     },
   }));
 }
 
-/** The query parameters checked: `q` has words, `limit` is 1–100, `service` a slug. */
-export function searchOptions(query: Readonly<Record<string, unknown>>): { query: string; limit: number; service?: string } {
-  const q = single(query, 'q');
+/** The query parameters (each given once: the pipeline checked) checked: `q` has words, `limit` is 1–100, `service` a slug. */
+export function searchOptions(query: Readonly<Record<string, string | undefined>>): { query: string; limit: number; service?: string } {
+  const q = query['q'];
   if (q === undefined || queryWords(q).length === 0) throw InvalidRequest.field('q', 'must have at least one word');
-  const limitText = single(query, 'limit');
+  const limitText = query['limit'];
   const limit = limitText === undefined ? DEFAULT_LIMIT : Number(limitText);
   if (!/^\d+$/.test(limitText ?? '1') || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
     throw InvalidRequest.field('limit', `must be an integer from 1 to ${MAX_LIMIT}`);
   }
-  const service = single(query, 'service');
+  const service = query['service'];
   if (service !== undefined && !/^[a-z0-9-]+$/.test(service)) throw InvalidRequest.field('service', 'must be a service slug (lowercase letters, digits and hyphens)');
   return { query: q, limit, ...(service === undefined ? {} : { service }) };
-}
-
-function single(query: Readonly<Record<string, unknown>>, name: string): string | undefined {
-  const value = query[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw InvalidRequest.field(name, 'must be given once');
-  return value;
 }

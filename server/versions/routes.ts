@@ -21,11 +21,11 @@ const versionResponse = (status: number, description: string) => ({ status, desc
 
 export function versionEndpoints(parts: VersionParts): Endpoint[] {
   const run = versionOperations(parts);
-  const common = { body: false, query: false } as const;
+  const common = { body: false } as const;
   const tag = VERSIONS_TAG.name;
   return [
     {
-      ...common, method: 'GET', path: `${PROJECT}/versions`, target: 'project', access: 'read', query: true, run: run.list,
+      ...common, method: 'GET', path: `${PROJECT}/versions`, target: 'project', access: 'read', checksOwnQuery: true, run: run.list,
       doc: {
         operationId: 'listVersions', tag, params: projectParams,
         summary: "List a project's versions",
@@ -68,7 +68,7 @@ export function versionEndpoints(parts: VersionParts): Endpoint[] {
       },
     ]),
     {
-      ...common, method: 'GET', path: `${BY_ID!.prefix}/diff`, target: 'V', access: 'read', query: true, longRunning: true, run: run.diff,
+      ...common, method: 'GET', path: `${BY_ID!.prefix}/diff`, target: 'V', access: 'read', checksOwnQuery: true, longRunning: true, run: run.diff,
       doc: {
         operationId: 'diffVersions', tag, params: BY_ID!.params,
         summary: 'Compare two versions',
