@@ -46,7 +46,7 @@ export function searchEndpoints(stores: ReadonlyMap<string, RecordStore>, observ
   }));
 }
 
-/** The query parameters (each given once: the pipeline checked) checked: `q` has words, `limit` is 1–100, `service` a slug. */
+/** The query parameters, each given once (the pipeline checked): `q` has words, `limit` is 1–100, `service` a slug. */
 export function searchOptions(query: Readonly<Record<string, string | undefined>>): { query: string; limit: number; service?: string } {
   const q = query['q'];
   if (q === undefined || queryWords(q).length === 0) throw InvalidRequest.field('q', 'must have at least one word');
