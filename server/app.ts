@@ -15,13 +15,10 @@ import { rateLimited } from './http/rate-limit.ts';
 import { requestLog } from './http/request-log.ts';
 import { serviceDocument } from './openapi/inventory.ts';
 import { selfDescriptionRouter } from './openapi/service-routes.ts';
-import { recordEndpoint } from './pipeline.ts';
-import { descriptionEndpoints } from './descriptions/routes.ts';
 import { documentBodyReader } from './http/document-body.ts';
 import { catalogRouter } from './routes/router.ts';
+import { serviceEndpoints } from './routes/endpoints.ts';
 import { Metrics } from './observability/metrics.ts';
-import { routeTable } from './routes/table.ts';
-import { wholeVersionEndpoints } from './routes/version-routes.ts';
 import type { Catalog } from './schemas/registry.ts';
 import type { Database } from './store/database.ts';
 import type { RecordStore } from './store/records.ts';
@@ -29,12 +26,8 @@ import type { VersionRecords } from './store/version-records.ts';
 import type { Tenancy } from './tenancy/tenancy.ts';
 import type { VersionManager } from './versions/manage.ts';
 import { VersionResolver } from './versions/resolve.ts';
-import { versionEndpoints } from './versions/routes.ts';
 import type { SearchIndexes } from './search/indexes.ts';
-import { searchEndpoints } from './search/routes.ts';
 import { mcpRouter } from './mcp/route.ts';
-import { changeEndpoints } from './changes/routes.ts';
-import { insightEndpoints } from './insights/routes.ts';
 import type { Observations } from './insights/observations.ts';
 
 export interface AppParts {
@@ -73,17 +66,9 @@ export function createApp(parts: AppParts): express.Express {
   app.use(helmet());
   if (metrics && parts.config.metrics?.port === undefined) app.route(METRICS_PATH).get(metrics.expose).all(refuseOtherMethods(['GET']));
   app.route(HEALTH_PATH).get(health((timeoutMs) => parts.database.ping(timeoutMs), parts.config.dbTimeoutMs)).all(refuseOtherMethods(['GET']));
-  app.use(selfDescriptionRouter(serviceDocument(parts.catalog)));
+  const endpoints = serviceEndpoints({ ...parts, recordLimits: parts.config.recordLimits, importBodyLimit: parts.config.importBodyLimit });
+  app.use(selfDescriptionRouter(serviceDocument(parts.catalog, endpoints)));
   const authenticate = bearerAuthentication(new ApiKeyLookup(parts.tenancy, parts.config.apiKeyCacheMs), parts.config.jwtSecret);
-  const endpoints = [
-    ...routeTable(parts.catalog.collections).map((route) => recordEndpoint(route, parts.stores)),
-    ...wholeVersionEndpoints(parts.stores),
-    ...descriptionEndpoints(parts.stores, parts.catalog, parts.config.recordLimits),
-    ...searchEndpoints(parts.searchIndexes, parts.observations),
-    ...changeEndpoints(parts.catalog, parts.stores),
-    ...insightEndpoints({ catalog: parts.catalog, stores: parts.stores, observations: parts.observations, reportLimit: parts.config.importBodyLimit }),
-    ...versionEndpoints({ catalog: parts.catalog, tenancy: parts.tenancy, manager: parts.versionManager, records: parts.versionRecords }),
-  ];
   const limitedAuthenticate = parts.config.rateLimit ? rateLimited(authenticate, parts.config.rateLimit) : authenticate;
   const versions = new VersionResolver(parts.tenancy, parts.config.versionCacheMs);
   const readBody = jsonBodyReader(parts.config.bodyLimit, parts.config.recordLimits);

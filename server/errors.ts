@@ -12,6 +12,13 @@ export interface FieldProblem {
   message: string;
 }
 
+/** How the OpenAPI document names (`#/components/responses/<name>`), explains and shows a class's usual answer. */
+export interface DocumentedOutcome {
+  name: string;
+  description: string;
+  example(): ApiError;
+}
+
 export abstract class ApiError extends Error {
   abstract readonly status: number;
   /** The `error` string of the response body. */
@@ -31,6 +38,9 @@ export abstract class ApiError extends Error {
 }
 
 export class InvalidRequest extends ApiError {
+  static readonly documented: DocumentedOutcome = { name: 'InvalidRequest', example: () => InvalidRequest.field('/path', 'must match pattern "^/"'),
+    description: 'Invalid request: bad JSON, a schema violation, a malformed id (route, body, cursor, filter), a list `cursor` its sort cannot resume from, a bad or unknown query parameter, or a body nested too deep. `details` lists `{field, message}` (a JSON pointer into the body, or the parameter name).' };
+
   readonly status = 400;
   readonly error = 'Invalid request';
   constructor(details: FieldProblem[]) {
@@ -42,16 +52,25 @@ export class InvalidRequest extends ApiError {
 }
 
 export class PayloadTooLarge extends ApiError {
+  static readonly documented: DocumentedOutcome = { name: 'PayloadTooLarge', example: () => new PayloadTooLarge(),
+    description: 'The body is larger than the configured limit (`BODY_LIMIT`).' };
+
   readonly status = 413;
   readonly error = 'Invalid request';
 }
 
 export class UnsupportedMediaType extends ApiError {
+  static readonly documented: DocumentedOutcome = { name: 'UnsupportedMediaType', example: () => new UnsupportedMediaType([{ field: 'Content-Type', message: 'must be application/json' }]),
+    description: 'The body is not JSON (`Content-Type` must be `application/json`, utf-8).' };
+
   readonly status = 415;
   readonly error = 'Invalid request';
 }
 
 export class Unauthorized extends ApiError {
+  static readonly documented: DocumentedOutcome = { name: 'Unauthorized', example: () => new Unauthorized(),
+    description: 'No, malformed, unknown, revoked, expired or badly signed credential.' };
+
   readonly status = 401;
   readonly error = 'Unauthorized';
   override readonly headers = { 'WWW-Authenticate': 'Bearer' };
@@ -62,6 +81,9 @@ export class Unauthorized extends ApiError {
 }
 
 export class Forbidden extends ApiError {
+  static readonly documented: DocumentedOutcome = { name: 'Forbidden', example: () => new Forbidden(),
+    description: 'The credential may not reach this project or version (an unknown one gets the same answer), or is read-only on a write.' };
+
   readonly status = 403;
   readonly error = 'Forbidden';
   constructor() {
@@ -80,11 +102,17 @@ export class RecordNotFound extends ApiError {
 }
 
 export class RouteNotFound extends ApiError {
+  static readonly documented: DocumentedOutcome = { name: 'NotFound', example: () => new RouteNotFound(),
+    description: 'Nothing at this address.' };
+
   readonly status = 404;
   readonly error = 'Not found';
 }
 
 export class MethodNotAllowed extends ApiError {
+  static readonly documented: DocumentedOutcome = { name: 'MethodNotAllowed', example: () => new MethodNotAllowed(['GET']),
+    description: 'Known route, method not served; `Allow` lists the methods.' };
+
   readonly status = 405;
   readonly error = 'Method not allowed';
   override readonly headers: Readonly<Record<string, string>>;
@@ -95,6 +123,9 @@ export class MethodNotAllowed extends ApiError {
 }
 
 export class Conflict extends ApiError {
+  static readonly documented: DocumentedOutcome = { name: 'Conflict', example: () => new Conflict(),
+    description: 'The id or the natural key is already taken in this version.' };
+
   readonly status = 409;
   readonly error = 'Conflict';
 }
@@ -106,6 +137,9 @@ export class HeadersTooLarge extends ApiError {
 
 /** Over the rate limit (server/http/rate-limit.ts); `Retry-After` in whole seconds. */
 export class TooManyRequests extends ApiError {
+  static readonly documented: DocumentedOutcome = { name: 'TooManyRequests', example: () => new TooManyRequests(60),
+    description: 'Over the rate limit: `RATE_LIMIT_MAX` requests per credential (unauthenticated: per client address) per `RATE_LIMIT_WINDOW_MS`. Every operation that needs credentials is limited.' };
+
   readonly status = 429;
   readonly error = 'Too many requests';
   override readonly headers: Readonly<Record<string, string>>;
@@ -116,6 +150,9 @@ export class TooManyRequests extends ApiError {
 }
 
 export class ServiceUnavailable extends ApiError {
+  static readonly documented: DocumentedOutcome = { name: 'ServiceUnavailable', example: () => new ServiceUnavailable(),
+    description: 'The database does not answer.' };
+
   readonly status = 503;
   readonly error = 'Service Unavailable';
   // Every cause is passing (a busy, restarting or slow database): tell clients when to retry.
@@ -130,6 +167,9 @@ export class ServiceUnavailable extends ApiError {
 const RETRY_AFTER_SECONDS = 1;
 
 export class InternalError extends ApiError {
+  static readonly documented: DocumentedOutcome = { name: 'InternalServerError', example: () => new InternalError(),
+    description: 'Something unexpected; the cause is logged, never shown.' };
+
   readonly status = 500;
   readonly error = 'Internal Server Error';
   constructor() {
@@ -142,6 +182,11 @@ export const ERROR_CLASSES = [
   InvalidRequest, PayloadTooLarge, HeadersTooLarge, UnsupportedMediaType, Unauthorized, Forbidden, RecordNotFound,
   RouteNotFound, MethodNotAllowed, Conflict, TooManyRequests, ServiceUnavailable, InternalError,
 ] as const;
+
+/** The usual answer of each status, by status: from the classes that document one. */
+export const DOCUMENTED_OUTCOMES: ReadonlyMap<number, DocumentedOutcome> = new Map(ERROR_CLASSES
+  .flatMap((errorClass) => ('documented' in errorClass ? [errorClass.documented] : []))
+  .map((outcome) => [outcome.example().status, outcome]));
 
 /** The error body parser (body-parser / raw-body) raises, by its `type`. */
 const BODY_PARSER_ERRORS: Record<string, () => ApiError> = {

@@ -6,9 +6,11 @@ import type { Request, Response } from 'express';
 import type { Authenticate } from './auth/authenticate.ts';
 import { authorize, type Access, type Credential } from './auth/credential.ts';
 import { Deadline } from './deadline.ts';
-import { Forbidden, InvalidRequest } from './errors.ts';
+import { Forbidden, InternalError, InvalidRequest, ServiceUnavailable, TooManyRequests, Unauthorized } from './errors.ts';
 import type { BodyReader } from './http/body.ts';
+import { compileQueryCheck } from './http/query.ts';
 import { send, type Outcome } from './http/respond.ts';
+import type { RouteDoc } from './openapi/documented-route.ts';
 import type { Method, Route } from './routes/table.ts';
 import type { Catalog, Check } from './schemas/registry.ts';
 import type { RecordStore } from './store/records.ts';
@@ -28,6 +30,15 @@ export interface PipelineParts {
   dbTimeoutMs: number;
 }
 
+/**
+ * What the pipeline's stages answer on every endpoint, whatever it runs: a malformed route or
+ * unknown query parameter, no credential, the rate limit (it wraps authentication), a version or
+ * project out of reach, the database budget, anything unforeseen. An endpoint's `doc.errors`
+ * lists only what its own work adds.
+ */
+export const PIPELINE_OUTCOMES: readonly number[] = [InvalidRequest, Unauthorized, TooManyRequests, Forbidden, ServiceUnavailable, InternalError]
+  .map((errorClass) => errorClass.documented.example().status);
+
 /** What a route acts on: a version by id (family V) or by project, type and slug (P), or a project. */
 export type Target = 'V' | 'P' | 'project';
 
@@ -41,7 +52,7 @@ export interface EndpointContext {
   /** The item id of item routes, already checked. */
   id: string;
   body: unknown;
-  /** Query parameters as Express parsed them (repeated parameters become arrays). */
+  /** Query parameters as Express parsed them: each a string, unless the endpoint checks its own (repeated parameters become arrays). */
   query: Readonly<Record<string, unknown>>;
   /** For operations that reach a second version (diff) or change versions (delete). */
   versions: VersionResolver;
@@ -59,14 +70,13 @@ export interface Endpoint {
   /** Whether it reads a JSON body, an API description (JSON or YAML, under IMPORT_BODY_LIMIT), or a body of its own kind. */
   body: false | 'json' | 'document' | BodyReader;
   /**
-   * The query parameters it takes: `true` when the operation checks them itself (lists), or
-   * their names; any other parameter is 400.
+   * The operation checks the query string itself (lists: repeated `sort`, per-collection filters
+   * and messages). Otherwise the parameters taken are those of `doc.query`, each given once; any
+   * other is 400 naming it.
    */
-  query: boolean | readonly string[];
+  checksOwnQuery?: boolean;
   /** The `:id` parameter's check, for item routes. */
   checkId?: Check;
-  /** Success statuses, for documentation. */
-  success: readonly number[];
   /**
    * Work over a whole version (copy, purge, diff, import, integrity) takes longer than one
    * request's database budget, and on FerretDB single calls of it do too (reading a
@@ -75,15 +85,13 @@ export interface Endpoint {
    * frozen database holds it until it answers again.
    */
   longRunning?: boolean;
-  /** For documentation, where the endpoint knows them: a one-line summary, and `$id`s of its body and answer schemas. */
-  summary?: string;
-  bodySchema?: string;
-  responseSchema?: string;
+  /** What the OpenAPI document says of it (operationId, summary, parameters, body, answers, errors). */
+  doc: RouteDoc;
   run(context: EndpointContext): Promise<Outcome>;
 }
 
 /** A record route of the table as an endpoint: its operation run against its collection's store. */
-export function recordEndpoint(route: Route, stores: ReadonlyMap<string, RecordStore>): Endpoint {
+export function recordEndpoint(route: Route, stores: ReadonlyMap<string, RecordStore>, doc: RouteDoc): Endpoint {
   const store = stores.get(route.collection.name)!;
   const { operation } = route;
   return {
@@ -92,14 +100,15 @@ export function recordEndpoint(route: Route, stores: ReadonlyMap<string, RecordS
     target: route.family.name,
     access: operation.access,
     body: operation.body ? 'json' : false,
-    query: operation.name === 'list',
+    checksOwnQuery: operation.name === 'list',
     ...(operation.item && { checkId: route.collection.checkId }),
-    success: operation.success,
+    doc,
     run: ({ version, id, body, query }) => operation.run({ store, version: version!, id, body, query }),
   };
 }
 
 export function handlerFor(endpoint: Endpoint, parts: PipelineParts): (req: Request, res: Response) => Promise<void> {
+  const checkQuery = endpoint.checksOwnQuery ? undefined : compileQueryCheck((endpoint.doc.query ?? []).map((parameter) => parameter.name));
   return async (req, res) => {
     // One budget for the request's database work; reading the body does not count against it.
     const deadline = new Deadline(parts.dbTimeoutMs);
@@ -107,7 +116,7 @@ export function handlerFor(endpoint: Endpoint, parts: PipelineParts): (req: Requ
     const address = endpoint.target === 'project' ? undefined : addressOf(endpoint.target, req, parts.catalog);
     const projectRef = endpoint.target === 'project' ? param(req, 'projectRef', parts.catalog.checkProjectRef) : undefined;
     const id = endpoint.checkId ? param(req, 'id', endpoint.checkId) : '';
-    if (endpoint.query !== true) refuseQuery(req, endpoint.query || []);
+    checkQuery?.(req.query as Record<string, unknown>);
     const cached = address !== undefined && parts.versions.isCached(address);
     const version = address ? await deadline.bound(() => parts.versions.resolve(address)) : undefined;
     const projectId = version ? version.projectId : projectRef !== undefined ? await deadline.bound(() => parts.versions.project(projectRef)) : null;
@@ -158,10 +167,4 @@ function param(req: Request, name: string, check: Check): string {
   const problem = check(value)[0];
   if (problem) throw InvalidRequest.field(name, problem.message);
   return value;
-}
-
-/** A query parameter the endpoint does not take is a mistake worth reporting. */
-function refuseQuery(req: Request, taken: readonly string[]): void {
-  const name = Object.keys(req.query).find((given) => !taken.includes(given));
-  if (name !== undefined) throw InvalidRequest.field(name, 'is not a query parameter of this operation');
 }

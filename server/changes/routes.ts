@@ -1,29 +1,45 @@
 // GET {prefix}/changes?against={versionId}[&service=]: what changes for clients of `against` when
 // they move to this version, on both families. Read access to both versions; run by the pipeline.
 import { authorize, type Credential } from '../auth/credential.ts';
-import { Forbidden, InvalidRequest } from '../errors.ts';
+import { Forbidden, InvalidRequest, RecordNotFound } from '../errors.ts';
+import type { Tag } from '../openapi/documented-route.ts';
 import type { Endpoint } from '../pipeline.ts';
 import { FAMILIES } from '../routes/table.ts';
-import type { Catalog } from '../schemas/registry.ts';
+import { SCHEMA_BASE, type Catalog } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import type { ResolvedVersion, VersionResolver } from '../versions/resolve.ts';
 import { changesBetween, snapshotOf, type ChangeReport } from './catalog.ts';
 
-export const CHANGES_SEGMENT = '/changes';
+const CHANGES_SEGMENT = '/changes';
+
+export const CHANGES_TAG: Tag = {
+  name: 'Changes',
+  description: 'What a change breaks: the breaking and non-breaking changes a client of one version meets in another, per service, from each service\'s OpenAPI export on both sides. The import\'s dry run reports the same for a document, and `failOn=breaking` turns it into a gate.',
+};
 
 export function changeEndpoints(catalog: Catalog, stores: ReadonlyMap<string, RecordStore>): Endpoint[] {
   return FAMILIES.map((family): Endpoint => ({
     method: 'GET', path: `${family.prefix}${CHANGES_SEGMENT}`, target: family.name, access: 'read',
-    body: false, query: ['against', 'service'], success: [200],
+    body: false,
     // Exports every service of both versions: its cost is the versions' size.
     longRunning: true,
-    summary: 'What changes for clients between two versions',
+    doc: {
+      operationId: `listChanges${family.operationIdSuffix}`, tag: CHANGES_TAG.name, params: family.params,
+      summary: 'What changes for clients between two versions',
+      description: 'The changes that take a client of `against` to this version, per service (matched by slug): removed operations, new or newly required parameters, changed types and formats, removed response properties, removed success statuses or media types, enum values removed from a request or added to a response, security requirements added or changed, removed servers, and the additions a client can ignore. A change inside a shared schema shows under every operation that uses it. Computed on each call, never stored. The credential needs read access to both versions; `against` unknown or out of reach is 403.',
+      query: [
+        { name: 'against', description: 'The version clients use now (`ver_` id).', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/versionId` }, required: true },
+        { name: 'service', description: 'Only this service (slug or id, on either side); 404 when neither version has it.', schema: { type: 'string', minLength: 1 } },
+      ],
+      responses: [{ status: 200, description: 'The changes, by service, path and method.', schema: { $ref: `${SCHEMA_BASE}api/changes.json` } }],
+      errors: [new RecordNotFound('Service not found')],
+    },
     async run({ credential, version, query, versions }) {
-      const against = single(query, 'against');
+      // Each given once (the pipeline checked).
+      const { against, service } = query as Record<string, string | undefined>;
       if (against === undefined) throw InvalidRequest.field('against', 'is required: the id of the version clients use now');
       const problem = catalog.checkVersionId(against)[0];
       if (problem) throw InvalidRequest.field('against', problem.message);
-      const service = single(query, 'service');
       if (service === '') throw InvalidRequest.field('service', 'must be a service slug or id');
       const other = await reachable(versions, credential, against);
       return { status: 200, body: await compareVersions(stores, other, version!, service) };
@@ -42,11 +58,4 @@ export async function reachable(versions: VersionResolver, credential: Credentia
   if (!other) throw new Forbidden();
   authorize(credential, other.projectId, 'read');
   return other;
-}
-
-function single(query: Readonly<Record<string, unknown>>, name: string): string | undefined {
-  const value = query[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw InvalidRequest.field(name, 'must be given once');
-  return value;
 }

@@ -8,28 +8,53 @@ import { InvalidRequest, RecordNotFound } from '../errors.ts';
 import type { Endpoint } from '../pipeline.ts';
 import { FAMILIES } from '../routes/table.ts';
 import type { RecordLimits } from '../http/body.ts';
-import type { Catalog } from '../schemas/registry.ts';
+import type { Schema, Tag } from '../openapi/documented-route.ts';
+import { SCHEMA_BASE, type Catalog } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { prepareDocument } from './document.ts';
 import { exportService } from './export.ts';
 import { reviewImport } from '../changes/imports.ts';
 import { importDocument } from './sync.ts';
 
-export const IMPORT_SEGMENT = '/imports/openapi';
-export const EXPORT_SEGMENT = '/services/:id/openapi';
+const IMPORT_SEGMENT = '/imports/openapi';
+const EXPORT_SEGMENT = '/services/:id/openapi';
+
+export const DESCRIPTIONS_TAG: Tag = {
+  name: 'API descriptions',
+  description: 'OpenAPI documents in and out: an import syncs a service\'s records by their natural keys; an export assembles OpenAPI 3.1 from them.',
+};
 
 export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, catalog: Catalog, limits: RecordLimits): Endpoint[] {
-  const services = stores.get('services');
-  if (!services) throw new Error('API descriptions need the services collection (schemas/collections.json)');
+  const servicesCollection = catalog.collections.find((collection) => collection.name === 'services');
+  if (!servicesCollection) throw new Error('API descriptions need the services collection (schemas/collections.json)');
+  const tag = DESCRIPTIONS_TAG.name;
   return FAMILIES.flatMap((family): Endpoint[] => [
     {
       method: 'POST', path: `${family.prefix}${IMPORT_SEGMENT}`, target: family.name, access: 'write',
-      body: 'document', query: ['service', 'dryRun', 'failOn'], success: [200, 201], longRunning: true,
-      summary: 'Import an OpenAPI document into a service',
+      body: 'document', longRunning: true,
+      doc: {
+        operationId: `importOpenApi${family.operationIdSuffix}`, tag, params: family.params,
+        summary: 'Import an OpenAPI document into a service',
+        description: 'OpenAPI 3.0 or 3.1 (Swagger 2.0 is upgraded), JSON or YAML, up to `IMPORT_BODY_LIMIT`. Re-importing syncs by natural keys: unchanged records are not written, changed ones are updated, records the document no longer has are deleted. An invalid document is 400 with the validator\'s findings and writes nothing.',
+        query: [
+          { name: 'service', description: 'The service slug; default: from `info.title`.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceSlug` } },
+          { name: 'dryRun', description: '`true`: answer the plan, write nothing; the answer has `changes`, what the import would change for clients.', schema: { type: 'string', enum: ['true', 'false'] } },
+          { name: 'failOn', description: '`breaking`: refuse (409, nothing written) an import that would break clients of the service; `details` name each breaking change (`field`: JSON pointer of the operation in the document, `message`: rule and sentence).', schema: { type: 'string', enum: ['breaking'] } },
+        ],
+        body: {
+          schema: importedDocument,
+          mediaTypes: ['application/json', 'application/yaml'],
+          example: { openapi: '3.1.0', info: { title: 'Petstore', version: '1.0.0' }, paths: { '/pets': { get: { operationId: 'listPets', responses: { 200: { description: 'The pets.' } } } } } },
+        },
+        responses: [
+          { status: 200, description: 'The service existed (or a dry run): what changed, or would.', schema: importReport },
+          { status: 201, description: 'The service was created.', schema: importReport },
+        ],
+        errors: [409, 413, 415],
+      },
       async run({ version, body, query }) {
-        const service = queryValue(query, 'service');
-        const dryRun = queryValue(query, 'dryRun');
-        const failOn = queryValue(query, 'failOn');
+        // Each given once (the pipeline checked).
+        const { service, dryRun, failOn } = query as Record<string, string | undefined>;
         if (dryRun !== undefined && dryRun !== 'true' && dryRun !== 'false') throw InvalidRequest.field('dryRun', 'must be true or false');
         if (failOn !== undefined && failOn !== 'breaking') throw InvalidRequest.field('failOn', 'must be breaking');
         if (service !== undefined && catalog.checkServiceSlug(service).length > 0) {
@@ -48,11 +73,18 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, c
     },
     {
       method: 'GET', path: `${family.prefix}${EXPORT_SEGMENT}`, target: family.name, access: 'read',
-      body: false, query: false, checkId: services.collection.checkId, success: [200], longRunning: true,
-      summary: 'Export a service as OpenAPI 3.1',
+      body: false, checkId: servicesCollection.checkId, longRunning: true,
+      doc: {
+        operationId: `exportOpenApi${family.operationIdSuffix}`, tag, params: { ...family.params, id: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceId` } },
+        summary: 'Export a service as OpenAPI 3.1',
+        description: 'JSON, or YAML with `Accept: application/yaml`. `components.schemas` holds the Resources its schemas reference.',
+        responses: [{ status: 200, description: 'The OpenAPI document.', schema: openApiDocument }],
+        errors: [new RecordNotFound(servicesCollection.notFound)],
+      },
       async run({ version, id, accepts }) {
+        const services = stores.get('services')!;
         const service = await services.get(version!.versionId, id);
-        if (!service) throw new RecordNotFound(services.collection.notFound);
+        if (!service) throw new RecordNotFound(servicesCollection.notFound);
         const document = await exportService(stores, version!.versionId, service);
         if (accepts(['application/json', 'application/yaml']) === 'application/yaml') {
           return { status: 200, body: toYaml(document, { aliasDuplicateObjects: false }), headers: { 'Content-Type': 'application/yaml; charset=utf-8' } };
@@ -63,9 +95,62 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, c
   ]);
 }
 
-function queryValue(query: Readonly<Record<string, unknown>>, name: string): string | undefined {
-  const value = query[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw InvalidRequest.field(name, 'must be given once');
-  return value;
-}
+const counts: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['created', 'updated', 'deleted', 'unchanged'],
+  properties: Object.fromEntries(['created', 'updated', 'deleted', 'unchanged'].map((name) => [name, { type: 'integer', minimum: 0 }])),
+};
+
+const importReport: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['service', 'dryRun', 'records', 'warnings'],
+  properties: {
+    service: { type: 'object', required: ['id', 'slug'], properties: { id: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceId` }, slug: { type: 'string' } } },
+    dryRun: { type: 'boolean' },
+    records: { type: 'object', description: 'Records created, updated, deleted and unchanged, per collection (named `changes` before the changes report took that name).', additionalProperties: counts },
+    changes: { $ref: `${SCHEMA_BASE}api/changes.json`, description: 'With `dryRun=true` or `failOn`: what the import changes for clients of the service as the catalog holds it now.' },
+    warnings: {
+      type: 'array',
+      description: 'What the records could not carry, by JSON pointer into the document.',
+      items: { type: 'object', required: ['pointer', 'message'], properties: { pointer: { type: 'string' }, message: { type: 'string' } } },
+    },
+  },
+};
+
+const openApiDocument: Schema = { type: 'object', description: 'An OpenAPI 3.1 document.', required: ['openapi', 'info'] };
+
+/** What the import takes, to its top level; everything below is checked by the OpenAPI schema of the document's version. */
+const EXTENSIONS = { '^x-': {} };
+const text: Schema = { type: 'string' };
+const info: Schema = {
+  type: 'object', additionalProperties: false, patternProperties: EXTENSIONS, required: ['title'],
+  properties: { title: text, version: { type: 'string', description: 'Required by the specification; a document without it is taken all the same.' }, description: text },
+};
+const paths: Schema = { type: 'object', description: 'Path Items by path (each starting with `/`).', propertyNames: { pattern: '^/' }, additionalProperties: { type: 'object' } };
+const object: Schema = { type: 'object' };
+const named = (required: string, more: Record<string, Schema> = {}): Schema => ({
+  type: 'object', additionalProperties: false, patternProperties: EXTENSIONS, required: [required], properties: { [required]: text, description: text, ...more },
+});
+const tags: Schema = { type: 'array', items: named('name') };
+const servers: Schema = { type: 'array', items: named('url') };
+const security: Schema = { type: 'array', items: { type: 'object', additionalProperties: { type: 'array', items: text } } };
+const importedDocument: Schema = {
+  description: 'An OpenAPI 3.1 or 3.0, or Swagger 2.0, document: its top level as below, and everything in it valid by the OpenAPI schema of its version (@scalar/openapi-parser), else 400 with the validator\'s findings.',
+  oneOf: [
+    {
+      title: 'OpenAPI 3.1', type: 'object', additionalProperties: false, patternProperties: EXTENSIONS,
+      required: ['openapi', 'info'], anyOf: [{ required: ['paths'] }, { required: ['components'] }, { required: ['webhooks'] }],
+      properties: { openapi: { type: 'string', pattern: '^3\\.1\\.\\d+(-.+)?$' }, info, paths, webhooks: object, components: object, servers, security, tags },
+    },
+    {
+      title: 'OpenAPI 3.0', type: 'object', additionalProperties: false, patternProperties: EXTENSIONS, required: ['openapi', 'info', 'paths'],
+      properties: { openapi: { type: 'string', pattern: '^3\\.0\\.\\d(-.+)?$' }, info, paths, components: object, servers, security, tags },
+    },
+    {
+      title: 'Swagger 2.0', type: 'object', additionalProperties: false, patternProperties: EXTENSIONS, required: ['swagger', 'info', 'paths'],
+      properties: { swagger: { const: '2.0' }, info, paths, definitions: object, parameters: object, responses: object, securityDefinitions: object, security, tags },
+    },
+  ],
+};

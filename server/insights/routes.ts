@@ -3,23 +3,32 @@
 //   DELETE {prefix}/insights/connections/{service}  it stopped (write)
 //   POST   {prefix}/insights/reports                a HAR, OTLP or NDJSON report of calls (write)
 //   GET    {prefix}/insights/endpoints              documented and observed endpoints, with status (read)
-import { InvalidRequest } from '../errors.ts';
+import { InvalidRequest, RecordNotFound } from '../errors.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../operations/list-query.ts';
+import type { Tag } from '../openapi/documented-route.ts';
 import type { Endpoint } from '../pipeline.ts';
 import { FAMILIES } from '../routes/table.ts';
-import type { Catalog, Check } from '../schemas/registry.ts';
+import { SCHEMA_BASE, type Catalog, type Check } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { ingest } from './ingest.ts';
 import type { Observations } from './observations.ts';
 import { reportBodyReader, type ReportBody } from './report-body.ts';
 import { callsOf } from './reports.ts';
 import { serviceNamed, touchService } from './services.ts';
-import { endpointsPage, parseViewQuery } from './view.ts';
+import { DEFAULT_SINCE_DAYS, STATUSES, endpointsPage, parseViewQuery } from './view.ts';
 
-export const CONNECTIONS_SEGMENT = '/insights/connections';
-export const REPORTS_SEGMENT = '/insights/reports';
-export const ENDPOINTS_SEGMENT = '/insights/endpoints';
+const CONNECTIONS_SEGMENT = '/insights/connections';
+const REPORTS_SEGMENT = '/insights/reports';
+const ENDPOINTS_SEGMENT = '/insights/endpoints';
 const SLUG = /^[a-z0-9-]+$/;
-export const VIEW_QUERY = ['service', 'status', 'since', 'cursor', 'limit'] as const;
+
+export const INSIGHTS_TAG: Tag = {
+  name: 'Traffic insights',
+  description: 'What the catalog\'s services are really called with: analyzers report observed calls (HAR, OpenTelemetry, access logs); each is matched to a documented operation, and the endpoints view says which are used, unused, undocumented (shadow) or deprecated but still called (zombie). Observations are not records: they change no updatedAt and no version diff. See docs/insights.md.',
+};
+
+const INSIGHTS = `${SCHEMA_BASE}api/insights.json#/$defs/`;
+const NOT_FOUND = new RecordNotFound('Service not found');
 
 export interface InsightParts {
   catalog: Catalog;
@@ -34,64 +43,111 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
   const readReport = reportBodyReader(parts.reportLimit);
   const checkServiceRef: Check = (value) => (typeof value === 'string' && (SLUG.test(value) || services.collection.checkId(value).length === 0)
     ? [] : [{ field: '', message: 'must be a service slug or id' }]);
-  return FAMILIES.flatMap((family): Endpoint[] => [
-    {
-      method: 'POST', path: `${family.prefix}${CONNECTIONS_SEGMENT}`, target: family.name, access: 'write',
-      body: 'json', query: false, success: [200],
-      async run({ version, body }) {
-        const ref = (body as { service?: unknown } | null)?.service;
-        if (typeof body !== 'object' || body === null || Array.isArray(body)) throw InvalidRequest.field('/', 'must be a JSON object');
-        const unknown = Object.keys(body).find((field) => field !== 'service');
-        if (unknown !== undefined) throw InvalidRequest.field(`/${unknown}`, 'is not a known field');
-        if (typeof ref !== 'string' || ref === '') throw InvalidRequest.field('/service', 'must be a service slug or id');
-        const service = await serviceNamed(services, version!.versionId, ref);
-        const now = new Date();
-        const record = await touchService(services, version!.versionId, service.id, { hasConnection: true, lastConnectionAt: now.toISOString() }, now);
-        return { status: 200, body: record ?? service };
+  return FAMILIES.flatMap((family): Endpoint[] => {
+    const suffix = family.operationIdSuffix;
+    const params = family.params;
+    const common = { tag: INSIGHTS_TAG.name, params } as const;
+    return [
+      {
+        method: 'POST', path: `${family.prefix}${CONNECTIONS_SEGMENT}`, target: family.name, access: 'write',
+        body: 'json',
+        doc: {
+          ...common, operationId: `connectAnalyzer${suffix}`,
+          summary: 'Start (or keep alive) an analyzer connection',
+          description: 'An analyzer reports for this service from now on: sets the Service\'s `hasConnection` to true and `lastConnectionAt` to now. Call it again as a heartbeat. These are Service record fields: the write moves the record\'s `updatedAt`.',
+          body: { schema: { $ref: `${INSIGHTS}connectionRequest` }, example: { service: 'petstore' } },
+          responses: [{ status: 200, description: 'The Service record after the change.', schema: { $ref: `${SCHEMA_BASE}records/service.json` } }],
+          errors: [NOT_FOUND, 413, 415],
+        },
+        async run({ version, body }) {
+          const ref = (body as { service?: unknown } | null)?.service;
+          if (typeof body !== 'object' || body === null || Array.isArray(body)) throw InvalidRequest.field('/', 'must be a JSON object');
+          const unknown = Object.keys(body).find((field) => field !== 'service');
+          if (unknown !== undefined) throw InvalidRequest.field(`/${unknown}`, 'is not a known field');
+          if (typeof ref !== 'string' || ref === '') throw InvalidRequest.field('/service', 'must be a service slug or id');
+          const service = await serviceNamed(services, version!.versionId, ref);
+          const now = new Date();
+          const record = await touchService(services, version!.versionId, service.id, { hasConnection: true, lastConnectionAt: now.toISOString() }, now);
+          return { status: 200, body: record ?? service };
+        },
       },
-    },
-    {
-      method: 'DELETE', path: `${family.prefix}${CONNECTIONS_SEGMENT}/:id`, target: family.name, access: 'write',
-      body: false, query: false, success: [204], checkId: checkServiceRef,
-      async run({ version, id }) {
-        const service = await serviceNamed(services, version!.versionId, id);
-        if (service['hasConnection'] === true) await touchService(services, version!.versionId, service.id, { hasConnection: false });
-        return { status: 204 };
+      {
+        method: 'DELETE', path: `${family.prefix}${CONNECTIONS_SEGMENT}/:id`, target: family.name, access: 'write',
+        body: false, checkId: checkServiceRef,
+        doc: {
+          ...common, operationId: `disconnectAnalyzer${suffix}`,
+          params: { ...params, id: { type: 'string', description: 'The service\'s slug or `svc_` id.', minLength: 1 } },
+          summary: 'End an analyzer connection',
+          description: 'Sets the Service\'s `hasConnection` to false (a service without one was already there: 204 too). Its documented endpoints not called since `since` become `unobserved` rather than `orphan`.',
+          responses: [{ status: 204, description: 'The service has no connection.' }],
+          errors: [NOT_FOUND],
+        },
+        async run({ version, id }) {
+          const service = await serviceNamed(services, version!.versionId, id);
+          if (service['hasConnection'] === true) await touchService(services, version!.versionId, service.id, { hasConnection: false });
+          return { status: 204 };
+        },
       },
-    },
-    {
-      method: 'POST', path: `${family.prefix}${REPORTS_SEGMENT}`, target: family.name, access: 'write',
-      body: readReport, query: ['service'], success: [200], longRunning: true,
-      async run({ version, body, query }) {
-        const report = body as ReportBody;
-        // Everything is checked before anything is counted.
-        const { calls } = callsOf(parts.catalog, report);
-        const service = query['service'];
-        if (service !== undefined && typeof service !== 'string') throw InvalidRequest.field('service', 'must be given once');
-        const answer = await ingest(parts, {
-          versionId: version!.versionId, calls,
-          ...(service !== undefined && { service }),
-          ...(report.idempotencyKey !== undefined && { idempotencyKey: report.idempotencyKey }),
-        });
-        return { status: 200, body: answer };
+      {
+        method: 'POST', path: `${family.prefix}${REPORTS_SEGMENT}`, target: family.name, access: 'write',
+        body: readReport, longRunning: true,
+        doc: {
+          ...common, operationId: `reportTraffic${suffix}`,
+          summary: 'Report observed calls',
+          description: 'One report per request, recognised by its content type and shape: a HAR 1.2 archive (`application/json` or `application/har+json`), an OTLP/HTTP JSON trace export (`application/json`; server spans are calls, client spans mention the service they called), or NDJSON access-log lines (`application/x-ndjson`: `method`, `url` or `host` + `path`, `status`, `time`). Up to `IMPORT_BODY_LIMIT`, gzip accepted. A call matches a service by its servers (host and base path; server variables expanded from their `enum` or `default`), then an operation by method and path template, the most literal template winning (`/pets/mine` before `/pets/{petId}`). The whole report is checked before anything is counted: a malformed one is 400 and counts nothing. An optional `Idempotency-Key` header (1–255 visible ASCII characters, remembered 24 hours per version) makes a retried report count once: the retry answers the first one\'s counts with `duplicate: true`. Sets `lastReportAt` of each service the report had calls for and `lastMentionAt` of each service a client (HAR entry, client span) called. Only method, host, path, status and time are read: bodies, query values, headers and cookies are never stored or logged.',
+          query: [{ name: 'service', description: 'Slug or id of the service whose calls these are when their host says nothing (host-less NDJSON, relative servers); an unknown service is 404.', schema: { type: 'string', minLength: 1 } }],
+          body: {
+            schema: { oneOf: [{ $ref: `${SCHEMA_BASE}reports/har.json` }, { $ref: `${SCHEMA_BASE}reports/otlp-traces.json` }, { $ref: `${SCHEMA_BASE}reports/ndjson-call.json`, description: 'For application/x-ndjson: each line is one of these.' }] },
+            mediaTypes: ['application/json', 'application/har+json', 'application/x-ndjson'],
+            example: { log: { version: '1.2', entries: [{ startedDateTime: '2026-11-24T08:00:00.000Z', request: { method: 'GET', url: 'https://petstore.example/v1/pets/42' }, response: { status: 200 } }] } },
+          },
+          responses: [{ status: 200, description: 'What was counted.', schema: { $ref: `${INSIGHTS}reportAnswer` }, example: { received: 1, matched: 1, unmatched: 0, duplicate: false } }],
+          errors: [NOT_FOUND, 413, 415],
+        },
+        async run({ version, body, query }) {
+          const report = body as ReportBody;
+          // Everything is checked before anything is counted.
+          const { calls } = callsOf(parts.catalog, report);
+          const service = query['service'] as string | undefined;
+          const answer = await ingest(parts, {
+            versionId: version!.versionId, calls,
+            ...(service !== undefined && { service }),
+            ...(report.idempotencyKey !== undefined && { idempotencyKey: report.idempotencyKey }),
+          });
+          return { status: 200, body: answer };
+        },
       },
-    },
-    {
-      method: 'GET', path: `${family.prefix}${ENDPOINTS_SEGMENT}`, target: family.name, access: 'read',
-      body: false, query: VIEW_QUERY, success: [200], longRunning: true,
-      async run({ version, query }) {
-        const view = parseViewQuery(query);
-        const { versionId } = version!;
-        const chosen = view.service === undefined ? undefined : await serviceNamed(services, versionId, view.service);
-        const [serviceList, paths, operations] = await Promise.all([
-          chosen ? Promise.resolve([chosen]) : services.all(versionId),
-          parts.stores.get('paths')!.all(versionId),
-          parts.stores.get('operations')!.all(versionId),
-        ]);
-        const mine = chosen ? paths.filter((path) => path['serviceId'] === chosen.id) : paths;
-        const observations = await parts.observations.of(versionId, chosen ? [chosen.id] : undefined);
-        return { status: 200, body: endpointsPage({ services: serviceList, paths: mine, operations }, observations, view) };
+      {
+        method: 'GET', path: `${family.prefix}${ENDPOINTS_SEGMENT}`, target: family.name, access: 'read',
+        body: false, longRunning: true,
+        doc: {
+          ...common, operationId: `listEndpointInsights${suffix}`,
+          summary: 'List endpoints with what traffic says of them',
+          description: 'One item per documented operation of the chosen services and per undocumented method and path called since `since` (shadow), ordered by service slug, path and method, keyset-paginated like lists (`nextCursor` is opaque). Status: `active` (documented, called since `since`), `zombie` (deprecated and called since `since`), `orphan` (documented, not called since `since`, while the service has a connection), `unobserved` (documented, not called since `since`, no connection), `shadow` (called, no operation matches; ids folded to `{id}`).',
+          query: [
+            { name: 'service', description: 'Only this service (slug or id); an unknown service is 404.', schema: { type: 'string', minLength: 1 } },
+            { name: 'status', description: 'Only endpoints with this status.', schema: { type: 'string', enum: [...STATUSES] } },
+            { name: 'since', description: `Calls since this instant count as recent; default ${DEFAULT_SINCE_DAYS} days ago.`, schema: { type: 'string', format: 'date-time' } },
+            { name: 'cursor', description: 'The `nextCursor` of the previous page.', schema: { type: 'string' } },
+            { name: 'limit', description: `Page size, 1–${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
+          ],
+          responses: [{ status: 200, description: 'One page of the view.', schema: { $ref: `${INSIGHTS}endpointsPage` } }],
+          errors: [NOT_FOUND],
+        },
+        async run({ version, query }) {
+          const view = parseViewQuery(query as Record<string, string | undefined>);
+          const { versionId } = version!;
+          const chosen = view.service === undefined ? undefined : await serviceNamed(services, versionId, view.service);
+          const [serviceList, paths, operations] = await Promise.all([
+            chosen ? Promise.resolve([chosen]) : services.all(versionId),
+            parts.stores.get('paths')!.all(versionId),
+            parts.stores.get('operations')!.all(versionId),
+          ]);
+          const mine = chosen ? paths.filter((path) => path['serviceId'] === chosen.id) : paths;
+          const observations = await parts.observations.of(versionId, chosen ? [chosen.id] : undefined);
+          return { status: 200, body: endpointsPage({ services: serviceList, paths: mine, operations }, observations, view) };
+        },
       },
-    },
-  ]);
+    ];
+  });
 }

@@ -34,12 +34,13 @@ export interface EndpointItem {
   statusCodes: Record<string, number>;
 }
 
-export function parseViewQuery(query: Readonly<Record<string, unknown>>, now = new Date()): ViewQuery {
-  const status = single(query, 'status');
+/** The view's query parameters, each given once (the pipeline checked). */
+export function parseViewQuery(query: Readonly<Record<string, string | undefined>>, now = new Date()): ViewQuery {
+  const status = query['status'];
   if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) throw InvalidRequest.field('status', `must be one of ${STATUSES.join(', ')}`);
-  const service = single(query, 'service');
+  const service = query['service'];
   const since = parseDateTime('since', query['since']) ?? new Date(now.getTime() - DEFAULT_SINCE_DAYS * 86_400_000);
-  const cursor = single(query, 'cursor');
+  const cursor = query['cursor'];
   return {
     ...(service !== undefined && { service }),
     ...(status !== undefined && { status: status as Status }),
@@ -122,11 +123,4 @@ function cursorKey(cursor: string): string[] {
     // Falls through to the refusal.
   }
   throw InvalidRequest.field('cursor', 'is not a cursor of this view (use pagination.nextCursor as given)');
-}
-
-function single(query: Readonly<Record<string, unknown>>, name: string): string | undefined {
-  const value = query[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw InvalidRequest.field(name, 'must be given once');
-  return value;
 }

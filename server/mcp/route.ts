@@ -2,14 +2,82 @@
 // server and transport per request; nothing is kept between requests), behind the same bearer
 // authentication as the catalog routes. GET and DELETE (streams and sessions) are 405.
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { JSONRPCErrorResponseSchema, JSONRPCMessageSchema, JSONRPCResponseSchema } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod/v4';
 import { Router, type RequestHandler } from 'express';
 import type { Authenticate } from '../auth/authenticate.ts';
 import { Deadline } from '../deadline.ts';
 import { MethodNotAllowed } from '../errors.ts';
 import type { BodyReader } from '../http/body.ts';
+import type { DocumentedRoute, Schema } from '../openapi/documented-route.ts';
+import { SCHEMA_BASE } from '../schemas/registry.ts';
+import { SEARCH_TAG } from '../search/routes.ts';
 import { catalogMcpServer, type ToolParts } from './tools.ts';
 
 export const MCP_PATH = '/mcp';
+
+// The document's words on POST /mcp. Its messages and answers are JSON-RPC 2.0, described by the
+// MCP SDK's own message schemas (converted with zod), so the document says what the transport
+// accepts and answers: its own refusals (400, 406) are JSON-RPC errors, the body reader's (bad
+// JSON, 413, 415) and authentication's are the service's `Error`.
+const ERROR: Schema = { $ref: `${SCHEMA_BASE}api/error.json` };
+
+function jsonSchemaOf(schema: z.ZodType): Schema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
+  return rest;
+}
+
+/** One message, or a batch of them (an array). */
+function oneOrBatch(schema: Schema, what: string): Schema {
+  return { description: `${what}, or a batch of them (an array).`, anyOf: [schema, { type: 'array', items: schema }] };
+}
+
+/**
+ * The SDK answers a message it could not read with `"id": null` (as JSON-RPC 2.0 says it must),
+ * which its own schema of error responses does not allow: allowed here.
+ */
+function nullIdOnErrors(schema: Schema): Schema {
+  const branches = (schema['anyOf'] ?? [schema]) as Schema[];
+  const fixed = branches.map((branch) => {
+    const properties = branch['properties'] as Record<string, Schema> | undefined;
+    if (!properties?.['error'] || !properties['id']) return branch;
+    return { ...branch, properties: { ...properties, id: { anyOf: [properties['id'], { type: 'null' }] } } };
+  });
+  return schema['anyOf'] ? { ...schema, anyOf: fixed } : fixed[0]!;
+}
+
+const message = jsonSchemaOf(JSONRPCMessageSchema);
+const response = nullIdOnErrors(jsonSchemaOf(JSONRPCResponseSchema));
+const rpcError = { description: 'A JSON-RPC 2.0 error response.', ...nullIdOnErrors(jsonSchemaOf(JSONRPCErrorResponseSchema)) };
+
+export const MCP_ROUTE: DocumentedRoute = {
+  method: 'POST', path: MCP_PATH, operationId: 'mcp', tag: SEARCH_TAG.name, access: 'read',
+  summary: 'Model Context Protocol (Streamable HTTP)',
+  description: 'JSON-RPC 2.0 messages of the Model Context Protocol, stateless (no session id; GET and DELETE are 405). The request must accept both answer types, `Accept: application/json, text/event-stream` (the Streamable HTTP transport\'s rule), else 406; answers are always JSON. Tools: `list_versions {project}`, `list_services {version}`, `search_endpoints {version, query, service?, limit?}`, `get_endpoint {version, operation}`, `get_openapi {version, service}`, `compare_versions {version, against, service?}` (as GET {prefix}/changes), `list_insights {version, service?, status?}` (traffic insights); search hits and `get_endpoint` carry `observed`; `version` is a `ver_` id or `project/type/slug`. A tool sees only the projects the credential reaches; failures are tool errors with the HTTP interface\'s `error` text (`Forbidden`, `Operation not found`, ...).',
+  body: {
+    schema: oneOrBatch(message, 'A JSON-RPC 2.0 request, notification or response (MCP)'),
+    mediaTypes: ['application/json'],
+    example: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+  },
+  responses: [
+    { status: 200, description: 'The JSON-RPC responses to the requests sent: one, or an array for a batch of several. A failed call is a JSON-RPC error in a 200.', schema: oneOrBatch(response, 'A JSON-RPC 2.0 response') },
+    { status: 202, description: 'Only notifications or responses were sent: accepted, no body.' },
+    {
+      status: 400,
+      description: 'The body is not JSON, or nested too deep (the service\'s `Error`), or not a JSON-RPC 2.0 message, or a batch with more than one `initialize` (a JSON-RPC error).',
+      schema: { anyOf: [ERROR, rpcError] },
+      example: { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' }, id: null },
+    },
+    {
+      status: 406,
+      description: '`Accept` does not list both `application/json` and `text/event-stream` (a JSON-RPC error).',
+      schema: rpcError,
+      example: { jsonrpc: '2.0', error: { code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' }, id: null },
+    },
+  ],
+  // Authentication is rate-limited here as on the pipeline's routes (429).
+  errors: [401, 405, 413, 415, 429, 500, 503],
+};
 
 export function mcpRouter(parts: ToolParts & { authenticate: Authenticate; readBody: BodyReader; dbTimeoutMs: number }): Router {
   const router = Router();

@@ -5,22 +5,12 @@ import { DEFAULT_LIMIT, MAX_LIMIT } from '../operations/list-query.ts';
 import type { Route } from '../routes/table.ts';
 import { CURSOR_POSITION_TTL_MS } from '../store/positions.ts';
 import { SCHEMA_BASE, type Catalog, type Collection } from '../schemas/registry.ts';
-import type { DocumentedRoute, QueryParameter, Schema, SuccessResponse, Tag } from './documented-route.ts';
+import type { QueryParameter, RouteDoc, Schema, SuccessResponse, Tag } from './documented-route.ts';
 import { exampleRecord } from './examples.ts';
 import { bodyComponentName, bodySchema, type BodyKind } from './request-bodies.ts';
 
-const IDS = `${SCHEMA_BASE}defs/ids.json#/$defs/`;
 const PAGINATION = `${SCHEMA_BASE}api/pagination.json`;
 
-/** Path parameters of each family, by the family's name (for any route under a family prefix). */
-export const FAMILY_PARAMS: Readonly<Record<string, Readonly<Record<string, Schema>>>> = {
-  V: { versionId: { $ref: `${IDS}versionId` } },
-  P: {
-    projectRef: { $ref: `${IDS}projectRef` },
-    versionType: { $ref: `${IDS}versionType` },
-    versionSlug: { $ref: `${IDS}versionSlug` },
-  },
-};
 const FAMILY_NOTE: Readonly<Record<string, string>> = {
   V: 'The version is named by its id.',
   P: 'The version is named by project (id or slug), version type and version slug; it resolves to the same records as the version id.',
@@ -30,34 +20,28 @@ export function collectionTags(collections: readonly Collection[]): Tag[] {
   return collections.map((collection) => ({ name: collection.title, description: String(collection.schema['description'] ?? collection.title) }));
 }
 
-export function collectionRouteDocs(catalog: Catalog, routes: readonly Route[]): DocumentedRoute[] {
+/** The documentation of each route of the table, in the table's order. */
+export function collectionRouteDocs(catalog: Catalog, routes: readonly Route[]): RouteDoc[] {
   // A scope rule's fewest fields are set, so the example keeps it too (a Parameter names its path).
   const examples = new Map(catalog.collections.map((collection) =>
     [collection.name, exampleRecord(catalog, collection.schemaId, collection.scope?.fields.slice(0, collection.scope.min))]));
   return routes.map((route) => documentRoute(route, examples.get(route.collection.name)));
 }
 
-function documentRoute(route: Route, example: Record<string, unknown> | undefined): DocumentedRoute {
+function documentRoute(route: Route, example: Record<string, unknown> | undefined): RouteDoc {
   const { collection, operation, family } = route;
   const record = { $ref: collection.schemaId };
   const one = collection.record.toLowerCase();
   const many = collection.title.toLowerCase();
-  const params = { ...FAMILY_PARAMS[family.name], ...(operation.item && { id: { $ref: `${collection.schemaId}#/properties/id` } }) };
+  const params = { ...family.params, ...(operation.item && { id: { $ref: `${collection.schemaId}#/properties/id` } }) };
   // Valid for any route: the service takes id (on replace and update) and versionId from the route.
   const bodyExample = example && withoutFields(example, ['id', 'versionId', 'updatedAt']);
   const body = (kind: BodyKind) => ({ $ref: `#/components/schemas/${bodyComponentName(collection, kind)}` });
-  const common = {
-    method: operation.method,
-    path: route.path,
-    tag: collection.title,
-    access: operation.access,
-    params,
-  } as const;
-  const suffix = family.name === 'V' ? '' : 'ByProject';
-  const errors = (...more: (number | RecordNotFound)[]) => [400, 401, 403, ...more, 500, 503].sort((a, b) => status(a) - status(b));
+  const common = { tag: collection.title, params } as const;
+  const suffix = family.operationIdSuffix;
   const recordResponse = (status: number, description: string): SuccessResponse => ({ status, description, schema: record, example });
 
-  const documented = ((): Omit<DocumentedRoute, keyof typeof common | 'description'> => {
+  const documented = ((): Omit<RouteDoc, keyof typeof common | 'description'> => {
     switch (operation.name) {
       case 'list':
         return {
@@ -75,7 +59,7 @@ function documentRoute(route: Route, example: Record<string, unknown> | undefine
             },
             example: { items: example ? [example] : [], pagination: { nextCursor: null, hasMore: false, limit: DEFAULT_LIMIT } },
           }],
-          errors: errors(),
+          errors: [],
         };
       case 'create':
         return {
@@ -83,14 +67,14 @@ function documentRoute(route: Route, example: Record<string, unknown> | undefine
           summary: `Create a ${one}`,
           body: { schema: body('create'), example: bodyExample },
           responses: [recordResponse(201, `The ${one} as stored.`)],
-          errors: errors(409, 413, 415),
+          errors: [409, 413, 415],
         };
       case 'get':
         return {
           operationId: `get${pascal(collection.record)}${suffix}`,
           summary: `Get a ${one}`,
           responses: [recordResponse(200, `The ${one}.`)],
-          errors: errors(new RecordNotFound(collection.notFound)),
+          errors: [new RecordNotFound(collection.notFound)],
         };
       case 'replace':
         return {
@@ -98,7 +82,7 @@ function documentRoute(route: Route, example: Record<string, unknown> | undefine
           summary: `Replace a ${one}`,
           body: { schema: body('replace'), example: bodyExample },
           responses: [recordResponse(200, `The ${one} replaced.`), recordResponse(201, `The ${one} created, since the id was free in this version.`)],
-          errors: errors(409, 413, 415),
+          errors: [409, 413, 415],
         };
       case 'update':
         return {
@@ -106,14 +90,14 @@ function documentRoute(route: Route, example: Record<string, unknown> | undefine
           summary: `Update a ${one} partially`,
           body: { schema: body('update'), example: bodyExample && patchExample(collection, bodyExample) },
           responses: [recordResponse(200, `The ${one} as updated.`)],
-          errors: errors(new RecordNotFound(collection.notFound), 409, 413, 415),
+          errors: [new RecordNotFound(collection.notFound), 409, 413, 415],
         };
       case 'delete':
         return {
           operationId: `delete${pascal(collection.record)}${suffix}`,
           summary: `Delete a ${one}`,
           responses: [{ status: 204, description: `The ${one} is deleted; no body.` }],
-          errors: errors(new RecordNotFound(collection.notFound)),
+          errors: [new RecordNotFound(collection.notFound)],
         };
     }
   })();
@@ -172,10 +156,6 @@ export function collectionBodySchemas(collections: readonly Collection[]): Recor
 function patchExample(collection: Collection, example: Record<string, unknown>): Record<string, unknown> {
   const required = new Set((collection.schema['required'] ?? []) as string[]);
   return Object.fromEntries(Object.entries(example).filter(([field]) => required.has(field) && field !== 'id' && field !== 'versionId'));
-}
-
-function status(error: number | RecordNotFound): number {
-  return typeof error === 'number' ? error : error.status;
 }
 
 function withoutFields(record: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {

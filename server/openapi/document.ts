@@ -3,38 +3,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../config.ts';
-import {
-  ApiError, Conflict, Forbidden, InternalError, InvalidRequest, MethodNotAllowed, PayloadTooLarge,
-  RouteNotFound, ServiceUnavailable, TooManyRequests, Unauthorized, UnsupportedMediaType,
-} from '../errors.ts';
+import { DOCUMENTED_OUTCOMES, type ApiError } from '../errors.ts';
 import { SCHEMA_BASE, type Catalog } from '../schemas/registry.ts';
 import { schemaComponents, type SchemaComponents } from './components.ts';
 import type { DocumentedRoute, Schema, Tag } from './documented-route.ts';
 
 const ERROR_SCHEMA = `${SCHEMA_BASE}api/error.json`;
 
-/** The usual outcome of each error status: its component name, meaning and a real body. */
-const ERROR_OUTCOMES: Readonly<Record<number, { name: string; description: string; example: ApiError }>> = {
-  400: { name: 'InvalidRequest', description: 'Invalid request: bad JSON, a schema violation, a malformed id (route, body, cursor, filter), a list `cursor` its sort cannot resume from, a bad or unknown query parameter, or a body nested too deep. `details` lists `{field, message}` (a JSON pointer into the body, or the parameter name).', example: InvalidRequest.field('/path', 'must match pattern "^/"') },
-  401: { name: 'Unauthorized', description: 'No, malformed, unknown, revoked, expired or badly signed credential.', example: new Unauthorized() },
-  403: { name: 'Forbidden', description: 'The credential may not reach this project or version (an unknown one gets the same answer), or is read-only on a write.', example: new Forbidden() },
-  404: { name: 'NotFound', description: 'Nothing at this address.', example: new RouteNotFound() },
-  405: { name: 'MethodNotAllowed', description: 'Known route, method not served; `Allow` lists the methods.', example: new MethodNotAllowed(['GET']) },
-  409: { name: 'Conflict', description: 'The id or the natural key is already taken in this version.', example: new Conflict() },
-  413: { name: 'PayloadTooLarge', description: 'The body is larger than the configured limit (`BODY_LIMIT`).', example: new PayloadTooLarge() },
-  415: { name: 'UnsupportedMediaType', description: 'The body is not JSON (`Content-Type` must be `application/json`, utf-8).', example: new UnsupportedMediaType([{ field: 'Content-Type', message: 'must be application/json' }]) },
-  429: { name: 'TooManyRequests', description: 'Over the rate limit: `RATE_LIMIT_MAX` requests per credential (unauthenticated: per client address) per `RATE_LIMIT_WINDOW_MS`. Every operation that needs credentials is limited.', example: new TooManyRequests(60) },
-  500: { name: 'InternalServerError', description: 'Something unexpected; the cause is logged, never shown.', example: new InternalError() },
-  503: { name: 'ServiceUnavailable', description: 'The database does not answer.', example: new ServiceUnavailable() },
-};
-
 /** Headers of error answers, where more can be said than "sent with every <status>". */
 const ERROR_HEADERS: Readonly<Record<string, { description: string; schema: Schema }>> = {
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } },
 };
-
-/** Rate limiting (server/http/rate-limit.ts) counts every request that needs credentials. */
-const RATE_LIMITED = 429;
 
 const BEARER_SCHEMES = {
   projectApiKey: {
@@ -90,7 +69,8 @@ export function openApiDocument(catalog: Catalog, input: DocumentInput): OpenApi
     paths,
     components: {
       schemas: withSchemas(components, input.schemas ?? {}),
-      responses: Object.fromEntries(Object.values(ERROR_OUTCOMES).map((outcome) => [outcome.name, errorResponse(outcome.description, outcome.example, errorSchema)])),
+      responses: Object.fromEntries([...DOCUMENTED_OUTCOMES].sort(([a], [b]) => a - b)
+        .map(([, outcome]) => [outcome.name, errorResponse(outcome.description, outcome.example(), errorSchema)])),
       securitySchemes: BEARER_SCHEMES,
     },
   };
@@ -115,12 +95,12 @@ function operationOf(route: DocumentedRoute, components: SchemaComponents): Reco
       : { description: success.description, content: { [success.mediaType ?? 'application/json']: withExample({ schema: components.rewrite(success.schema) }, success.example) } };
   }
   const errorSchema = { $ref: components.refOf(ERROR_SCHEMA) };
-  const errors = route.access === 'none' ? route.errors : [...route.errors, RATE_LIMITED];
-  for (const error of [...errors].sort((a, b) => statusOf(a) - statusOf(b))) {
+  for (const error of [...route.errors].sort((a, b) => statusOf(a) - statusOf(b))) {
     const status = statusOf(error);
-    const usual = ERROR_OUTCOMES[status];
+    if (responses[String(status)]) throw new Error(`${route.operationId}: ${status} is documented twice`);
+    const usual = DOCUMENTED_OUTCOMES.get(status);
     if (typeof error === 'number') {
-      if (!usual) throw new Error(`${route.operationId}: no documented error outcome for ${status}; add it to ERROR_OUTCOMES or pass an ApiError`);
+      if (!usual) throw new Error(`${route.operationId}: no documented error outcome for ${status}; document its class in server/errors.ts or pass an ApiError`);
       responses[String(status)] = { $ref: `#/components/responses/${usual.name}` };
     } else {
       responses[String(status)] = errorResponse(usual?.description ?? error.error, error, errorSchema);

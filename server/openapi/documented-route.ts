@@ -1,5 +1,6 @@
-// The one data shape every route module exports to be documented: what a route does, in terms
-// of schemas/ and the error classes. The OpenAPI generator reads a list of these and nothing else.
+// What a route says of itself for the document, in terms of schemas/ and the error classes: an
+// Endpoint carries it beside its run function (RouteDoc); routes mounted outside the pipeline
+// (health, metrics, self-description, MCP) declare a DocumentedRoute where they are mounted.
 import type { ApiError } from '../errors.ts';
 
 /**
@@ -49,6 +50,9 @@ export interface DocumentedRoute {
    */
   errors: readonly (number | ApiError)[];
 }
+
+/** What an endpoint documents beside the method, path and access it already has. */
+export type RouteDoc = Omit<DocumentedRoute, 'method' | 'path' | 'access'>;
 
 export interface Tag {
   name: string;

@@ -1,37 +1,59 @@
-// Every documented route of the service, in one list: the generator's input. A module that
-// mounts routes exports its DocumentedRoute list and is added here; a test checks that what
-// Express mounts and what this list documents are the same set.
-import { routeTable } from '../routes/table.ts';
+// The generator's input: every endpoint the pipeline runs (server/routes/endpoints.ts, each
+// documented beside its run function) and the routes mounted outside it (health, metrics,
+// self-description, MCP), grouped by tag. A test checks that what Express mounts and what the
+// document lists are the same set.
+import { CHANGES_TAG } from '../changes/routes.ts';
+import { DESCRIPTIONS_TAG } from '../descriptions/routes.ts';
+import { HEALTH_ROUTE } from '../http/health.ts';
+import { METRICS_ROUTE } from '../http/metrics.ts';
+import { INSIGHTS_TAG } from '../insights/routes.ts';
+import { MCP_ROUTE } from '../mcp/route.ts';
+import { PIPELINE_OUTCOMES, type Endpoint } from '../pipeline.ts';
+import { serviceEndpoints, type EndpointParts } from '../routes/endpoints.ts';
+import { INTEGRITY_TAG } from '../routes/version-routes.ts';
 import type { Catalog } from '../schemas/registry.ts';
-import { collectionBodySchemas, collectionRouteDocs, collectionTags } from './collection-routes.ts';
+import { SEARCH_TAG } from '../search/routes.ts';
+import { VERSIONS_TAG } from '../versions/routes.ts';
+import { collectionBodySchemas, collectionTags } from './collection-routes.ts';
 import { openApiDocument, type DocumentInput, type OpenApiDocument } from './document.ts';
-import { SERVICE_TAG, serviceRouteDocs } from './service-routes.ts';
-import { DESCRIPTIONS_TAG, descriptionRouteDocs } from './description-routes.ts';
-import { mcpRouteDocs } from './mcp-routes.ts';
-import { SEARCH_TAG, searchRouteDocs } from './search-routes.ts';
-import { CHANGES_TAG, changeRouteDocs } from './change-routes.ts';
-import { INSIGHTS_TAG, insightRouteDocs } from './insight-routes.ts';
-import { INTEGRITY_TAG, integrityRouteDocs, VERSIONS_TAG, versionRouteDocs } from './version-routes.ts';
+import type { DocumentedRoute } from './documented-route.ts';
+import { SERVICE_TAG, selfDescriptionRoutes } from './service-routes.ts';
 
-export function serviceDocumentation(catalog: Catalog): DocumentInput {
+export function serviceDocumentation(catalog: Catalog, endpoints: readonly Endpoint[]): DocumentInput {
+  const roomTags = [SERVICE_TAG, VERSIONS_TAG, INTEGRITY_TAG, DESCRIPTIONS_TAG, SEARCH_TAG, CHANGES_TAG, INSIGHTS_TAG];
+  const recordTags = collectionTags(catalog.collections);
+  const routes: DocumentedRoute[] = [
+    HEALTH_ROUTE,
+    METRICS_ROUTE,
+    ...selfDescriptionRoutes,
+    ...endpoints.map(({ method, path, access, doc }) => ({ ...doc, method, path, access, errors: [...PIPELINE_OUTCOMES, ...doc.errors] })),
+    MCP_ROUTE,
+  ];
+  // The document lists the rooms' operations tag by tag, then the record routes in the table's
+  // order (family by family); a stable sort keeps each group's own order.
+  const rank = new Map([...roomTags.map((tag, index) => [tag.name, index] as const), ...recordTags.map((tag) => [tag.name, roomTags.length] as const)]);
+  const ranked = routes.map((route) => {
+    const index = rank.get(route.tag);
+    if (index === undefined) throw new Error(`${route.operationId}: tag ${route.tag} is not declared`);
+    return { route, index };
+  });
   return {
-    routes: [
-      ...serviceRouteDocs,
-      ...versionRouteDocs,
-      ...integrityRouteDocs,
-      ...descriptionRouteDocs,
-      ...searchRouteDocs,
-      ...mcpRouteDocs,
-      ...changeRouteDocs,
-      ...insightRouteDocs,
-      ...collectionRouteDocs(catalog, routeTable(catalog.collections)),
-    ],
-    tags: [SERVICE_TAG, VERSIONS_TAG, INTEGRITY_TAG, DESCRIPTIONS_TAG, SEARCH_TAG, CHANGES_TAG, INSIGHTS_TAG, ...collectionTags(catalog.collections)],
+    routes: ranked.sort((a, b) => a.index - b.index).map(({ route }) => route),
+    tags: [...roomTags, ...recordTags],
     schemas: collectionBodySchemas(catalog.collections),
   };
 }
 
-/** The service's OpenAPI document, as served at /v2/openapi.json and written by `npm run openapi`. */
-export function serviceDocument(catalog: Catalog): OpenApiDocument {
-  return openApiDocument(catalog, serviceDocumentation(catalog));
+/**
+ * The service's OpenAPI document, as served at /v2/openapi.json (of the endpoints the app
+ * mounts) and written by `npm run openapi` (of the same list, built with nothing to run against).
+ */
+export function serviceDocument(catalog: Catalog, endpoints: readonly Endpoint[] = serviceEndpoints(documentationOnly(catalog))): OpenApiDocument {
+  return openApiDocument(catalog, serviceDocumentation(catalog, endpoints));
+}
+
+/** Parts for building endpoints only to read their documentation: running one throws. */
+function documentationOnly(catalog: Catalog): EndpointParts {
+  const absent = new Proxy({}, { get: (_target, name) => { throw new Error(`documentation only: no ${String(name)} to run against`); } }) as never;
+  return { catalog, stores: new Map(), tenancy: absent, versionManager: absent, versionRecords: absent, observations: absent, searchIndexes: absent, recordLimits: absent, importBodyLimit: 0 };
 }

@@ -1,6 +1,6 @@
 // The routes that describe the service: GET /v2/openapi.json (the generated document, built
 // once and served from memory) and GET /docs (Swagger UI, its assets served from node_modules),
-// both without credentials, plus the documentation of those routes and of /healthz.
+// both without credentials, and the documentation of both.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,8 +8,6 @@ import express from 'express';
 import helmet from 'helmet';
 import { refuseOtherMethods } from '../http/allowed-methods.ts';
 import { send } from '../http/respond.ts';
-import { HEALTH_PATH } from '../http/health.ts';
-import { METRICS_PATH } from '../http/metrics.ts';
 import type { DocumentedRoute, Tag } from './documented-route.ts';
 import type { OpenApiDocument } from './document.ts';
 
@@ -22,26 +20,8 @@ const OWN_ASSETS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'asse
 
 export const SERVICE_TAG: Tag = { name: 'Service', description: 'Health and self-description; no credentials.' };
 
-export const serviceRouteDocs: readonly DocumentedRoute[] = [
-  {
-    method: 'GET', path: HEALTH_PATH, operationId: 'getHealth', tag: SERVICE_TAG.name, access: 'none',
-    summary: 'Check health',
-    description: 'Answers 200 while the database answers a ping.',
-    responses: [{
-      status: 200,
-      description: 'The service and its database answer.',
-      schema: { type: 'object', additionalProperties: false, required: ['status'], properties: { status: { const: 'ok' } } },
-      example: { status: 'ok' },
-    }],
-    errors: [503],
-  },
-  {
-    method: 'GET', path: METRICS_PATH, operationId: 'getMetrics', tag: SERVICE_TAG.name, access: 'none',
-    summary: 'Read the metrics',
-    description: 'Prometheus text exposition: requests by route template, database command latency, pool, process and embedded-database restarts. Not mounted with `METRICS=off`, or served on `METRICS_PORT` instead when one is set.',
-    responses: [{ status: 200, description: 'The metrics.', mediaType: 'text/plain', schema: { type: 'string' } }],
-    errors: [],
-  },
+/** The routes this module mounts, as the document shows them. */
+export const selfDescriptionRoutes: readonly DocumentedRoute[] = [
   {
     method: 'GET', path: OPENAPI_PATH, operationId: 'getOpenApiDocument', tag: SERVICE_TAG.name, access: 'none',
     summary: 'Get this OpenAPI document',

@@ -9,7 +9,7 @@ import { get } from '../operations/get.ts';
 import { list } from '../operations/list.ts';
 import { replace } from '../operations/replace.ts';
 import { update } from '../operations/update.ts';
-import type { Collection } from '../schemas/registry.ts';
+import { SCHEMA_BASE, type Collection } from '../schemas/registry.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -39,11 +39,22 @@ export interface Family {
   name: 'V' | 'P';
   /** Express path of the family's prefix. */
   prefix: string;
+  /** The schema of each parameter of the prefix (`$id`s of schemas/), for the document. */
+  params: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** Ends the operationIds of the family's routes: `getPath`, `getPathByProject`. */
+  operationIdSuffix: string;
 }
 
+const IDS = `${SCHEMA_BASE}defs/ids.json#/$defs/`;
+
 export const FAMILIES: readonly Family[] = [
-  { name: 'V', prefix: '/v2/catalog/versions/:versionId' },
-  { name: 'P', prefix: '/v2/catalog/projects/:projectRef/:versionType/:versionSlug' },
+  { name: 'V', prefix: '/v2/catalog/versions/:versionId', params: { versionId: { $ref: `${IDS}versionId` } }, operationIdSuffix: '' },
+  {
+    name: 'P',
+    prefix: '/v2/catalog/projects/:projectRef/:versionType/:versionSlug',
+    params: { projectRef: { $ref: `${IDS}projectRef` }, versionType: { $ref: `${IDS}versionType` }, versionSlug: { $ref: `${IDS}versionSlug` } },
+    operationIdSuffix: 'ByProject',
+  },
 ];
 
 export interface Route {

@@ -1,24 +1,33 @@
 // Routes about a whole version rather than one collection (today: its integrity report), as
 // endpoints on both families, run by the same pipeline as the record routes.
 import { integrity } from '../operations/integrity.ts';
+import type { Tag } from '../openapi/documented-route.ts';
 import type { Endpoint } from '../pipeline.ts';
+import { SCHEMA_BASE } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { FAMILIES } from './table.ts';
 
-export const INTEGRITY_SEGMENT = 'integrity';
+export const INTEGRITY_TAG: Tag = {
+  name: 'Integrity',
+  description: 'References between records are not enforced on write; this report lists the dangling ones of a version.',
+};
 
 export function wholeVersionEndpoints(stores: ReadonlyMap<string, RecordStore>): Endpoint[] {
   return FAMILIES.map((family) => ({
     method: 'GET',
-    path: `${family.prefix}/${INTEGRITY_SEGMENT}`,
+    path: `${family.prefix}/integrity`,
     target: family.name,
     access: 'read',
     body: false,
-    query: false,
-    success: [200],
     // It reads every collection of the version: its cost is the version's size, not one call's.
     longRunning: true,
-    summary: 'Report dangling references',
+    doc: {
+      operationId: `getIntegrity${family.operationIdSuffix}`, tag: INTEGRITY_TAG.name, params: family.params,
+      summary: 'Report dangling references',
+      description: 'Per collection: reference fields (`serviceId`, `pathId`, `operationId`, ...) naming no record of the version, and `$ref`s `#/components/schemas/<name>` or `#/components/headers/<name>` naming no Resource or Header. At most 1,000 per collection, with `truncated`.',
+      responses: [{ status: 200, description: 'The report.', schema: { $ref: `${SCHEMA_BASE}api/integrity.json` } }],
+      errors: [],
+    },
     run: ({ version }) => integrity({ version: version!, stores }),
   }));
 }

@@ -3,48 +3,59 @@
 import { InvalidRequest } from '../errors.ts';
 import type { Endpoint } from '../pipeline.ts';
 import { FAMILIES } from '../routes/table.ts';
+import type { Tag } from '../openapi/documented-route.ts';
+import { SCHEMA_BASE } from '../schemas/registry.ts';
 import { withObserved } from '../insights/observed.ts';
 import type { Observations } from '../insights/observations.ts';
 import type { SearchIndexes } from './indexes.ts';
 import { wordsOf } from './text.ts';
 
-export const SEARCH_SEGMENT = '/search';
+const SEARCH_SEGMENT = '/search';
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
+
+export const SEARCH_TAG: Tag = {
+  name: 'Search',
+  description: 'Find an endpoint and the credentials it needs: a ranked search over operations, and the same catalog as Model Context Protocol tools for agents.',
+};
 
 export function searchEndpoints(indexes: SearchIndexes, observations: Observations): Endpoint[] {
   return FAMILIES.map((family): Endpoint => ({
     method: 'GET', path: `${family.prefix}${SEARCH_SEGMENT}`, target: family.name, access: 'read',
-    body: false, query: ['q', 'limit', 'service'], success: [200],
+    body: false,
     // The first search after a write to the version builds its index from the version's
     // operations, paths, parameters and servers: that one costs the version's size.
     longRunning: true,
-    summary: 'Search endpoints',
+    doc: {
+      operationId: `searchEndpoints${family.operationIdSuffix}`, tag: SEARCH_TAG.name, params: family.params,
+      summary: 'Search endpoints',
+      description: 'Operations matching the query\'s words, best first. Each operation is a document of a BM25 index (MiniSearch) with per-field boosts: operationId (split at camelCase, `_`, `-` and `/`) and summary 2, path segments 1.5, tags, service name and slug, and the method with the verbs people use for it (create/add/new/open/make for POST, list/get/find/show/read/retrieve for GET, update/edit/change/set/modify for PUT and PATCH, delete/remove/cancel for DELETE) 1, parameter names and description 0.5. Words are stemmed (Porter2: `repositories` finds `repository`), English stop words dropped, a word of four letters or more also matches as a prefix and one of five or more with one typo. The best 100 are then ordered again by how well the query names each operation: all its words in the operationId, summary or method, and little else there (a verb counts as its action, an abbreviation such as `repo` as its word), and a path ending in a parameter for update and delete, in a name for create and list. `score` is that final relevance (higher is better; comparable within one answer only); ties go by operationId. Each version\'s index is kept in the instance and rebuilt on the first search after any write to the version, so answers always include every write. Each hit carries its servers (the operation\'s, else the path\'s, else the service\'s) and the security requirement that applies (the operation\'s own, else the service\'s), resolved to the security schemes.',
+      query: [
+        { name: 'q', description: 'What to look for, in plain words ("delete a repository"); a `q` with no letter or digit is 400.', schema: { type: 'string', pattern: '[\\p{L}\\p{N}]' }, required: true },
+        { name: 'limit', description: `At most this many hits; default ${DEFAULT_LIMIT}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
+        { name: 'service', description: 'Only the operations of this service (slug); an unknown slug is 404.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceSlug` } },
+      ],
+      responses: [{ status: 200, description: 'The hits, best first.', schema: { $ref: `${SCHEMA_BASE}api/search.json` } }],
+      errors: [404],
+    },
     async run({ version, query }) {
-      const options = searchOptions(query);
+      const options = searchOptions(query as Record<string, string | undefined>);
       const index = await indexes.of(version!.versionId);
       return { status: 200, body: { hits: await withObserved(observations, version!.versionId, index.search(options)) } };
     },
   }));
 }
 
-/** The query parameters checked: `q` has words, `limit` is 1–100, `service` a slug. */
-export function searchOptions(query: Readonly<Record<string, unknown>>): { query: string; limit: number; service?: string } {
-  const q = single(query, 'q');
+/** The query parameters, each given once (the pipeline checked): `q` has words, `limit` is 1–100, `service` a slug. */
+export function searchOptions(query: Readonly<Record<string, string | undefined>>): { query: string; limit: number; service?: string } {
+  const q = query['q'];
   if (q === undefined || wordsOf(q).length === 0) throw InvalidRequest.field('q', 'must have at least one word');
-  const limitText = single(query, 'limit');
+  const limitText = query['limit'];
   const limit = limitText === undefined ? DEFAULT_LIMIT : Number(limitText);
   if (!/^\d+$/.test(limitText ?? '1') || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
     throw InvalidRequest.field('limit', `must be an integer from 1 to ${MAX_LIMIT}`);
   }
-  const service = single(query, 'service');
+  const service = query['service'];
   if (service !== undefined && !/^[a-z0-9-]+$/.test(service)) throw InvalidRequest.field('service', 'must be a service slug (lowercase letters, digits and hyphens)');
   return { query: q, limit, ...(service === undefined ? {} : { service }) };
-}
-
-function single(query: Readonly<Record<string, unknown>>, name: string): string | undefined {
-  const value = query[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw InvalidRequest.field(name, 'must be given once');
-  return value;
 }

@@ -3,7 +3,7 @@
 import { authorize } from '../auth/credential.ts';
 import { Conflict, Forbidden, InvalidRequest } from '../errors.ts';
 import type { Outcome } from '../http/respond.ts';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../operations/list-query.ts';
+import { parseLimit } from '../operations/list-query.ts';
 import { SCHEMA_BASE, type Catalog } from '../schemas/registry.ts';
 import type { VersionRecords } from '../store/version-records.ts';
 import { DuplicateSlug, type Tenancy, type Version, type VersionType } from '../tenancy/tenancy.ts';
@@ -46,7 +46,7 @@ export function versionOperations({ catalog, tenancy, manager, records }: Versio
       if (cursor !== undefined) check(catalog.checkVersionId, 'cursor', cursor);
       const type = single('type', query['type']);
       if (type !== undefined) check(catalog.checkVersionType, 'type', type);
-      const limit = parseLimit(single('limit', query['limit']));
+      const limit = parseLimit(query['limit']);
       const page = await tenancy.listVersionPage({ projectId, type: type as VersionType | undefined, cursor, limit });
       return {
         status: 200,
@@ -111,11 +111,4 @@ function single(name: string, value: unknown): string | undefined {
 function check(checker: (value: unknown) => { message: string }[], name: string, value: string): void {
   const problem = checker(value)[0];
   if (problem) throw InvalidRequest.field(name, problem.message);
-}
-
-function parseLimit(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_LIMIT;
-  const limit = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
-  if (!(limit >= 1 && limit <= MAX_LIMIT)) throw InvalidRequest.field('limit', `must be an integer from 1 to ${MAX_LIMIT}`);
-  return limit;
 }

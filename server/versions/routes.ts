@@ -1,27 +1,82 @@
-// The versions interface as data: method, path, target, access, statuses and the operation,
-// run by the same pipeline as the record routes (and documented from the same fields).
+// The versions interface as endpoints, each with its documentation: list, create (or copy), get
+// and delete by id or by address, and the diff of two versions, run by the one pipeline.
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../operations/list-query.ts';
+import type { Schema, Tag } from '../openapi/documented-route.ts';
 import type { Endpoint } from '../pipeline.ts';
+import { FAMILIES } from '../routes/table.ts';
+import { SCHEMA_BASE } from '../schemas/registry.ts';
 import { VERSION_SCHEMA, versionOperations, type VersionParts } from './operations.ts';
 
+const IDS = `${SCHEMA_BASE}defs/ids.json#/$defs/`;
 const PROJECT = '/v2/catalog/projects/:projectRef';
-const BY_ID = '/v2/catalog/versions/:versionId';
-// Exactly three segments after `projects`, so it never shadows the record routes of family P.
-const BY_ADDRESS = `${PROJECT}/:versionType/:versionSlug`;
+const [BY_ID, BY_ADDRESS] = FAMILIES;
+
+export const VERSIONS_TAG: Tag = {
+  name: 'Versions',
+  description: 'Catalog versions of a project: branches and environments. A copy keeps record ids; a deleted version is unreachable like an unknown one (403).',
+};
+
+const projectParams: Readonly<Record<string, Schema>> = { projectRef: { $ref: `${IDS}projectRef` } };
+const versionResponse = (status: number, description: string) => ({ status, description, schema: { $ref: VERSION_SCHEMA } });
 
 export function versionEndpoints(parts: VersionParts): Endpoint[] {
   const run = versionOperations(parts);
-  const common = { body: false, query: false } as const;
-  const version = VERSION_SCHEMA;
+  const common = { body: false } as const;
+  const tag = VERSIONS_TAG.name;
   return [
-    { ...common, method: 'GET', path: `${PROJECT}/versions`, target: 'project', access: 'read', query: true, success: [200], run: run.list,
-      summary: "List a project's versions", responseSchema: `${version}#/$defs/versionList` },
-    { ...common, method: 'POST', path: `${PROJECT}/versions`, target: 'project', access: 'write', body: 'json', success: [201], longRunning: true, run: run.create,
-      summary: 'Create a version, empty or as a copy of another', bodySchema: `${version}#/$defs/versionCreate`, responseSchema: version },
-    { ...common, method: 'GET', path: BY_ID, target: 'V', access: 'read', success: [200], run: run.get, summary: 'Get a version', responseSchema: version },
-    { ...common, method: 'DELETE', path: BY_ID, target: 'V', access: 'write', success: [204], longRunning: true, run: run.delete, summary: 'Delete a version and its records' },
-    { ...common, method: 'GET', path: BY_ADDRESS, target: 'P', access: 'read', success: [200], run: run.get, summary: 'Get a version', responseSchema: version },
-    { ...common, method: 'DELETE', path: BY_ADDRESS, target: 'P', access: 'write', success: [204], longRunning: true, run: run.delete, summary: 'Delete a version and its records' },
-    { ...common, method: 'GET', path: `${BY_ID}/diff`, target: 'V', access: 'read', query: true, success: [200], longRunning: true, run: run.diff,
-      summary: 'Compare two versions', responseSchema: `${version}#/$defs/versionDiff` },
+    {
+      ...common, method: 'GET', path: `${PROJECT}/versions`, target: 'project', access: 'read', checksOwnQuery: true, run: run.list,
+      doc: {
+        operationId: 'listVersions', tag, params: projectParams,
+        summary: "List a project's versions",
+        description: 'Keyset pagination in id (creation) order; versions being copied are not listed.',
+        query: [
+          { name: 'cursor', description: 'Continue from this version id: the `nextCursor` of the previous page.', schema: { $ref: `${IDS}versionId` } },
+          { name: 'limit', description: `Page size, 1 to ${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
+          { name: 'type', description: 'Only versions of this type.', schema: { $ref: `${IDS}versionType` } },
+        ],
+        responses: [{ status: 200, description: 'One page of versions.', schema: { $ref: `${VERSION_SCHEMA}#/$defs/versionList` } }],
+        errors: [],
+      },
+    },
+    {
+      ...common, method: 'POST', path: `${PROJECT}/versions`, target: 'project', access: 'write', body: 'json', longRunning: true, run: run.create,
+      doc: {
+        operationId: 'createVersion', tag, params: projectParams,
+        summary: 'Create a version, empty or as a copy of another',
+        description: '`copyFrom` (a version of the same project) copies every record of every collection, keeping record ids; the new version is invisible until the copy is complete, and a failed copy leaves nothing behind.',
+        body: { schema: { $ref: `${VERSION_SCHEMA}#/$defs/versionCreate` }, example: { type: 'branch', slug: 'feature-x' } },
+        responses: [versionResponse(201, 'The version; `Location` names it.')],
+        errors: [409, 413, 415],
+      },
+    },
+    // By address: exactly three segments after `projects`, so it never shadows the record routes of family P.
+    ...([['ById', BY_ID!], ['ByAddress', BY_ADDRESS!]] as const).flatMap(([suffix, family]): Endpoint[] => [
+      {
+        ...common, method: 'GET', path: family.prefix, target: family.name, access: 'read', run: run.get,
+        doc: { operationId: `getVersion${suffix}`, tag, params: family.params, summary: 'Get a version', responses: [versionResponse(200, 'The version.')], errors: [] },
+      },
+      {
+        ...common, method: 'DELETE', path: family.prefix, target: family.name, access: 'write', longRunning: true, run: run.delete,
+        doc: {
+          operationId: `deleteVersion${suffix}`, tag, params: family.params,
+          summary: 'Delete a version and its records',
+          description: 'Answers once the records are removed; records written by requests that raced the delete are removed too.',
+          responses: [{ status: 204, description: 'The version and its records are gone; no body.' }],
+          errors: [],
+        },
+      },
+    ]),
+    {
+      ...common, method: 'GET', path: `${BY_ID!.prefix}/diff`, target: 'V', access: 'read', checksOwnQuery: true, longRunning: true, run: run.diff,
+      doc: {
+        operationId: 'diffVersions', tag, params: BY_ID!.params,
+        summary: 'Compare two versions',
+        description: 'Per collection, the ids added, removed and changed (any field but `updatedAt`) from `against` to this version; each list is capped at 1,000 ids with `truncated: true`. Both versions must be reachable by the credential.',
+        query: [{ name: 'against', description: 'The version to compare with.', schema: { $ref: `${IDS}versionId` }, required: true }],
+        responses: [{ status: 200, description: 'The differences.', schema: { $ref: `${VERSION_SCHEMA}#/$defs/versionDiff` } }],
+        errors: [],
+      },
+    },
   ];
 }

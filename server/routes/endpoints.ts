@@ -1,0 +1,47 @@
+// Every endpoint the pipeline runs, in mounting order: the record routes of the table, then the
+// routes of each room. The router mounts this list and the OpenAPI document is generated from it.
+import type { RecordLimits } from '../http/body.ts';
+import { changeEndpoints } from '../changes/routes.ts';
+import { descriptionEndpoints } from '../descriptions/routes.ts';
+import type { Observations } from '../insights/observations.ts';
+import { insightEndpoints } from '../insights/routes.ts';
+import { collectionRouteDocs } from '../openapi/collection-routes.ts';
+import { recordEndpoint, type Endpoint } from '../pipeline.ts';
+import type { Catalog } from '../schemas/registry.ts';
+import type { SearchIndexes } from '../search/indexes.ts';
+import { searchEndpoints } from '../search/routes.ts';
+import type { RecordStore } from '../store/records.ts';
+import type { VersionRecords } from '../store/version-records.ts';
+import type { Tenancy } from '../tenancy/tenancy.ts';
+import type { VersionManager } from '../versions/manage.ts';
+import { versionEndpoints } from '../versions/routes.ts';
+import { routeTable } from './table.ts';
+import { wholeVersionEndpoints } from './version-routes.ts';
+
+export interface EndpointParts {
+  catalog: Catalog;
+  stores: ReadonlyMap<string, RecordStore>;
+  tenancy: Tenancy;
+  versionManager: VersionManager;
+  versionRecords: VersionRecords;
+  observations: Observations;
+  searchIndexes: SearchIndexes;
+  recordLimits: RecordLimits;
+  /** IMPORT_BODY_LIMIT, for traffic reports. */
+  importBodyLimit: number;
+}
+
+export function serviceEndpoints(parts: EndpointParts): Endpoint[] {
+  const { catalog, stores, observations } = parts;
+  const routes = routeTable(catalog.collections);
+  const recordDocs = collectionRouteDocs(catalog, routes);
+  return [
+    ...routes.map((route, index) => recordEndpoint(route, stores, recordDocs[index]!)),
+    ...wholeVersionEndpoints(stores),
+    ...descriptionEndpoints(stores, catalog, parts.recordLimits),
+    ...searchEndpoints(parts.searchIndexes, observations),
+    ...changeEndpoints(catalog, stores),
+    ...insightEndpoints({ catalog, stores, observations, reportLimit: parts.importBodyLimit }),
+    ...versionEndpoints({ catalog, tenancy: parts.tenancy, manager: parts.versionManager, records: parts.versionRecords }),
+  ];
+}
