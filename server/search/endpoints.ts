@@ -43,7 +43,8 @@ export function emptyView(versionId: string): VersionView {
   return viewFrom(versionId, SEARCH_COLLECTIONS.map((name) => [name, []] as const));
 }
 
-function viewFrom(versionId: string, read: ReadonlyArray<readonly [Name, CatalogRecord[]]>): VersionView {
+/** A view of records already read (the search benchmark's saved view). */
+export function viewFrom(versionId: string, read: ReadonlyArray<readonly [Name, CatalogRecord[]]>): VersionView {
   const all = new Map<Name, CatalogRecord[]>(read);
   const ids = new Map<Name, Map<string, CatalogRecord>>(read.map(([name, records]) => [name, new Map(records.map((record) => [record.id, record]))]));
   // A view is read for a purpose; asking it for more is a mistake in the caller, not "none".

@@ -19,7 +19,7 @@ describe('search ranking on real descriptions', function () {
 
   before(async () => {
     // GitHub's webhooks (about 20,000 keys) stay on its Service record: above the default key limit.
-    service = await startService({ RECORD_MAX_KEYS: '50000' });
+    service = await startService({ RECORD_MAX_KEYS: '1000000', DB_TIMEOUT_MS: '120000' });
     tenant = await givenTenant(service);
     for (const [slug, file] of Object.entries(DESCRIPTIONS)) {
       const body = fs.readFileSync(path.join(repoRoot, 'node_modules', file), 'utf8');
