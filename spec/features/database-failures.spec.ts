@@ -29,8 +29,11 @@ function freePort(): Promise<number> {
 function databasePid(runtime: Runtime): number {
   const wrapper = runtime.databaseServer.pid;
   if (wrapper === undefined) throw new Error('the embedded database has no pid');
-  const [child] = execFileSync('pgrep', ['-P', String(wrapper)], { encoding: 'utf8' }).trim().split('\n');
-  return Number(child);
+  // By name: the wrapper's other child is its watchdog subshell, and with pids wrapping around
+  // (pid_max 32768 here) it may have the lower pid, so "the first child" is not always FerretDB.
+  const children = execFileSync('pgrep', ['-P', String(wrapper), '-x', 'ferretdb'], { encoding: 'utf8' }).trim().split('\n');
+  if (children.length !== 1) throw new Error(`expected one ferretdb under the wrapper ${wrapper}, found ${children.join(', ')}`);
+  return Number(children[0]);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
