@@ -1,65 +1,19 @@
 // One collection of records (Paths, Requests, ...) in MongoDB, whatever its schema: the
 // stored form, the indexes, natural keys, and single-document atomic writes, each followed by a
 // new revision of its version (revisions.ts) so caches of the version know it changed.
-import type { AnyBulkWriteOperation, Collection as MongoCollection, Db, Document, Filter } from 'mongodb';
+import type { Collection as MongoCollection, Db, Document, Filter } from 'mongodb';
 import type { Collection } from '../schemas/registry.ts';
-import { decodeValue, encodeField, encodeFields } from './codec.ts';
+import { decodeValue, encodeField } from './codec.ts';
 import { keysetFilter, mongoSort, type SortKey } from './cursor.ts';
+import { writeInBatches } from './bulk-writes.ts';
 import { RecordLocks } from './locks.ts';
 import { backfillKeys, isDuplicateKey as isDuplicate, KEY_FIELD, naturalKeyOf } from './natural-keys.ts';
 import { CursorPositions } from './positions.ts';
+import { CursorGone, documentId, NaturalKeyTaken, sameStored, toDocument, type BulkWrites, type CatalogRecord, type ListQuery, type Page, type StoredDocument } from './record.ts';
 import { Revisions } from './revisions.ts';
 
-/** A record as the interface shows it: JSON, with `updatedAt` an ISO string. */
-export type CatalogRecord = Record<string, unknown> & { id: string; versionId: string };
-
-export interface ListQuery {
-  versionId: string;
-  /** Equality filters on reference and natural-key fields, already checked and typed. */
-  filters: Readonly<Record<string, unknown>>;
-  /** Only records written after this instant (exclusive). */
-  updatedAfter?: Date | undefined;
-  /** Ends with `id` (see cursor.ts). */
-  sort: readonly SortKey[];
-  /** Id of the first item of the page; undefined for the first page. */
-  cursor: string | undefined;
-  limit: number;
-}
-
-export interface BulkWrites {
-  insert?: readonly CatalogRecord[];
-  replace?: readonly CatalogRecord[];
-  /** Ids. */
-  delete?: readonly string[];
-}
-
-export interface Page {
-  items: CatalogRecord[];
-  /** Id of the first item of the next page, or null. */
-  nextCursor: string | null;
-}
-
-/** A record as stored: its fields (encoded), keyed by `_id` = version and id. */
-type StoredDocument = Document & { _id: string };
-
-/** The cursor's item is gone and the sort needs its values to know where to resume. */
-export class CursorGone extends Error {}
-
-/** The write would give the record the natural key another record of the version holds. */
-export class NaturalKeyTaken extends Error {
-  /** Id of the record holding the key, when it could be read. */
-  readonly holder: string | undefined;
-  /** The record whose write was refused (its id and natural-key fields). */
-  readonly refused: CatalogRecord | undefined;
-  constructor(holder: string | undefined, refused?: CatalogRecord) {
-    super('natural key taken');
-    this.holder = holder;
-    this.refused = refused;
-  }
-}
-
-/** Writes per bulk command: well under the 16 MB command limit for records of a few kB. */
-const BULK_BATCH = 500;
+// The record shapes and refusals live in record.ts; callers keep importing them from here, the store's door.
+export { CursorGone, documentId, NaturalKeyTaken, type BulkWrites, type CatalogRecord, type ListQuery, type Page } from './record.ts';
 
 export class RecordStore {
   readonly collection: Collection;
@@ -240,53 +194,17 @@ export class RecordStore {
   async bulk(versionId: string, writes: BulkWrites, updatedAt: Date): Promise<void> {
     // An import sends every collection, most with nothing to write: no change, no new revision.
     if (!writes.insert?.length && !writes.replace?.length && !writes.delete?.length) return;
-    return this.#changing(versionId, () => this.#bulk(versionId, writes, updatedAt));
-  }
-
-  async #bulk(versionId: string, writes: BulkWrites, updatedAt: Date): Promise<void> {
-    // Deletes first, then replaces, then inserts: a record that takes over a natural key another
-    // one gave up must not meet it in the unique `_key` index.
-    const deletes = writes.delete ?? [];
-    const replaces = (writes.replace ?? []).map((record) => this.#toDocument(record, updatedAt));
-    const inserts = (writes.insert ?? []).map((record) => this.#toDocument(record, updatedAt));
-    const phases: { ids: readonly string[]; documents: readonly StoredDocument[]; operations: AnyBulkWriteOperation<StoredDocument>[] }[] = [
-      { ids: deletes, documents: [], operations: deletes.map((id) => ({ deleteOne: { filter: { _id: documentId(versionId, id) } } })) },
-      {
-        ids: replaces.map((document) => String(document['id'])), documents: replaces,
-        operations: replaces.map((document) => ({ replaceOne: { filter: { _id: document._id }, replacement: document, upsert: true } })),
-      },
-      // New ids: nothing else can be writing them.
-      { ids: [], documents: inserts, operations: inserts.map((document) => ({ insertOne: { document } })) },
-    ];
-    for (const { ids, operations, documents } of phases) {
-      for (let start = 0; start < operations.length; start += BULK_BATCH) {
-        const end = start + BULK_BATCH;
-        // Under each record's lock, as single writes are (FerretDB: a patch racing a replace must not undo it).
-        await this.#exclusiveAll(versionId, ids.slice(start, end), () =>
-          this.#bulkKeyed(operations.slice(start, end), documents.slice(start, end)));
-      }
-    }
-  }
-
-  /** One unordered bulk write; a unique-index refusal becomes NaturalKeyTaken, as for single writes. */
-  async #bulkKeyed(operations: AnyBulkWriteOperation<StoredDocument>[], documents: readonly StoredDocument[]): Promise<void> {
-    try {
-      await this.#documents.bulkWrite(operations, { ordered: false });
-    } catch (error) {
-      const refused = (error as { writeErrors?: { index: number; code?: unknown; errmsg?: unknown }[] }).writeErrors
-        ?.find((writeError) => isDuplicate({ code: writeError.code, message: writeError.errmsg }));
-      const document = refused && documents[refused.index];
-      if (!document || document[KEY_FIELD] === undefined) throw error;
-      const taken = await this.#keyTaken(document);
-      throw new NaturalKeyTaken(taken.holder, this.toRecord(document));
-    }
+    return this.#changing(versionId, () => writeInBatches(this.#documents, versionId, writes, {
+      toDocument: (record) => this.#toDocument(record, updatedAt),
+      exclusive: (ids, work) => this.#exclusiveAll(versionId, ids, work),
+      refusal: async (document) => new NaturalKeyTaken((await this.#keyTaken(document)).holder, this.toRecord(document)),
+    }));
   }
 
   /** `work` under the locks of all these records (in id order, so two bulks never wait on each other). */
   #exclusiveAll<T>(versionId: string, ids: readonly string[], work: () => Promise<T>): Promise<T> {
     return [...ids].sort().reduceRight<() => Promise<T>>((inner, id) => () => this.exclusive(versionId, id, inner), work)();
   }
-
 
   async list(query: ListQuery): Promise<Page> {
     const filter: Filter<StoredDocument> = {
@@ -368,32 +286,4 @@ export class RecordStore {
 
 function sortedByIdAlone(sort: readonly SortKey[]): boolean {
   return sort.length === 1 && sort[0]!.field === 'id';
-}
-
-/**
- * The stored `_id`: version and record id together. An exact `_id` match is the one lookup
- * FerretDB pushes down to SQLite, and `_id` uniqueness makes `{versionId, id}` unique on insert.
- */
-export function documentId(versionId: string, id: string): string {
-  return `${versionId}:${id}`;
-}
-
-// `updatedAt` comes before the record's fields: FerretDB 1.24 compares the stored and the new
-// document field by field on every replace, and its comparison of nested arrays costs 2^depth
-// (types.compareArrays compares each element twice), so a record holding ~30 nested arrays made
-// a replace run for minutes. A new updatedAt differs, so the comparison stops there.
-function toDocument(record: CatalogRecord, updatedAt: Date): StoredDocument {
-  const { id, versionId, updatedAt: _ignored, ...fields } = record;
-  return { _id: documentId(versionId, id), id, versionId, updatedAt, ...(encodeFields(fields) as Document) };
-}
-
-/** Stored values equal in keys, key order and values (what the database read back vs what we wrote). */
-function sameStored(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b) || a instanceof Date || b instanceof Date) return false;
-  const aKeys = Object.keys(a);
-  const bKeys = Object.keys(b);
-  return aKeys.length === bKeys.length && aKeys.every((key, i) => key === bKeys[i]
-    && sameStored((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
