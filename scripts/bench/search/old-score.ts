@@ -3,6 +3,8 @@
 // of the field's words equals it (case-insensitive; camelCase, snake_case, kebab-case and path
 // segments split), or when the word is a field word's prefix of four letters or more. The score is
 // the sum over query words of the weights of the fields that match it. Ties go by operationId.
+// Its words are split as the index splits them (server/search/text.ts), which is how it split them.
+import { wordsOf } from '../../../server/search/text.ts';
 
 /** Heavier fields count more: operationId and path above summary above description. */
 export const WEIGHTS = {
@@ -18,16 +20,6 @@ export type Field = keyof typeof WEIGHTS;
 export type Searchable = Record<Field, string | readonly string[] | undefined>;
 
 const MIN_PREFIX = 4;
-
-/** The lower-case words of a text: split on anything not a letter or digit, and at camelCase humps. */
-export function wordsOf(text: string): string[] {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word.length > 0);
-}
 
 /** The distinct words of a query, in order; none for an empty or blank query. */
 export function queryWords(query: string): string[] {
