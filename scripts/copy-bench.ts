@@ -23,8 +23,8 @@ try {
   process.stdout.write(`copy bench on ${runtime.database.server.label}, Node ${process.version}\n`);
   process.stdout.write('records  seed s  copy s  records/s  rss before MB  rss peak MB  heap before MB  heap peak MB  delete s\n');
   for (const size of SIZES) {
-    const project = await runtime.tenancy.createProject(`bench-${ulid().toLowerCase()}`, 'bench');
-    const source = await runtime.tenancy.createVersion(project.id, 'branch', 'main');
+    const project = await runtime.tenancy.projects.create(`bench-${ulid().toLowerCase()}`, 'bench');
+    const source = await runtime.tenancy.versions.create(project.id, 'branch', 'main');
     const seedStart = performance.now();
     await seed(source.id, size);
     const seedSeconds = (performance.now() - seedStart) / 1000;

@@ -1,6 +1,6 @@
 // `key create`, `key list` and `key revoke`: project API keys. A key's secret is printed once,
 // by `key create`; it is stored only as a hash, so nothing can show it later.
-import type { ApiKey } from '../../server/tenancy/tenancy.ts';
+import type { ApiKey } from '../../server/tenancy/keys.ts';
 import { CommandError, flag, requiredString, type Command } from './command.ts';
 import { access, apiKeyJson, iso, secretBlock, table } from './output.ts';
 import { REF_OPTION, resolveProject } from './projects.ts';
@@ -26,7 +26,7 @@ export const keyCommands: readonly Command[] = [
       const readOnly = flag(args, 'read-only');
       return async ({ tenancy }) => {
         const project = await resolveProject(tenancy, ref);
-        const { apiKey, secret } = await tenancy.createApiKey(project.id, readOnly);
+        const { apiKey, secret } = await tenancy.apiKeys.create(project.id, readOnly);
         const { revokedAt: _never, ...json } = apiKeyJson(apiKey);
         return {
           json: { ...json, key: secret },
@@ -45,7 +45,7 @@ export const keyCommands: readonly Command[] = [
       const ref = checkAgainst(catalog, 'projectRef', requiredString(args, 'project'), '--project');
       return async ({ tenancy }) => {
         const project = await resolveProject(tenancy, ref);
-        const keys = await tenancy.listApiKeys(project.id);
+        const keys = await tenancy.apiKeys.list(project.id);
         return {
           json: { keys: keys.map(apiKeyJson) },
           human: keys.length === 0 ? `Project "${project.slug}" has no API keys.\n` : keyTable(keys),
@@ -64,7 +64,7 @@ export const keyCommands: readonly Command[] = [
       const id = checkAgainst(catalog, 'apiKeyId', args.positionals[0]!, 'key id');
       return async ({ tenancy }) => {
         const before = Date.now();
-        const key = await tenancy.revokeApiKey(id);
+        const key = await tenancy.apiKeys.revoke(id);
         if (!key) throw new CommandError(`API key "${id}" not found`);
         // Tenancy keeps the first revocation time, stamped by this process's clock, so an
         // earlier time means someone had revoked it already.

@@ -1,6 +1,8 @@
 // How the admin CLI shows results to people (aligned tables, the shown-once secret block) and
 // the JSON shapes of the tenancy records (chosen fields, dates as ISO strings).
-import type { ApiKey, Project, Version } from '../../server/tenancy/tenancy.ts';
+import type { ApiKey } from '../../server/tenancy/keys.ts';
+import type { Project } from '../../server/tenancy/projects.ts';
+import type { Version } from '../../server/tenancy/versions.ts';
 
 /** Aligned columns under upper-case headers; two spaces between columns. */
 export function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {

@@ -1,13 +1,14 @@
 // `project create` and `project list`, plus resolving a project REF (id or slug), which the
 // other command groups share.
-import type { Tenancy, Project } from '../../server/tenancy/tenancy.ts';
+import type { Project } from '../../server/tenancy/projects.ts';
+import type { Tenancy } from '../../server/tenancy/tenancy.ts';
 import { CommandError, optionalString, requiredString, type Command } from './command.ts';
 import { projectJson, table } from './output.ts';
 import { checkAgainst, checkNotBlank } from './validate.ts';
 
 /** The project a REF names, or a CommandError (exit 1) saying which REF is unknown. */
 export async function resolveProject(tenancy: Tenancy, ref: string): Promise<Project> {
-  const project = await tenancy.findProject(ref);
+  const project = await tenancy.projects.find(ref);
   if (!project) throw new CommandError(`project "${ref}" not found (give a project id or slug; see: admin project list)`);
   return project;
 }
@@ -32,7 +33,7 @@ export const projectCommands: readonly Command[] = [
       const name = checkNotBlank(optionalString(args, 'name') ?? slug, '--name');
       return async ({ tenancy }) => {
         // DuplicateSlug carries a clear message and is reported as exit 1 by the entry point.
-        const project = await tenancy.createProject(slug, name);
+        const project = await tenancy.projects.create(slug, name);
         return { json: projectJson(project), human: projectTable([project]) };
       };
     },
@@ -45,7 +46,7 @@ export const projectCommands: readonly Command[] = [
     options: {},
     prepare() {
       return async ({ tenancy }) => {
-        const projects = await tenancy.listProjects();
+        const projects = await tenancy.projects.list();
         return {
           json: { projects: projects.map(projectJson) },
           human: projects.length === 0 ? 'No projects yet; create one with: admin project create --slug S\n' : projectTable(projects),

@@ -1,6 +1,7 @@
 // `version create`, `version list` and `version delete`: the catalog versions (branches,
 // environments) of a project, through the same version manager as the HTTP interface.
-import { DuplicateSlug, type Version, type VersionType } from '../../server/tenancy/tenancy.ts';
+import { DuplicateSlug } from '../../server/tenancy/stored.ts';
+import type { Version, VersionType } from '../../server/tenancy/versions.ts';
 import { CommandError, optionalString, requiredString, type Command } from './command.ts';
 import { table, versionJson } from './output.ts';
 import { REF_OPTION, resolveProject } from './projects.ts';
@@ -30,7 +31,7 @@ export const versionCommands: readonly Command[] = [
       return async ({ tenancy, versionManager }) => {
         const project = await resolveProject(tenancy, ref);
         if (copyFrom !== null) {
-          const source = await tenancy.findVersion(copyFrom);
+          const source = await tenancy.versions.find(copyFrom);
           if (!source || source.projectId !== project.id) throw new CommandError(`version "${copyFrom}" not found in project "${project.slug}"`);
         }
         try {
@@ -54,7 +55,7 @@ export const versionCommands: readonly Command[] = [
       const ref = checkAgainst(catalog, 'projectRef', requiredString(args, 'project'), '--project');
       return async ({ tenancy }) => {
         const project = await resolveProject(tenancy, ref);
-        const versions = await tenancy.listVersions(project.id);
+        const versions = await tenancy.versions.list(project.id);
         return {
           json: { versions: versions.map(versionJson) },
           human: versions.length === 0 ? `Project "${project.slug}" has no versions yet.\n` : versionTable(versions),
@@ -72,7 +73,7 @@ export const versionCommands: readonly Command[] = [
     prepare(args, catalog) {
       const id = checkAgainst(catalog, 'versionId', args.positionals[0]!, 'VERSION_ID');
       return async ({ tenancy, versionManager }) => {
-        const version = await tenancy.findVersion(id);
+        const version = await tenancy.versions.find(id);
         if (!version || !(await versionManager.delete(version))) throw new CommandError(`version "${id}" not found`);
         return { json: { deleted: versionJson(version) }, human: `Deleted ${version.type} "${version.slug}" (${version.id}) and its records.\n` };
       };

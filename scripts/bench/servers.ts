@@ -145,9 +145,9 @@ async function start(request: StartRequest): Promise<State> {
   const runtime = await openRuntime(config, logger);
   try {
     const { tenancy } = runtime;
-    const project = await tenancy.createProject('bench', 'Benchmark');
-    const version = await tenancy.createVersion(project.id, 'branch', 'main');
-    const { secret: apiKey } = await tenancy.createApiKey(project.id, false);
+    const project = await tenancy.projects.create('bench', 'Benchmark');
+    const version = await tenancy.versions.create(project.id, 'branch', 'main');
+    const { secret: apiKey } = await tenancy.apiKeys.create(project.id, false);
     const { token } = issueToken({ subject: 'bench', projects: [project.id], readOnly: false, expiresInSeconds: 24 * 3600 }, runtime.config.jwtSecret);
 
     const memory: MemoryData = { byId: new Map(), firstPage: null, firstPageByPath: null, bigPage: null };

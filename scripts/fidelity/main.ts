@@ -31,8 +31,8 @@ export interface SpecResult {
 
 export async function roundTrip(runtime: Runtime, id: string, bytes: number): Promise<SpecResult> {
   const original = JSON.parse(fs.readFileSync(path.join(DIRECTORY, id), 'utf8')) as unknown;
-  const project = await runtime.tenancy.createProject(`fidelity-${process.pid}-${Math.random().toString(36).slice(2, 10)}`, id);
-  const version = await runtime.tenancy.createVersion(project.id, 'branch', 'main');
+  const project = await runtime.tenancy.projects.create(`fidelity-${process.pid}-${Math.random().toString(36).slice(2, 10)}`, id);
+  const version = await runtime.tenancy.versions.create(project.id, 'branch', 'main');
   const sampler = new MemorySampler();
   sampler.start();
   try {

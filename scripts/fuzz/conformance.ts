@@ -61,7 +61,7 @@ export async function runConformance(world: FuzzWorld, options: ConformanceOptio
   const st = schemathesis();
   const { targets } = world;
   // In the fuzzed project, so the fuzzed key reaches it and the project's address stays the same.
-  const doomed = await world.service.runtime.tenancy.createVersion(targets.projectId, 'branch', 'conformance-doomed');
+  const doomed = await world.service.runtime.tenancy.versions.create(targets.projectId, 'branch', 'conformance-doomed');
   fs.mkdirSync(options.reportDir, { recursive: true });
   const config = path.join(options.reportDir, 'schemathesis.toml');
   fs.writeFileSync(config, configFile(targets, doomed));

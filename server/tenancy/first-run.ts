@@ -9,10 +9,10 @@ export interface Demo {
 }
 
 export async function createDemoIfEmpty(tenancy: Tenancy): Promise<Demo | null> {
-  if ((await tenancy.countProjects()) > 0) return null;
-  const project = await tenancy.createProject('demo', 'Demo project');
-  const version = await tenancy.createVersion(project.id, 'branch', 'main');
-  const { secret } = await tenancy.createApiKey(project.id, false);
+  if ((await tenancy.projects.count()) > 0) return null;
+  const project = await tenancy.projects.create('demo', 'Demo project');
+  const version = await tenancy.versions.create(project.id, 'branch', 'main');
+  const { secret } = await tenancy.apiKeys.create(project.id, false);
   return { projectId: project.id, versionId: version.id, secret };
 }
 

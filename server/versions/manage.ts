@@ -3,7 +3,8 @@
 // and the sweeper that finishes what crashes and races left behind. Shared by the HTTP routes
 // and the admin CLI.
 import type { VersionRecords } from '../store/version-records.ts';
-import type { Tenancy, Version, VersionType } from '../tenancy/tenancy.ts';
+import type { Tenancy } from '../tenancy/tenancy.ts';
+import type { Version, VersionType } from '../tenancy/versions.ts';
 
 export interface VersionManagerOptions {
   /** VERSION_CACHE_MS: how long another instance may still serve a deleted version. */
@@ -37,18 +38,18 @@ export class VersionManager {
    * copy removes what it made before rethrowing: the client never sees half a version.
    */
   async create(projectId: string, type: VersionType, slug: string, copyFrom: string | null = null): Promise<Version> {
-    const version = await this.#tenancy.createVersion(projectId, type, slug, copyFrom);
+    const version = await this.#tenancy.versions.create(projectId, type, slug, copyFrom);
     if (copyFrom === null) return version;
     try {
       let lastBeat = Date.now();
       await this.#records.copy(copyFrom, version.id, async () => {
         if (Date.now() - lastBeat < HEARTBEAT_EVERY_MS) return;
         lastBeat = Date.now();
-        await this.#tenancy.heartbeat(version.id);
+        await this.#tenancy.versions.heartbeat(version.id);
       });
       // A source deleted during the copy was being purged under the cursor: the copy may miss records.
-      if (!(await this.#tenancy.findVersion(copyFrom))) throw new Error(`version ${copyFrom} was deleted while being copied`);
-      const ready = await this.#tenancy.finishCopy(version.id);
+      if (!(await this.#tenancy.versions.find(copyFrom))) throw new Error(`version ${copyFrom} was deleted while being copied`);
+      const ready = await this.#tenancy.versions.finishCopy(version.id);
       if (!ready) throw new Error(`copy into ${version.id} was swept as stale before it finished`);
       return ready;
     } catch (error) {
@@ -59,13 +60,13 @@ export class VersionManager {
 
   /** Deletes a version and its records; false when it was already gone. */
   async delete(version: Pick<Version, 'id' | 'projectId'>): Promise<boolean> {
-    const deleted = await this.#tenancy.deleteVersion(version);
+    const deleted = await this.#tenancy.tombstones.deleteVersion(version);
     await this.#records.purge(version.id);
     return deleted;
   }
 
   async #discard(version: Version): Promise<void> {
-    await this.#tenancy.deleteVersion(version);
+    await this.#tenancy.tombstones.deleteVersion(version);
     await this.#records.purge(version.id);
   }
 
@@ -74,15 +75,15 @@ export class VersionManager {
    * records are purged, and its tombstone dropped once no instance can still be serving it.
    */
   async sweep(now: Date = new Date()): Promise<void> {
-    for (const stale of await this.#tenancy.staleCopies(new Date(now.getTime() - STALE_COPY_MS))) {
+    for (const stale of await this.#tenancy.versions.staleCopies(new Date(now.getTime() - STALE_COPY_MS))) {
       this.#options.log?.('version sweeper: removing a copy that stopped (crashed instance?)', { versionId: stale.id });
-      await this.#tenancy.deleteVersion(stale);
+      await this.#tenancy.tombstones.deleteVersion(stale);
     }
     const settled = now.getTime() - this.#options.cacheMs - PURGE_GRACE_MS;
-    for (const tombstone of await this.#tenancy.listTombstones()) {
+    for (const tombstone of await this.#tenancy.tombstones.list()) {
       const purged = await this.#records.purge(tombstone.id);
       if (purged > 0) this.#options.log?.('version sweeper: purged records of a deleted version', { versionId: tombstone.id, purged });
-      if (tombstone.deletedAt.getTime() <= settled) await this.#tenancy.dropTombstone(tombstone.id);
+      if (tombstone.deletedAt.getTime() <= settled) await this.#tenancy.tombstones.drop(tombstone.id);
     }
   }
 

@@ -6,7 +6,9 @@ import type { Outcome } from '../http/respond.ts';
 import { parseLimit } from '../operations/list-query.ts';
 import { SCHEMA_BASE, type Catalog } from '../schemas/registry.ts';
 import type { VersionRecords } from '../store/version-records.ts';
-import { DuplicateSlug, type Tenancy, type Version, type VersionType } from '../tenancy/tenancy.ts';
+import { DuplicateSlug } from '../tenancy/stored.ts';
+import type { Tenancy } from '../tenancy/tenancy.ts';
+import type { Version, VersionType } from '../tenancy/versions.ts';
 import type { EndpointContext } from '../pipeline.ts';
 import type { VersionManager } from './manage.ts';
 
@@ -32,7 +34,7 @@ export function versionOperations({ catalog, tenancy, manager, records }: Versio
 
   /** The version the pipeline resolved, read whole; a version deleted meanwhile is out of reach. */
   async function current(context: EndpointContext): Promise<Version> {
-    const version = await tenancy.findVersion(context.version!.versionId);
+    const version = await tenancy.versions.find(context.version!.versionId);
     if (!version) throw new Forbidden();
     return version;
   }
@@ -47,7 +49,7 @@ export function versionOperations({ catalog, tenancy, manager, records }: Versio
       const type = single('type', query['type']);
       if (type !== undefined) check(catalog.checkVersionType, 'type', type);
       const limit = parseLimit(query['limit']);
-      const page = await tenancy.listVersionPage({ projectId, type: type as VersionType | undefined, cursor, limit });
+      const page = await tenancy.versions.listPage({ projectId, type: type as VersionType | undefined, cursor, limit });
       return {
         status: 200,
         body: { items: page.items.map(versionJson), pagination: { nextCursor: page.nextCursor, hasMore: page.nextCursor !== null, limit } },
@@ -59,7 +61,7 @@ export function versionOperations({ catalog, tenancy, manager, records }: Versio
       if (problems.length > 0) throw new InvalidRequest(problems);
       const { type, slug, copyFrom } = body as { type: VersionType; slug: string; copyFrom?: string };
       if (copyFrom !== undefined) {
-        const source = await tenancy.findVersion(copyFrom);
+        const source = await tenancy.versions.find(copyFrom);
         // Unknown or out of reach: 403 as anywhere else; reachable but another project's: 400.
         if (!source) throw new Forbidden();
         authorize(credential, source.projectId, 'read');

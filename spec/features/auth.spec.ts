@@ -8,7 +8,7 @@ import { issueToken, SCOPE_READ, SCOPE_WRITE, TOKEN_AUDIENCE } from '../../serve
 import { newId } from '../../server/ids.ts';
 import { FAMILIES, OPERATIONS, routeTable, type Family, type Route } from '../../server/routes/table.ts';
 import type { Collection } from '../../server/schemas/registry.ts';
-import type { Version } from '../../server/tenancy/tenancy.ts';
+import type { Version } from '../../server/tenancy/versions.ts';
 import {
   BOTH_SCOPES, claims, craftJwt, nowSeconds, oneCharOff, rsaPrivateKey, unknownApiKey, withPayload, type Claims,
 } from '../support/credentials.ts';
@@ -259,8 +259,8 @@ describe('authentication and authorization', () => {
 
     before(async () => {
       rsaKey = rsaPrivateKey();
-      const { apiKey, secret } = await service.runtime.tenancy.createApiKey(A.project.id, false);
-      await service.runtime.tenancy.revokeApiKey(apiKey.id);
+      const { apiKey, secret } = await service.runtime.tenancy.apiKeys.create(A.project.id, false);
+      await service.runtime.tenancy.apiKeys.revoke(apiKey.id);
       revokedKey = secret;
     });
 
@@ -632,7 +632,7 @@ describe('authentication and authorization', () => {
         expectForbidden(await callAll(familyP, { headers }), 'before');
         expectForbidden(await callAll(familyP, { headers }), 'before, again');
       }
-      await service.runtime.tenancy.createVersion(tenant.project.id, 'branch', 'created-later');
+      await service.runtime.tenancy.versions.create(tenant.project.id, 'branch', 'created-later');
       const reads = targets(later, (route) => route.family.name === 'P' && route.operation.name === 'list');
       expectStatus(await callAll(reads, { headers: bearer(tenant.key) }), 200, 'after');
       expectStatus(await callAll(reads, { headers: bearer(tokenFor('all')) }), 200, 'after');
@@ -640,7 +640,7 @@ describe('authentication and authorization', () => {
 
     it('an environment and a branch with the same slug are distinct versions, cached or not', async () => {
       const tenant = await givenTenant(service, { type: 'branch', slug: 'shared' });
-      const environment = await service.runtime.tenancy.createVersion(tenant.project.id, 'environment', 'shared');
+      const environment = await service.runtime.tenancy.versions.create(tenant.project.id, 'environment', 'shared');
       const headers = bearer(tenant.key);
       for (const collection of service.runtime.catalog.collections) {
         const inBranch = await seed(tenant, collection);

@@ -66,10 +66,10 @@ async function serviceOnOwnDatabase(engine: 'ferretdb' | 'mongodb', dataDir: str
   });
   const runtime = await openRuntime(config, pino({ level: 'silent' }));
   const request = supertest.agent(createApp({ ...runtime, logger: pino({ level: 'silent' }) }));
-  const project = await runtime.tenancy.createProject(`own-${engine}`, `On its own ${engine}`);
-  const version = await runtime.tenancy.createVersion(project.id, 'branch', 'main');
-  const key = (await runtime.tenancy.createApiKey(project.id, false)).secret;
-  const unusedKey = (await runtime.tenancy.createApiKey(project.id, false)).secret;
+  const project = await runtime.tenancy.projects.create(`own-${engine}`, `On its own ${engine}`);
+  const version = await runtime.tenancy.versions.create(project.id, 'branch', 'main');
+  const key = (await runtime.tenancy.apiKeys.create(project.id, false)).secret;
+  const unusedKey = (await runtime.tenancy.apiKeys.create(project.id, false)).secret;
   return { runtime, request, url: `/v2/catalog/versions/${version.id}/paths`, key, unusedKey };
 }
 

@@ -25,8 +25,8 @@ describe('API-key revocation and the key cache (API_KEY_CACHE_MS)', () => {
   }
 
   async function revoke(service: TestService, secret: string): Promise<void> {
-    const key = await service.runtime.tenancy.findApiKey(secret);
-    await service.runtime.tenancy.revokeApiKey(key!.id);
+    const key = await service.runtime.tenancy.apiKeys.find(secret);
+    await service.runtime.tenancy.apiKeys.revoke(key!.id);
   }
 
   it('by default a key that was just used keeps working after its revocation, for at most the cache lifetime (10 s)', async () => {

@@ -67,7 +67,7 @@ describe('List: query parameters and keyset pagination', () => {
   /** A new, empty catalog version of the tenant's project, so tests and property runs do not meet. */
   async function freshVersion(): Promise<{ id: string; V: string; P: string }> {
     const slug = `pagination-${++versionCount}`;
-    const version = await service.runtime.tenancy.createVersion(tenant.project.id, 'branch', slug);
+    const version = await service.runtime.tenancy.versions.create(tenant.project.id, 'branch', slug);
     return { id: version.id, V: `/v2/catalog/versions/${version.id}`, P: `/v2/catalog/projects/${tenant.project.slug}/branch/${slug}` };
   }
 

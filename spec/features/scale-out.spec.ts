@@ -84,8 +84,8 @@ describe('Two instances on one database', function () {
 
   it('refuses a revoked key on every instance once API_KEY_CACHE_MS has passed', async () => {
     for (const instance of instances) expect((await call(instance, 'GET', `${tenant.prefixes.V}/paths`)).status).to.equal(200);
-    const key = await local.runtime.tenancy.findApiKey(tenant.key);
-    await local.runtime.tenancy.revokeApiKey(key!.id);
+    const key = await local.runtime.tenancy.apiKeys.find(tenant.key);
+    await local.runtime.tenancy.apiKeys.revoke(key!.id);
     await sleep(KEY_CACHE_MS + 100);
     for (const instance of instances) expect((await call(instance, 'GET', `${tenant.prefixes.V}/paths`)).status).to.equal(401);
   });

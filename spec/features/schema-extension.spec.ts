@@ -151,7 +151,7 @@ describe('Schema extension: fields and collections added in schemas/ need no cod
     });
 
     it('is sortable: sort=owner and sort=-owner, absent first when ascending', async () => {
-      const version = await extended.runtime.tenancy.createVersion(tenant.project.id, 'branch', 'sort-by-owner');
+      const version = await extended.runtime.tenancy.versions.create(tenant.project.id, 'branch', 'sort-by-owner');
       const prefix = `/v2/catalog/versions/${version.id}/paths`;
       const created: Array<Record<string, unknown> & { id: string }> = [];
       for (const owner of ['b', undefined, 'a', 'B', 'b', undefined, 'é']) {
@@ -177,7 +177,7 @@ describe('Schema extension: fields and collections added in schemas/ need no cod
     });
 
     it('a field with a default is sortable too, including records stored before it existed', async () => {
-      const version = await original.runtime.tenancy.createVersion(tenant.project.id, 'branch', 'sort-by-deprecated');
+      const version = await original.runtime.tenancy.versions.create(tenant.project.id, 'branch', 'sort-by-deprecated');
       const prefix = `/v2/catalog/versions/${version.id}/paths`;
       for (const [index, [service, deprecated]] of ([[original, undefined], [extended, true], [extended, false], [original, undefined], [extended, true]] as const).entries()) {
         const res = await service.request.post(prefix).set(bearer(tenant.key)).send({ path: `/d/${index}`, serviceId: SERVICE_ID, ...(deprecated !== undefined && { deprecated }) });

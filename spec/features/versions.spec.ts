@@ -196,7 +196,7 @@ describe('versions over HTTP', function () {
       expect(String(failure)).to.match(/disk full/);
       expect(seenDuringCopy).to.deep.equal({ byId: 403, byAddress: 403, listed: false });
       expect(await storedCount(copyingInto)).to.equal(0);
-      expect(await tenancy.findVersionByAddress(tenant.project.id, 'branch', 'doomed')).to.equal(null);
+      expect(await tenancy.versions.findByAddress(tenant.project.id, 'branch', 'doomed')).to.equal(null);
       // The slug is free again.
       expect((await create(tenant, { type: 'branch', slug: 'doomed', copyFrom: tenant.version.id })).status).to.equal(201);
     });
@@ -205,14 +205,14 @@ describe('versions over HTTP', function () {
       const tenant = await givenTenant(service);
       await seed(tenant.version.id, 20);
       const { tenancy, versionRecords, versionManager } = service.runtime;
-      const half = await tenancy.createVersion(tenant.project.id, 'branch', 'crashed', tenant.version.id);
+      const half = await tenancy.versions.create(tenant.project.id, 'branch', 'crashed', tenant.version.id);
       await versionRecords.copy(tenant.version.id, half.id);
       expect((await service.request.get(byId(half.id)).set(bearer(tenant.key))).status).to.equal(403);
       await versionManager.sweep(new Date(Date.now() + 30_000));
       expect(await storedCount(half.id)).to.be.greaterThan(0); // still beating recently: left alone
       await versionManager.sweep(new Date(Date.now() + 10 * 60_000));
       expect(await storedCount(half.id)).to.equal(0);
-      expect(await tenancy.finishCopy(half.id)).to.equal(null);
+      expect(await tenancy.versions.finishCopy(half.id)).to.equal(null);
       expect((await create(tenant, { type: 'branch', slug: 'crashed' })).status).to.equal(201);
     });
   });

@@ -3,7 +3,7 @@
 // but are not. Everything a real client could send, nothing the service would issue.
 import { createHmac, createSign, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { SCOPE_READ, SCOPE_WRITE, TOKEN_AUDIENCE } from '../../server/auth/tokens.ts';
-import { API_KEY_PREFIX } from '../../server/tenancy/tenancy.ts';
+import { API_KEY_PREFIX } from '../../server/tenancy/keys.ts';
 import { JWT_SECRET } from './service.ts';
 
 export type Claims = Record<string, unknown>;

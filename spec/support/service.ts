@@ -8,7 +8,8 @@ import { openRuntime, type Runtime } from '../../server/boot.ts';
 import { loadConfig } from '../../server/config.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
 import type { Catalog } from '../../server/schemas/registry.ts';
-import type { Project, Version, VersionType } from '../../server/tenancy/tenancy.ts';
+import type { Project } from '../../server/tenancy/projects.ts';
+import type { Version, VersionType } from '../../server/tenancy/versions.ts';
 import { testDatabase } from './database.ts';
 
 export const JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
@@ -49,10 +50,10 @@ let tenantCount = 0;
 
 export async function givenTenant(service: TestService, options: { type?: VersionType; slug?: string } = {}): Promise<Tenant> {
   const { tenancy } = service.runtime;
-  const project = await tenancy.createProject(`project-${process.pid}-${++tenantCount}`, 'Test project');
-  const version = await tenancy.createVersion(project.id, options.type ?? 'branch', options.slug ?? 'main');
-  const { secret: key } = await tenancy.createApiKey(project.id, false);
-  const { secret: readOnlyKey } = await tenancy.createApiKey(project.id, true);
+  const project = await tenancy.projects.create(`project-${process.pid}-${++tenantCount}`, 'Test project');
+  const version = await tenancy.versions.create(project.id, options.type ?? 'branch', options.slug ?? 'main');
+  const { secret: key } = await tenancy.apiKeys.create(project.id, false);
+  const { secret: readOnlyKey } = await tenancy.apiKeys.create(project.id, true);
   return {
     project, version, key, readOnlyKey,
     prefixes: {

@@ -518,7 +518,7 @@ describe('collections: the route matrix', () => {
 
       it('another version of the same project does not see them', async () => {
         const given = await client.given(name);
-        const other = await service.runtime.tenancy.createVersion(tenant.project.id, 'environment', `env-${name}`);
+        const other = await service.runtime.tenancy.versions.create(tenant.project.id, 'environment', `env-${name}`);
         const otherTenant = { ...tenant, version: other };
         const elsewhere = new Client(service, otherTenant);
         for (const via of VIAS) expectError(await elsewhere.get(name, given.id, via), 404, notFoundOf(collection));

@@ -126,7 +126,7 @@ describe('collections: rules', () => {
 
   it('natural keys are per version: the same key is free in another version', async () => {
     const service1 = await client.given('services');
-    const other = await service.runtime.tenancy.createVersion(tenant.project.id, 'environment', 'rules-other');
+    const other = await service.runtime.tenancy.versions.create(tenant.project.id, 'environment', 'rules-other');
     const elsewhere = new Client(service, { ...tenant, version: other });
     expect((await elsewhere.create('services', { ...sampleOf(collectionNamed('services')), slug: service1['slug'] })).status).to.equal(201);
   });
