@@ -39,26 +39,22 @@ function documentRoute(route: Route, example: Record<string, unknown> | undefine
   const body = (kind: BodyKind) => ({ $ref: `#/components/schemas/${bodyComponentName(collection, kind)}` });
   const common = { tag: collection.title, params } as const;
   const suffix = family.operationIdSuffix;
-  const recordResponse = (status: number, description: string): SuccessResponse => ({ status, description, schema: record, example });
+  const responses = operation.success.map((success): SuccessResponse => {
+    const description = success.says(one, many);
+    switch (success.body) {
+      case 'page': return { status: success.status, description, schema: pageSchema(record), example: { items: example ? [example] : [], pagination: { nextCursor: null, hasMore: false, limit: DEFAULT_LIMIT } } };
+      case 'record': return { status: success.status, description, schema: record, example };
+      case 'none': return { status: success.status, description };
+    }
+  });
 
-  const documented = ((): Omit<RouteDoc, keyof typeof common | 'description'> => {
+  const documented = ((): Omit<RouteDoc, keyof typeof common | 'description' | 'responses'> => {
     switch (operation.name) {
       case 'list':
         return {
           operationId: `list${pascal(collection.title)}${suffix}`,
           summary: `List ${many}`,
           query: listQuery(collection),
-          responses: [{
-            status: 200,
-            description: `One page of ${many}, in the requested order.`,
-            schema: {
-              type: 'object',
-              additionalProperties: false,
-              required: ['items', 'pagination'],
-              properties: { items: { type: 'array', items: record }, pagination: { $ref: PAGINATION } },
-            },
-            example: { items: example ? [example] : [], pagination: { nextCursor: null, hasMore: false, limit: DEFAULT_LIMIT } },
-          }],
           errors: [],
         };
       case 'create':
@@ -66,14 +62,12 @@ function documentRoute(route: Route, example: Record<string, unknown> | undefine
           operationId: `create${pascal(collection.record)}${suffix}`,
           summary: `Create a ${one}`,
           body: { schema: body('create'), example: bodyExample },
-          responses: [recordResponse(201, `The ${one} as stored.`)],
           errors: [409, 413, 415],
         };
       case 'get':
         return {
           operationId: `get${pascal(collection.record)}${suffix}`,
           summary: `Get a ${one}`,
-          responses: [recordResponse(200, `The ${one}.`)],
           errors: [new RecordNotFound(collection.notFound)],
         };
       case 'replace':
@@ -81,7 +75,6 @@ function documentRoute(route: Route, example: Record<string, unknown> | undefine
           operationId: `replace${pascal(collection.record)}${suffix}`,
           summary: `Replace a ${one}`,
           body: { schema: body('replace'), example: bodyExample },
-          responses: [recordResponse(200, `The ${one} replaced.`), recordResponse(201, `The ${one} created, since the id was free in this version.`)],
           errors: [409, 413, 415],
         };
       case 'update':
@@ -89,19 +82,26 @@ function documentRoute(route: Route, example: Record<string, unknown> | undefine
           operationId: `update${pascal(collection.record)}${suffix}`,
           summary: `Update a ${one} partially`,
           body: { schema: body('update'), example: bodyExample && patchExample(collection, bodyExample) },
-          responses: [recordResponse(200, `The ${one} as updated.`)],
           errors: [new RecordNotFound(collection.notFound), 409, 413, 415],
         };
       case 'delete':
         return {
           operationId: `delete${pascal(collection.record)}${suffix}`,
           summary: `Delete a ${one}`,
-          responses: [{ status: 204, description: `The ${one} is deleted; no body.` }],
           errors: [new RecordNotFound(collection.notFound)],
         };
     }
   })();
-  return { ...common, ...documented, description: `${OPERATION_NOTES[operation.name]} ${FAMILY_NOTE[family.name]}` };
+  return { ...common, ...documented, responses, description: `${OPERATION_NOTES[operation.name]} ${FAMILY_NOTE[family.name]}` };
+}
+
+function pageSchema(record: Schema): Schema {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['items', 'pagination'],
+    properties: { items: { type: 'array', items: record }, pagination: { $ref: PAGINATION } },
+  };
 }
 
 const OPERATION_NOTES: Readonly<Record<Route['operation']['name'], string>> = {

@@ -21,18 +21,48 @@ export interface OperationSpec {
   access: Access;
   /** Whether the operation reads a JSON body. */
   body: boolean;
-  /** Success statuses, for documentation. */
-  success: readonly number[];
+  /** The answers `run` gives when it succeeds; the OpenAPI document is written from these. */
+  success: readonly Success[];
   run: Operation;
 }
 
+/** One success answer of an operation. */
+export interface Success {
+  status: number;
+  /** What the body is: one page of records, the record, or no body. */
+  body: 'page' | 'record' | 'none';
+  /** What the answer means, given the record's name (`path`) and the collection's (`paths`). */
+  says: (one: string, many: string) => string;
+}
+
 export const OPERATIONS: readonly OperationSpec[] = [
-  { name: 'list', method: 'GET', item: false, access: 'read', body: false, success: [200], run: list },
-  { name: 'create', method: 'POST', item: false, access: 'write', body: true, success: [201], run: create },
-  { name: 'get', method: 'GET', item: true, access: 'read', body: false, success: [200], run: get },
-  { name: 'replace', method: 'POST', item: true, access: 'write', body: true, success: [200, 201], run: replace },
-  { name: 'update', method: 'PATCH', item: true, access: 'write', body: true, success: [200], run: update },
-  { name: 'delete', method: 'DELETE', item: true, access: 'write', body: false, success: [204], run: remove },
+  {
+    name: 'list', method: 'GET', item: false, access: 'read', body: false, run: list,
+    success: [{ status: 200, body: 'page', says: (_one, many) => `One page of ${many}, in the requested order.` }],
+  },
+  {
+    name: 'create', method: 'POST', item: false, access: 'write', body: true, run: create,
+    success: [{ status: 201, body: 'record', says: (one) => `The ${one} as stored.` }],
+  },
+  {
+    name: 'get', method: 'GET', item: true, access: 'read', body: false, run: get,
+    success: [{ status: 200, body: 'record', says: (one) => `The ${one}.` }],
+  },
+  {
+    name: 'replace', method: 'POST', item: true, access: 'write', body: true, run: replace,
+    success: [
+      { status: 200, body: 'record', says: (one) => `The ${one} replaced.` },
+      { status: 201, body: 'record', says: (one) => `The ${one} created, since the id was free in this version.` },
+    ],
+  },
+  {
+    name: 'update', method: 'PATCH', item: true, access: 'write', body: true, run: update,
+    success: [{ status: 200, body: 'record', says: (one) => `The ${one} as updated.` }],
+  },
+  {
+    name: 'delete', method: 'DELETE', item: true, access: 'write', body: false, run: remove,
+    success: [{ status: 204, body: 'none', says: (one) => `The ${one} is deleted; no body.` }],
+  },
 ];
 
 export interface Family {
