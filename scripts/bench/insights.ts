@@ -73,8 +73,9 @@ export async function runInsights(ready: Ready, worker: Worker, progress: (line:
         problems.push(`insights: importing ${slug} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
         return { status: answer.status, items: records };
       }
-      const changes = (JSON.parse(answer.text) as { changes: Record<string, { created: number }> }).changes;
-      records += Object.values(changes).reduce((sum, change) => sum + change.created, 0);
+      // The import's answer counts what it wrote per collection under `records`.
+      const counts = (JSON.parse(answer.text) as { records: Record<string, { created: number }> }).records;
+      records += Object.values(counts).reduce((sum, count) => sum + count.created, 0);
     }
     return { status: 201, items: records };
   });

@@ -11,7 +11,7 @@ export const VARIANTS: Record<VariantName, { server: ServerName; credential: 'ap
   'service-v': { server: 'service', credential: 'apiKey', description: "the real app, project API key, the same request by version id (family V): family P's scenarios compare with it" },
   'service-pat': { server: 'service', credential: 'token', description: 'the real app with a personal access token (JWT: no key lookup in the database)' },
   'bare-memory': { server: 'bareMemory', credential: 'apiKey', description: "bare Express 5 answering the service's JSON from memory" },
-  'bare-db': { server: 'bareDb', credential: 'apiKey', description: 'bare Express 5 making the same database call(s) with the driver' },
+  'bare-db': { server: 'bareDb', credential: 'apiKey', description: "bare Express 5 calling the service's record store directly (same database calls)" },
 };
 
 export interface Scenario {
@@ -119,7 +119,7 @@ export const SCENARIOS: readonly Scenario[] = [
     title: 'List 50 paths, sort=path',
     request: 'GET /v2/catalog/versions/{versionId}/paths?sort=path',
     variants: READ_VARIANTS,
-    databaseCalls: { service: `${AUTH} + paths.find({versionId}).sort({path, id}).limit(51) + cursorPositions.replaceOne(upsert)`, bareDb: 'paths.find({versionId}).sort({path, id}).limit(51)' },
+    databaseCalls: { service: `${AUTH} + paths.find({versionId}).sort({path, id}).limit(51) + cursorPositions.replaceOne(upsert)`, bareDb: 'paths.find({versionId}).sort({path, id}).limit(51) + cursorPositions.replaceOne(upsert)' },
     target: (context, variant) => target(context, variant, 'GET', () => `${prefixes(context.ready).V}/paths?sort=path`, 200),
   },
   {
@@ -127,7 +127,7 @@ export const SCENARIOS: readonly Scenario[] = [
     title: 'PATCH one field of a path',
     request: 'PATCH /v2/catalog/versions/{versionId}/paths/{id}  {"summary": …}',
     variants: WRITE_VARIANTS,
-    databaseCalls: { service: `${AUTH} + paths.findOne(_id) + paths.findOneAndUpdate(_id)`, bareDb: 'paths.updateOne(_id) + paths.findOne(_id)' },
+    databaseCalls: { service: `${AUTH} + paths.findOne(_id) + paths.findOneAndUpdate(_id)`, bareDb: 'paths.findOne(_id) + paths.findOneAndUpdate(_id)' },
     target: (context, variant) => target(context, variant, 'PATCH', cycle(context.ids, (id) => `${prefixes(context.ready).V}/paths/${id}`), 200, () => PATCH_BODY),
   },
   {

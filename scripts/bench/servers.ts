@@ -4,24 +4,24 @@
 //
 //   service     the real app: createApp over openRuntime, exactly as `npm start` builds it
 //   bareMemory  a bare Express 5 app answering the service's own JSON from memory (no auth, no DB)
-//   bareDb      a bare Express 5 app making the same database calls with the driver, then res.json
+//   bareDb      a bare Express 5 app calling the service's own record store, then res.json
 //
-// service vs bareMemory is everything the request path costs; service vs bareDb is our own
-// overhead (authentication, version resolution, validation, codec, logging, headers) with the
-// database's cost taken out.
+// service vs bareMemory is everything the request path costs; service vs bareDb is the request
+// pipeline's overhead (authentication, version resolution, query and body checks, logging,
+// headers) with the database's and the store's (codec, locks, natural key) cost taken out.
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import type { Collection, Document } from 'mongodb';
 import { createLogger } from '../../server/logger.ts';
 import { createApp } from '../../server/app.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
 import { openRuntime, type Runtime } from '../../server/boot.ts';
 import { loadConfig } from '../../server/config.ts';
 import { newId } from '../../server/ids.ts';
-import { documentId, type CatalogRecord } from '../../server/store/records.ts';
+import { withTieBreaker } from '../../server/store/cursor.ts';
+import type { CatalogRecord, RecordStore } from '../../server/store/records.ts';
 import type { ChildMessage, ParentMessage, Ready, ServerName, StartRequest } from './protocol.ts';
 import { MemorySampler } from './memory.ts';
 import { BIG_PAGE } from './scenarios.ts';
@@ -32,9 +32,6 @@ const ITEM_ROUTES = ['/v2/catalog/versions/:versionId/paths/:id', '/v2/catalog/p
 const LIST_ROUTES = ['/v2/catalog/versions/:versionId/paths', '/v2/catalog/projects/:projectRef/:versionType/:versionSlug/paths'];
 /** The service's default page size; it asks the database for one more to know whether more follow. */
 const PAGE = 50;
-
-/** A stored record, as RecordStore writes it: `_id` is version and id together. */
-type Stored = Document & { _id: string };
 
 interface State {
   runtime: Runtime;
@@ -154,7 +151,7 @@ async function start(request: StartRequest): Promise<State> {
     const apps: Record<ServerName, express.Express> = {
       service: createApp({ ...runtime, logger }),
       bareMemory: bareMemoryApp(() => memory),
-      bareDb: bareDbApp(runtime.database.db.collection<Stored>(COLLECTION), version.id),
+      bareDb: bareDbApp(pathStore(runtime), version.id),
     };
     const servers: http.Server[] = [];
     const ports = {} as Record<ServerName, number>;
@@ -211,45 +208,47 @@ function bareMemoryApp(data: () => MemoryData): express.Express {
 }
 
 /**
- * The service's own database calls, made directly: the stored document is sent as it is (no
- * decoding, `_id` included), and the version is known (no authentication, no resolution).
+ * The service's own record store, called directly: the version is known (no authentication, no
+ * resolution), the query is not parsed and the body not checked against the schema. It makes
+ * the service's database calls by construction, and its answers are the service's JSON.
  */
-function bareDbApp(paths: Collection<Stored>, versionId: string): express.Express {
+function bareDbApp(paths: RecordStore, versionId: string): express.Express {
   const app = bareExpress();
   const json = express.json();
-  const byId = (id: string) => ({ _id: documentId(versionId, id) });
+  const notFound = (res: express.Response) => res.status(404).json({ error: 'Path not found' });
   app.get(ITEM_ROUTES, async (req, res) => {
-    const document = await paths.findOne(byId(req.params['id'] as string));
-    if (!document) res.status(404).json({ error: 'Path not found' });
-    else res.json(document);
+    const record = await paths.get(versionId, req.params['id'] as string);
+    if (!record) notFound(res);
+    else res.json(record);
   });
   app.get(LIST_ROUTES, async (req, res) => {
-    const sort: Record<string, 1> = req.query['sort'] === 'path' ? { path: 1, id: 1 } : { id: 1 };
+    const sort = withTieBreaker(req.query['sort'] === 'path' ? [{ field: 'path', direction: 1 }] : []);
     const limit = req.query['limit'] === String(BIG_PAGE) ? BIG_PAGE : PAGE;
-    const documents = await paths.find({ versionId }).sort(sort).limit(limit + 1).toArray();
-    const next = documents.length > limit ? documents.pop() : undefined;
-    res.json({ items: documents, pagination: { nextCursor: next ? next['id'] : null, hasMore: next !== undefined, limit } });
+    const page = await paths.list({ versionId, filters: {}, sort, cursor: undefined, limit });
+    res.json({ items: page.items, pagination: { nextCursor: page.nextCursor, hasMore: page.nextCursor !== null, limit } });
   });
   app.patch(ITEM_ROUTES, json, async (req, res) => {
-    const filter = byId(req.params['id'] as string);
-    const result = await paths.updateOne(filter, { $set: { ...(req.body as Document), updatedAt: new Date() } });
-    if (result.matchedCount === 0) {
-      res.status(404).json({ error: 'Path not found' });
-      return;
-    }
-    res.json(await paths.findOne(filter));
+    const id = req.params['id'] as string;
+    const changes = req.body as Record<string, unknown>;
+    // As the update operation: read, merge (for the natural key), set the given fields, under the record's lock.
+    const record = await paths.exclusive(versionId, id, async () => {
+      const current = await paths.get(versionId, id);
+      return current && paths.update(versionId, id, changes, new Date(), { ...current, ...changes });
+    });
+    if (!record) notFound(res);
+    else res.json(record);
   });
   app.post(LIST_ROUTES, json, async (req, res) => {
-    const id = newId('path_');
-    const body = req.body as Document;
-    // The natural-key field the service stores, so the unique {versionId, _key} index takes the
-    // insert on MongoDB too (a missing field would count as one shared null).
-    const _key = JSON.stringify([body['serviceId'] ?? null, body['path'] ?? null]);
-    const document: Stored = { _id: documentId(versionId, id), id, versionId, ...body, _key, updatedAt: new Date() };
-    await paths.insertOne(document);
-    res.status(201).json(document);
+    const record = await paths.insert({ ...(req.body as Record<string, unknown>), id: newId(paths.collection.idPrefix), versionId }, new Date());
+    res.status(201).json(record);
   });
   return app;
+}
+
+function pathStore(runtime: Runtime): RecordStore {
+  const store = runtime.stores.get(COLLECTION);
+  if (!store) throw new Error(`the service has no ${COLLECTION} collection`);
+  return store;
 }
 
 /**
@@ -257,8 +256,7 @@ function bareDbApp(paths: Collection<Stored>, versionId: string): express.Expres
  * the service's own store, a few at a time: faster than over HTTP, and the same stored form.
  */
 async function seed(runtime: Runtime, versionId: string, bodies: Record<string, unknown>[]): Promise<string[]> {
-  const store = runtime.stores.get(COLLECTION);
-  if (!store) throw new Error(`the service has no ${COLLECTION} collection`);
+  const store = pathStore(runtime);
   const ids: string[] = new Array(bodies.length);
   let next = 0;
   const worker = async () => {
