@@ -5,7 +5,6 @@ import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { ApiKeyLookup } from './auth/api-keys.ts';
 import { bearerAuthentication } from './auth/authenticate.ts';
-import type { Config } from './config.ts';
 import { jsonBodyReader } from './http/body.ts';
 import { errorRenderer, routeNotFound } from './http/errors.ts';
 import { refuseOtherMethods } from './http/allowed-methods.ts';
@@ -19,31 +18,18 @@ import { documentBodyReader } from './http/document-body.ts';
 import { catalogRouter } from './routes/router.ts';
 import { serviceEndpoints } from './routes/endpoints.ts';
 import { Metrics } from './observability/metrics.ts';
-import type { Catalog } from './schemas/registry.ts';
+import type { Runtime } from './boot.ts';
 import type { Database } from './store/database.ts';
-import type { RecordStore } from './store/records.ts';
-import type { VersionRecords } from './store/version-records.ts';
-import type { Tenancy } from './tenancy/tenancy.ts';
-import type { VersionManager } from './versions/manage.ts';
 import { VersionResolver } from './versions/resolve.ts';
-import type { SearchIndexes } from './search/indexes.ts';
 import { mcpRouter } from './mcp/route.ts';
-import type { Observations } from './insights/observations.ts';
 
-export interface AppParts {
-  config: Config & { jwtSecret: string };
+/** What the app is built from: the runtime's parts (see boot.ts), a logger, and only what it calls of the database. */
+export type AppParts = Pick<Runtime, 'config' | 'catalog' | 'tenancy' | 'stores' | 'versionRecords' | 'versionManager' | 'observations' | 'searchIndexes'> & {
   logger: Logger;
   database: Pick<Database, 'ping' | 'client'>;
   /** The embedded server, for its restart count in the metrics (see RestartCounting). */
   databaseServer?: object;
-  catalog: Catalog;
-  tenancy: Tenancy;
-  stores: ReadonlyMap<string, RecordStore>;
-  versionRecords: VersionRecords;
-  versionManager: VersionManager;
-  observations: Observations;
-  searchIndexes: SearchIndexes;
-}
+};
 
 export function createApp(parts: AppParts): express.Express {
   const app = express();

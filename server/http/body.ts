@@ -27,8 +27,11 @@ export interface RecordLimits {
 
 export type BodyReader = (req: Request, res: Response) => Promise<unknown>;
 
+/** express.raw's middleware: reads the body's bytes (inflated) into `req.body`. */
+type RawReader = ReturnType<typeof express.raw>;
+
 const ENCODINGS = new Set(['identity', 'gzip', 'deflate', 'br']);
-// fatal: invalid UTF-8 is refused, not silently replaced by U+FFFD and stored.
+// fatal: see utf8Text.
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 export function jsonBodyReader(limitBytes: number, limits: RecordLimits): BodyReader {
@@ -46,16 +49,9 @@ export function jsonBodyReader(limitBytes: number, limits: RecordLimits): BodyRe
     if (!ENCODINGS.has(encoding)) {
       throw new UnsupportedMediaType([{ field: 'Content-Encoding', message: 'must be gzip, deflate, br or identity' }]);
     }
-    await new Promise<void>((resolve, reject) => raw(req, res, (error?: unknown) => (error ? reject(translate(error, encoding)) : resolve())));
-    const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    if (bytes.length === 0) throw InvalidRequest.field('body', 'is empty');
+    const bytes = await readBytes(raw, req, res, (error) => translate(error, encoding));
     if (bytes.length > limits.maxBytes) throw new PayloadTooLarge([{ field: 'body', message: tooLarge(limits) }]);
-    let text: string;
-    try {
-      text = UTF8.decode(bytes);
-    } catch {
-      throw InvalidRequest.field('body', 'is not valid UTF-8');
-    }
+    const text = utf8Text(bytes);
     let value: unknown;
     try {
       // strict JSON, but any value: `"x"`, `42`, `null` are answered by the operation as `/`
@@ -70,21 +66,46 @@ export function jsonBodyReader(limitBytes: number, limits: RecordLimits): BodyRe
   };
 }
 
-/** `application/json`, charset utf-8 if any; 415 otherwise, named precisely. */
-function checkContentType(header: string | undefined): void {
-  let type: string;
-  let charset: string | undefined;
+/**
+ * The body's bytes, read by `raw` with its errors turned into ours by `translate`; 400 when
+ * there are none. Shared by every reader that decodes its body itself (JSON here, reports).
+ */
+export async function readBytes(raw: RawReader, req: Request, res: Response, translate: (error: unknown) => unknown): Promise<Buffer> {
+  await new Promise<void>((resolve, reject) => raw(req, res, (error?: unknown) => (error ? reject(translate(error)) : resolve())));
+  const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+  if (bytes.length === 0) throw InvalidRequest.field('body', 'is empty');
+  return bytes;
+}
+
+/** The bytes as text, strictly: invalid UTF-8 is 400, not replaced by U+FFFD and stored. */
+export function utf8Text(bytes: Buffer): string {
   try {
-    const parsed = parseContentType(header ?? '');
-    type = parsed.type;
-    charset = parsed.parameters['charset'];
+    return UTF8.decode(bytes);
   } catch {
-    throw new UnsupportedMediaType([{ field: 'Content-Type', message: 'must be application/json' }]);
+    throw InvalidRequest.field('body', 'is not valid UTF-8');
   }
-  if (type !== 'application/json') throw new UnsupportedMediaType([{ field: 'Content-Type', message: 'must be application/json' }]);
+}
+
+/** The media type of a Content-Type header, if it is one of `accepted` with charset utf-8 or none; 415 otherwise. */
+export function acceptedMediaType(header: string | undefined, accepted: readonly string[]): string {
+  const refusal = new UnsupportedMediaType([{ field: 'Content-Type', message: `must be ${accepted.join(', ')}` }]);
+  let parsed: ReturnType<typeof parseContentType>;
+  try {
+    parsed = parseContentType(header ?? '');
+  } catch {
+    throw refusal;
+  }
+  if (!accepted.includes(parsed.type)) throw refusal;
+  const charset = parsed.parameters['charset'];
   if (charset !== undefined && charset.toLowerCase() !== 'utf-8') {
     throw new UnsupportedMediaType([{ field: 'Content-Type', message: 'charset must be utf-8' }]);
   }
+  return parsed.type;
+}
+
+/** `application/json`, charset utf-8 if any; 415 otherwise, named precisely. */
+function checkContentType(header: string | undefined): void {
+  acceptedMediaType(header, ['application/json']);
 }
 
 /** body-parser's errors → ours; a body that does not inflate is blamed on its encoding. */

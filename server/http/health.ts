@@ -1,14 +1,13 @@
 // GET /healthz: no credentials; 200 when the database answers a ping, 503 when it does not.
 import type { RequestHandler } from 'express';
 import { ServiceUnavailable } from '../errors.ts';
-import type { DocumentedRoute } from '../openapi/documented-route.ts';
-import { SERVICE_TAG } from '../openapi/service-routes.ts';
+import { serviceRoute } from '../openapi/service-routes.ts';
 import { errorOutcome, send } from './respond.ts';
 
 export const HEALTH_PATH = '/healthz';
 
-export const HEALTH_ROUTE: DocumentedRoute = {
-  method: 'GET', path: HEALTH_PATH, operationId: 'getHealth', tag: SERVICE_TAG.name, access: 'none',
+export const HEALTH_ROUTE = serviceRoute({
+  path: HEALTH_PATH, operationId: 'getHealth',
   summary: 'Check health',
   description: 'Answers 200 while the database answers a ping.',
   responses: [{
@@ -18,7 +17,7 @@ export const HEALTH_ROUTE: DocumentedRoute = {
     example: { status: 'ok' },
   }],
   errors: [503],
-};
+});
 
 /** `timeoutMs`: DB_TIMEOUT_MS, so health answers as soon as a catalog request would give up. */
 export function health(ping: (timeoutMs: number) => Promise<void>, timeoutMs: number): RequestHandler {

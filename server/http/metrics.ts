@@ -2,20 +2,18 @@
 // METRICS_PORT, on an app of its own so it can stay on an internal network.
 import express from 'express';
 import type { Metrics } from '../observability/metrics.ts';
-import type { DocumentedRoute } from '../openapi/documented-route.ts';
-import { SERVICE_TAG } from '../openapi/service-routes.ts';
+import { serviceRoute } from '../openapi/service-routes.ts';
 import { refuseOtherMethods } from './allowed-methods.ts';
 import { errorRenderer, routeNotFound } from './errors.ts';
 
 export const METRICS_PATH = '/metrics';
 
-export const METRICS_ROUTE: DocumentedRoute = {
-  method: 'GET', path: METRICS_PATH, operationId: 'getMetrics', tag: SERVICE_TAG.name, access: 'none',
+export const METRICS_ROUTE = serviceRoute({
+  path: METRICS_PATH, operationId: 'getMetrics',
   summary: 'Read the metrics',
   description: 'Prometheus text exposition: requests by route template, database command latency, pool, process and embedded-database restarts. Not mounted with `METRICS=off`, or served on `METRICS_PORT` instead when one is set.',
   responses: [{ status: 200, description: 'The metrics.', mediaType: 'text/plain', schema: { type: 'string' } }],
-  errors: [],
-};
+});
 
 /** The app for METRICS_PORT: only GET /metrics (other methods 405), everything else 404 in the usual error shape. */
 export function metricsApp(metrics: Metrics): express.Express {

@@ -29,3 +29,10 @@ function refusal(error: ErrorObject): InvalidRequest {
   }
   return InvalidRequest.field(error.instancePath.slice(1), 'must be given once');
 }
+
+/** A parameter's value where the endpoint checks its own query: undefined when absent, 400 when repeated. */
+export function singleValue(name: string, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw InvalidRequest.field(name, 'must be given once');
+  return value;
+}

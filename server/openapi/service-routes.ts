@@ -20,22 +20,25 @@ const OWN_ASSETS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'asse
 
 export const SERVICE_TAG: Tag = { name: 'Service', description: 'Health and self-description; no credentials.' };
 
+/** A route of the Service tag (self-description, health, metrics): GET, without credentials. */
+export function serviceRoute(route: Pick<DocumentedRoute, 'path' | 'operationId' | 'summary' | 'description' | 'responses'> & Partial<Pick<DocumentedRoute, 'errors'>>): DocumentedRoute {
+  return { method: 'GET', tag: SERVICE_TAG.name, access: 'none', errors: [], ...route };
+}
+
 /** The routes this module mounts, as the document shows them. */
 export const selfDescriptionRoutes: readonly DocumentedRoute[] = [
-  {
-    method: 'GET', path: OPENAPI_PATH, operationId: 'getOpenApiDocument', tag: SERVICE_TAG.name, access: 'none',
+  serviceRoute({
+    path: OPENAPI_PATH, operationId: 'getOpenApiDocument',
     summary: 'Get this OpenAPI document',
     description: 'The OpenAPI 3.1 document of the service, generated at start-up from its schemas and route table.',
     responses: [{ status: 200, description: 'This document.', schema: { type: 'object' } }],
-    errors: [],
-  },
-  {
-    method: 'GET', path: DOCS_PATH, operationId: 'getDocsPage', tag: SERVICE_TAG.name, access: 'none',
+  }),
+  serviceRoute({
+    path: DOCS_PATH, operationId: 'getDocsPage',
     summary: 'Open the API reference page',
     description: 'An HTML page (Swagger UI) that renders this document.',
     responses: [{ status: 200, description: 'The reference page.', mediaType: 'text/html', schema: { type: 'string' } }],
-    errors: [],
-  },
+  }),
 ];
 
 const PAGE = `<!doctype html>

@@ -1,6 +1,7 @@
 // The list operation's query string: `cursor`, `limit`, `sort`, `updatedAfter` and the
 // collection's equality filters; anything else, or any malformed value, is 400 naming the parameter.
 import { InvalidRequest } from '../errors.ts';
+import { singleValue } from '../http/query.ts';
 import type { Collection } from '../schemas/registry.ts';
 import { withTieBreaker, type SortKey } from '../store/cursor.ts';
 import type { ListQuery } from '../store/records.ts';
@@ -31,15 +32,9 @@ function optional<K extends string, V>(name: K, value: V | undefined): { [key in
   return (value === undefined ? {} : { [name]: value }) as { [key in K]?: V };
 }
 
-function single(name: string, value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw InvalidRequest.field(name, 'must be given once');
-  return value;
-}
-
 /** `limit`: 1..MAX_LIMIT, default DEFAULT_LIMIT (lists and the insights view alike). */
 export function parseLimit(value: unknown): number {
-  const raw = single('limit', value);
+  const raw = singleValue('limit', value);
   if (raw === undefined) return DEFAULT_LIMIT;
   const limit = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
   if (!(limit >= 1 && limit <= MAX_LIMIT)) throw InvalidRequest.field('limit', `must be an integer from 1 to ${MAX_LIMIT}`);
@@ -47,7 +42,7 @@ export function parseLimit(value: unknown): number {
 }
 
 function parseCursor(collection: Collection, value: unknown): string | undefined {
-  const cursor = single('cursor', value);
+  const cursor = singleValue('cursor', value);
   if (cursor === undefined) return undefined;
   if (collection.checkId(cursor).length > 0) throw InvalidRequest.field('cursor', `must be a ${collection.record} id (${collection.idPrefix}…)`);
   return cursor;
@@ -57,7 +52,7 @@ function parseCursor(collection: Collection, value: unknown): string | undefined
 function parseFilters(collection: Collection, query: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const filters: Record<string, unknown> = {};
   for (const [field, valueOf] of collection.filters) {
-    const text = single(field, query[field]);
+    const text = singleValue(field, query[field]);
     if (text === undefined) continue;
     const parsed = valueOf(text);
     if ('problem' in parsed) throw InvalidRequest.field(field, parsed.problem);
@@ -73,7 +68,7 @@ function parseUpdatedAfter(value: unknown): Date | undefined {
 
 /** A date-time query parameter: ISO 8601 with a time zone; 400 naming the parameter otherwise. */
 export function parseDateTime(name: string, value: unknown): Date | undefined {
-  const text = single(name, value);
+  const text = singleValue(name, value);
   if (text === undefined) return undefined;
   const time = DATE_TIME.test(text) ? Date.parse(text) : NaN;
   if (Number.isNaN(time)) throw InvalidRequest.field(name, 'must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T12:00:00.000Z');

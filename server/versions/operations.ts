@@ -2,6 +2,7 @@
 // Each runs after the pipeline has authenticated, resolved and authorized, and returns an outcome.
 import { authorize } from '../auth/credential.ts';
 import { Conflict, Forbidden, InvalidRequest } from '../errors.ts';
+import { singleValue } from '../http/query.ts';
 import type { Outcome } from '../http/respond.ts';
 import { parseLimit } from '../operations/list-query.ts';
 import { SCHEMA_BASE, type Catalog } from '../schemas/registry.ts';
@@ -44,9 +45,9 @@ export function versionOperations({ catalog, tenancy, manager, records }: Versio
       for (const name of Object.keys(query)) {
         if (!['cursor', 'limit', 'type'].includes(name)) throw InvalidRequest.field(name, 'is not a query parameter of this list (use cursor, limit, type)');
       }
-      const cursor = single('cursor', query['cursor']);
+      const cursor = singleValue('cursor', query['cursor']);
       if (cursor !== undefined) check(catalog.checkVersionId, 'cursor', cursor);
-      const type = single('type', query['type']);
+      const type = singleValue('type', query['type']);
       if (type !== undefined) check(catalog.checkVersionType, 'type', type);
       const limit = parseLimit(query['limit']);
       const page = await tenancy.versions.listPage({ projectId, type: type as VersionType | undefined, cursor, limit });
@@ -92,7 +93,7 @@ export function versionOperations({ catalog, tenancy, manager, records }: Versio
       for (const name of Object.keys(query)) {
         if (name !== 'against') throw InvalidRequest.field(name, 'is not a query parameter of the diff (use against)');
       }
-      const against = single('against', query['against']);
+      const against = singleValue('against', query['against']);
       if (against === undefined) throw InvalidRequest.field('against', 'is required: the id of the version to compare with');
       check(catalog.checkVersionId, 'against', against);
       const other = await versions.resolve({ family: 'V', versionId: against });
@@ -102,12 +103,6 @@ export function versionOperations({ catalog, tenancy, manager, records }: Versio
       return { status: 200, body: { versionId: version!.versionId, against, collections } };
     },
   };
-}
-
-function single(name: string, value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw InvalidRequest.field(name, 'must be given once');
-  return value;
 }
 
 function check(checker: (value: unknown) => { message: string }[], name: string, value: string): void {
