@@ -7,7 +7,7 @@ import { expectError, expectInvalid } from '../support/expect.ts';
 import { spawnService, type ServiceProcess } from '../support/process.ts';
 import { rawRequest } from '../support/raw-http.ts';
 import { collectionNamed, sampleOf } from '../support/records.ts';
-import { JWT_SECRET, bearer, givenTenant, startService, type Tenant, type TestService } from '../support/service.ts';
+import { serviceForSuite, JWT_SECRET, bearer, givenTenant, startService, type Tenant, type TestService } from '../support/service.ts';
 
 const serviceId = `svc_${'0'.repeat(26)}`;
 
@@ -15,11 +15,7 @@ describe('Bad requests (issue 9)', () => {
   let service: TestService;
   let tenant: Tenant;
 
-  before(async () => {
-    service = await startService({ RECORD_MAX_KEYS: '200', RECORD_MAX_BYTES: '8kb' });
-    tenant = await givenTenant(service);
-  });
-  after(() => service.close());
+  serviceForSuite((made) => ({ service, tenant } = made), { RECORD_MAX_KEYS: '200', RECORD_MAX_BYTES: '8kb' });
 
   const post = (body: Buffer | string, headers: Record<string, string>) => {
     let test = service.request.post(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key));
@@ -179,11 +175,7 @@ describe('Validation details of a oneOf (issue 9, defect 9)', () => {
   let service: TestService;
   let tenant: Tenant;
 
-  before(async () => {
-    service = await startService();
-    tenant = await givenTenant(service);
-  });
-  after(() => service.close());
+  serviceForSuite((made) => ({ service, tenant } = made));
 
   it('a rich-text value that fails inside a node gives one entry, from the branch that matched best', async () => {
     const body = { ...sampleOf(collectionNamed('requests')), descriptionBlocks: { type: 'paragraph', content: [{ type: 'text', text: 42 }] } };
@@ -204,22 +196,23 @@ describe('Refusals take the same work whatever is refused (issue 9, defect 9)', 
 
   /** Version lookups (not timed: counted) that one request makes. */
   async function lookupsOf(url: string, key: string): Promise<number> {
-    const tenancy = service.runtime.tenancy as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-    const names = ['findProject', 'findVersion', 'findVersionByAddress'];
-    const originals = names.map((name) => tenancy[name]!);
+    type Lookups = Record<string, (...args: unknown[]) => Promise<unknown>>;
+    const { projects, versions } = service.runtime.tenancy;
+    const spied = ([[projects, 'find'], [versions, 'find'], [versions, 'findByAddress']] as const)
+      .map(([part, name]) => ({ part: part as unknown as Lookups, name, original: (part as unknown as Lookups)[name]! }));
     let count = 0;
-    names.forEach((name, i) => {
-      tenancy[name] = (...args: unknown[]) => {
+    for (const { part, name, original } of spied) {
+      part[name] = (...args: unknown[]) => {
         count += 1;
-        return originals[i]!.apply(service.runtime.tenancy, args);
+        return original.apply(part, args);
       };
-    });
+    }
     try {
       const res = await service.request.get(url).set(bearer(key));
       expectError(res, 403, 'Forbidden');
       return count;
     } finally {
-      names.forEach((name, i) => { tenancy[name] = originals[i]!; });
+      for (const { part, name, original } of spied) part[name] = original;
     }
   }
 

@@ -1,16 +1,12 @@
 import { expect } from 'chai';
-import { startService, givenTenant, bearer, type TestService, type Tenant } from '../support/service.ts';
+import { serviceForSuite, bearer, type TestService, type Tenant } from '../support/service.ts';
 import { expectError } from '../support/expect.ts';
 
 describe('HTTP shell', () => {
   let service: TestService;
   let tenant: Tenant;
 
-  before(async () => {
-    service = await startService({ BODY_LIMIT: '2kb' });
-    tenant = await givenTenant(service);
-  });
-  after(() => service.close());
+  serviceForSuite((made) => ({ service, tenant } = made), { BODY_LIMIT: '2kb' });
 
   describe('GET /healthz', () => {
     it('answers 200 {"status":"ok"} without credentials while the database answers', async () => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import supertest from 'supertest';
 import { metricsApp } from '../../server/http/metrics.ts';
 import type { Metrics } from '../../server/observability/metrics.ts';
-import { bearer, givenTenant, startService, type Tenant, type TestService } from '../support/service.ts';
+import { serviceForSuite, bearer, startService, type Tenant, type TestService } from '../support/service.ts';
 
 /** The value of one sample line of the exposition, or undefined when absent. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -18,15 +18,13 @@ describe('Metrics', () => {
     let service: TestService;
     let tenant: Tenant;
 
+    serviceForSuite((made) => ({ service, tenant } = made));
     before(async () => {
-      service = await startService();
-      tenant = await givenTenant(service);
       await service.request.get(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key)).expect(200);
       await service.request.get(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key)).expect(200);
       await service.request.get(`${tenant.prefixes.P}/paths/path_01ARZ3NDEKTSV4RRFFQ69G5FAV`).set(bearer(tenant.key)).expect(404);
       await service.request.get('/no/such/route').expect(404);
     });
-    after(() => service.close());
 
     it('needs no credentials and answers the Prometheus text format', async () => {
       const res = await service.request.get('/metrics');

@@ -1,16 +1,12 @@
 import { expect } from 'chai';
-import { bearer, givenTenant, startService, tokenFor, type Tenant, type TestService } from '../support/service.ts';
+import { serviceForSuite, bearer, givenTenant, startService, tokenFor, type Tenant, type TestService } from '../support/service.ts';
 
 describe('Rate limits', () => {
   describe('with RATE_LIMIT_MAX=3', () => {
     let service: TestService;
     let tenant: Tenant;
 
-    before(async () => {
-      service = await startService({ RATE_LIMIT: 'on', RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000' });
-      tenant = await givenTenant(service);
-    });
-    after(() => service.close());
+    serviceForSuite((made) => ({ service, tenant } = made), { RATE_LIMIT: 'on', RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000' });
 
     it('answers 429 with the error shape and Retry-After once a credential is over its limit', async () => {
       const list = () => service.request.get(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key));

@@ -6,7 +6,7 @@ import type { AnySchemaObject } from 'ajv/dist/2020.js';
 import { ulid } from 'ulid';
 import { loadCatalog, type Catalog, type Collection } from '../../server/schemas/registry.ts';
 import { routeTable, type Method, type Route } from '../../server/routes/table.ts';
-import { givenTenant, startService, type Tenant, type TestService } from './service.ts';
+import type { Tenant, TestService } from './service.ts';
 
 export type Fields = Record<string, unknown>;
 
@@ -146,13 +146,6 @@ export class Client {
     if (res.status !== 201) throw new Error(`could not create a ${collection} record: ${res.status} ${res.text}`);
     return res.body as Fields & { id: string };
   }
-}
-
-/** A new service with one tenant, and a client holding the tenant's read-write key: a suite's usual start. */
-export async function givenClient(env: Record<string, string> = {}): Promise<{ service: TestService; tenant: Tenant; client: Client }> {
-  const service = await startService(env);
-  const tenant = await givenTenant(service);
-  return { service, tenant, client: new Client(service, tenant) };
 }
 
 // --- Sample bodies ----------------------------------------------------------------------------

@@ -63,6 +63,27 @@ export async function givenTenant(service: TestService, options: { type?: Versio
   };
 }
 
+/** What serviceForSuite makes. */
+export interface SuiteService {
+  service: TestService;
+  tenant: Tenant;
+}
+
+/**
+ * A suite's usual start, as mocha hooks of the enclosing `describe`: before its tests, a service
+ * on the run's database (`env` overrides configuration) and one tenant on it, handed to `use`;
+ * after them, the service closed. Call it before the suite's own `before` hooks: mocha runs
+ * them in order, so they see what it made.
+ */
+export function serviceForSuite(use: (made: SuiteService) => void, env: Record<string, string> = {}): void {
+  let service: TestService | undefined;
+  before(async () => {
+    service = await startService(env);
+    use({ service, tenant: await givenTenant(service) });
+  });
+  after(() => service?.close());
+}
+
 /** A personal access token signed with the test secret. */
 export function tokenFor(projects: string[] | 'all', options: { readOnly?: boolean; expiresInSeconds?: number; subject?: string } = {}): string {
   return issueToken({

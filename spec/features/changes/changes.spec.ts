@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { startService, givenTenant, bearer, tokenFor, type TestService, type Tenant } from '../../support/service.ts';
+import { serviceForSuite, givenTenant, bearer, tokenFor, type TestService, type Tenant } from '../../support/service.ts';
 import { compareDocuments } from '../../../server/changes/compare.ts';
 import { prepareDocument } from '../../../server/descriptions/document.ts';
 import { PAIRS } from '../../../scripts/changes/reference.ts';
@@ -28,9 +28,8 @@ describe('changes: what a change breaks for clients', function () {
     doc['components'].schemas.Pet.properties.age = { type: 'integer' };
   });
 
+  serviceForSuite((made) => ({ service, tenant } = made));
   before(async () => {
-    service = await startService();
-    tenant = await givenTenant(service);
     other = await givenTenant(service);
     const created = await service.request.post(`/v2/catalog/projects/${tenant.project.slug}/versions`).set(bearer(tenant.key)).send({ type: 'branch', slug: 'next' });
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
@@ -40,7 +39,6 @@ describe('changes: what a change breaks for clients', function () {
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
     }
   });
-  after(() => service.close());
 
   describe('GET {prefix}/changes?against=', () => {
     for (const family of ['V', 'P'] as const) {

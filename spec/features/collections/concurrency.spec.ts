@@ -3,12 +3,12 @@
 // because the service serialises the writes of each record (server/store/locks.ts).
 import { expect } from 'chai';
 import type { Response } from 'supertest';
-import type { TestService, Tenant } from '../../support/service.ts';
 import { expectError, tally } from '../../support/expect.ts';
 import { testDatabase } from '../../support/database.ts';
 import {
-  Client, givenClient, VIAS, catalog, newIdOf, optionalTextField, sampleOf, variantOf, writableFields, type Fields,
+  Client, VIAS, catalog, newIdOf, optionalTextField, sampleOf, variantOf, writableFields, type Fields,
 } from '../../support/records.ts';
+import { serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
 
 const PARALLEL = 12;
 
@@ -17,10 +17,10 @@ describe('collections: concurrent writes', () => {
   let tenant: Tenant;
   let client: Client;
 
-  before(async () => {
-    ({ service, tenant, client } = await givenClient());
+  serviceForSuite((made) => {
+    ({ service, tenant } = made);
+    client = new Client(service, tenant);
   });
-  after(() => service.close());
 
   /** Via V, P by slug and P by id in turn, so both families race each other. */
   const via = (i: number): (typeof VIAS)[number] => VIAS[i % VIAS.length]!;

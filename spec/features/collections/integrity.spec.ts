@@ -1,9 +1,9 @@
 // GET {prefix}/integrity: references are not enforced on write, and this report lists the
 // dangling ones per collection (declared reference fields, and `$ref`s to Resources and Headers).
 import { expect } from 'chai';
-import { givenTenant, tokenFor, type TestService, type Tenant } from '../../support/service.ts';
+import { serviceForSuite, givenTenant, tokenFor, type TestService, type Tenant } from '../../support/service.ts';
 import { expectError } from '../../support/expect.ts';
-import { Client, givenClient, VIAS, call, catalog, newIdOf, prefixOf } from '../../support/records.ts';
+import { Client, VIAS, call, catalog, newIdOf, prefixOf } from '../../support/records.ts';
 import { INTEGRITY_CAP } from '../../../server/operations/integrity.ts';
 
 describe('collections: integrity', () => {
@@ -11,10 +11,10 @@ describe('collections: integrity', () => {
   let tenant: Tenant;
   let client: Client;
 
-  before(async () => {
-    ({ service, tenant, client } = await givenClient());
+  serviceForSuite((made) => {
+    ({ service, tenant } = made);
+    client = new Client(service, tenant);
   });
-  after(() => service.close());
 
   const report = async (key: string | null = tenant.key, via: (typeof VIAS)[number] = 'V') =>
     call(service, 'GET', `${prefixOf(tenant, via)}/integrity`, { key });

@@ -3,12 +3,12 @@
 // collection in schemas/collections.json is walked by every table-driven block automatically.
 import { expect } from 'chai';
 import type { Response } from 'supertest';
-import type { TestService, Tenant } from '../../support/service.ts';
 import { expectError, expectInvalid } from '../../support/expect.ts';
 import {
-  Client, givenClient, ISO_UTC_MS, ULID, VIAS, call, catalog, fieldSchema, listQueryFor, minimalOf, newIdOf, optionalTextField,
+  Client, ISO_UTC_MS, ULID, VIAS, call, catalog, fieldSchema, listQueryFor, minimalOf, newIdOf, optionalTextField,
   otherKindId, referenceField, routeCases, sampleOf, urlOf, type Fields, type RouteCase,
 } from '../../support/records.ts';
+import { serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
 import { FAMILIES, OPERATIONS } from '../../../server/routes/table.ts';
 import type { Collection } from '../../../server/schemas/registry.ts';
 
@@ -55,11 +55,13 @@ describe('collections: the route matrix', () => {
   /** One record per collection that the error tests address (they must leave it unchanged). */
   const fixtures = new Map<string, Fields & { id: string }>();
 
+  serviceForSuite((made) => {
+    ({ service, tenant } = made);
+    client = new Client(service, tenant);
+  });
   before(async () => {
-    ({ service, tenant, client } = await givenClient());
     for (const collection of catalog.collections) fixtures.set(collection.name, await client.given(collection.name));
   });
-  after(() => service.close());
 
   const fixture = (rc: RouteCase): Fields & { id: string } => fixtures.get(rc.route.collection.name)!;
 

@@ -4,10 +4,10 @@
 import { expect } from 'chai';
 import type { Response } from 'supertest';
 import type { Document } from 'mongodb';
-import type { TestService, Tenant } from '../../support/service.ts';
 import { expectError, expectInvalid } from '../../support/expect.ts';
 import { testDatabase } from '../../support/database.ts';
-import { Client, givenClient, collectionNamed, exactJson, listQueryFor, sampleOf, type Fields } from '../../support/records.ts';
+import { Client, collectionNamed, exactJson, listQueryFor, sampleOf, type Fields } from '../../support/records.ts';
+import { serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
 import { MAX_BODY_DEPTH } from '../../../server/http/body.ts';
 
 /** `{"__proto__": ...}` in an object literal sets the prototype; JSON.parse makes an own key, as the server sees it. */
@@ -208,10 +208,10 @@ describe('JSON round-trips', () => {
   let tenant: Tenant;
   let client: Client;
 
-  before(async () => {
-    ({ service, tenant, client } = await givenClient());
+  serviceForSuite((made) => {
+    ({ service, tenant } = made);
+    client = new Client(service, tenant);
   });
-  after(() => service.close());
 
   /** The stored document of a record, as the database holds it (read as the service reads it, see RecordStore). */
   function storedDocument(collection: string, id: string): Promise<Document | null> {

@@ -3,9 +3,9 @@
 // and scope rules are read from the descriptors, so every kind that declares one is walked.
 import { expect } from 'chai';
 import type { Response } from 'supertest';
-import type { TestService, Tenant } from '../../support/service.ts';
 import { expectError, expectInvalid, tally } from '../../support/expect.ts';
-import { Client, givenClient, catalog, collectionNamed, newIdOf, optionalTextField, sampleOf, uniqueWord, type Fields } from '../../support/records.ts';
+import { Client, catalog, collectionNamed, newIdOf, optionalTextField, sampleOf, uniqueWord, type Fields } from '../../support/records.ts';
+import { serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
 import type { Collection } from '../../../server/schemas/registry.ts';
 
 const RACERS = 10;
@@ -32,10 +32,10 @@ describe('collections: rules', () => {
   let tenant: Tenant;
   let client: Client;
 
-  before(async () => {
-    ({ service, tenant, client } = await givenClient());
+  serviceForSuite((made) => {
+    ({ service, tenant } = made);
+    client = new Client(service, tenant);
   });
-  after(() => service.close());
 
   it('every natural key of decisions.md is declared', () => {
     expect(KEYED.map((collection) => collection.name)).to.deep.equal(['services', 'paths', 'operations', 'parameters', 'requests', 'responses', 'security-schemes']);

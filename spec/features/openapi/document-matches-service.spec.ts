@@ -12,7 +12,7 @@ import { serviceDocument } from '../../../server/openapi/inventory.ts';
 import { loadCatalog } from '../../../server/schemas/registry.ts';
 import { expectError } from '../../support/expect.ts';
 import { Client, collectionNamed, newIdOf, sampleOf } from '../../support/records.ts';
-import { bearer, givenTenant, startService, type Tenant, type TestService } from '../../support/service.ts';
+import { serviceForSuite, bearer, type Tenant, type TestService } from '../../support/service.ts';
 
 type Json = Record<string, unknown>;
 type Operation = Json & { operationId: string; requestBody?: { content: Record<string, { schema: Json; example?: unknown }> }; responses: Record<string, Json> };
@@ -29,16 +29,14 @@ describe('The document says what the service does', () => {
   let document: Document;
   let ajv: Ajv2020;
 
+  serviceForSuite((made) => ({ service, tenant } = made));
   before(async () => {
-    service = await startService();
-    tenant = await givenTenant(service);
     client = new Client(service, tenant);
     document = (await service.request.get('/v2/openapi.json')).body as Document;
     ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats.default(ajv);
     ajv.addSchema(document, 'https://catalog.test/openapi.json');
   });
-  after(() => service.close());
 
   const operation = (path: string, method: string): Operation => {
     const found = document.paths[path]?.[method];
