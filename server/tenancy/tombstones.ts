@@ -2,8 +2,7 @@
 // records are purged now and again until `deletedAt` + the version cache's lifetime has passed,
 // catching writes that raced the delete.
 import type { Collection, Db } from 'mongodb';
-import type { Version } from './versions.ts';
-import { VERSIONS_COLLECTION } from './versions.ts';
+import { VERSIONS_COLLECTION, type Version } from './versions.ts';
 import { isDuplicateKey, withoutId, type Stored } from './stored.ts';
 
 export interface Tombstone {
