@@ -14,7 +14,7 @@ import {
 } from '../support/credentials.ts';
 import { testDatabase } from '../support/database.ts';
 import { expectError, expectInvalid } from '../support/expect.ts';
-import { bearer, givenTenant, JWT_SECRET, startService, tokenFor, type Tenant, type TestService } from '../support/service.ts';
+import { bearer, givenTenant, JWT_SECRET, serviceForSuite, tokenFor, type Tenant, type TestService } from '../support/service.ts';
 import { catalog as sampleCatalog, sampleOf } from '../support/records.ts';
 
 type Headers = Record<string, string>;
@@ -57,12 +57,11 @@ describe('authentication and authorization', () => {
   let B: Tenant;
   let C: Tenant;
 
+  serviceForSuite((made) => ({ service, tenant: A } = made), { BODY_LIMIT: '4kb' });
   before(async () => {
-    service = await startService({ BODY_LIMIT: '4kb' });
     routes = routeTable(service.runtime.catalog.collections);
-    [A, B, C] = await Promise.all([givenTenant(service), givenTenant(service), givenTenant(service)]);
+    [B, C] = await Promise.all([givenTenant(service), givenTenant(service)]);
   });
-  after(() => service.close());
 
   // ---------------------------------------------------------------------------------------------
   // Helpers: targets from the route table, requests, and what a response must look like.
