@@ -7,7 +7,6 @@ import { Conflict, InvalidRequest, PayloadTooLarge, type ApiError } from '../err
 import { recordProblem, type RecordLimits, type RecordProblem } from '../http/body.ts';
 import { newId } from '../ids.ts';
 import type { Fields } from '../operations/record-body.ts';
-import { RecordLocks } from '../store/locks.ts';
 import { NaturalKeyTaken, type CatalogRecord, type RecordStore } from '../store/records.ts';
 import { isObject, residual, sameJson, type JsonObject } from './json.ts';
 import { MARK, markOf, naturalKey, type Mark } from './keys.ts';
@@ -53,9 +52,6 @@ export const IMPORTED_COLLECTIONS = [
   'paths', 'operations', 'parameters', 'requests', 'responses', 'servers',
 ] as const;
 
-// Imports of one service run one at a time (in this process).
-const importLocks = new RecordLocks();
-
 export function slugOf(title: string): string {
   return title.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'service';
 }
@@ -71,7 +67,8 @@ export interface ImportOptions {
 export async function importDocument(target: ImportTarget, document: JsonObject, options: ImportOptions): Promise<ImportReport> {
   const title = isObject(document['info']) && typeof document['info']['title'] === 'string' ? document['info']['title'] : '';
   const slug = options.service ?? slugOf(title);
-  return importLocks.run(`${target.versionId}:${slug}`, () => syncAdopting(target, document, slug, options));
+  // Imports of one service run one at a time (in this process): under the service's natural key.
+  return target.stores.get('services')!.exclusiveKey(target.versionId, { slug }, () => syncAdopting(target, document, slug, options));
 }
 
 /** Passes of a sync that met records created under its natural keys while it wrote, before it gives up (409). */
