@@ -3,17 +3,17 @@
 // components the Resources, Headers, Examples and security schemes the service holds or refers to.
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { componentRef } from '../json/pointer.ts';
-import { isObject, merge, without, type Json, type JsonObject } from './json.ts';
-import { MARK, markOf } from './keys.ts';
+import { isObject, merge, without, type Json, type JsonObject } from '../json/values.ts';
+import { inDocumentOrder, MARK } from '../ownership/mark.ts';
+import { recordsOfService, schemeNamed, serviceKinds } from '../ownership/service-records.ts';
 import { RENDER } from './render.ts';
-import { recordsOfService, schemeNamed } from './service-records.ts';
-import { IMPORTED_COLLECTIONS } from './sync.ts';
 
 /** Records are read through `all` only, so a planned state (an import's dry run) can be exported too. */
-export async function exportService(stores: ReadonlyMap<string, Pick<RecordStore, 'all'>>, versionId: string, service: CatalogRecord): Promise<JsonObject> {
+export async function exportService(stores: ReadonlyMap<string, Pick<RecordStore, 'all' | 'collection'>>, versionId: string, service: CatalogRecord): Promise<JsonObject> {
+  const kinds = serviceKinds([...stores.values()].map(({ collection }) => collection));
   const all = new Map<string, CatalogRecord[]>();
-  for (const name of IMPORTED_COLLECTIONS) all.set(name, await stores.get(name)!.all(versionId));
-  const owned = recordsOfService(service.id, all);
+  for (const { name } of kinds) all.set(name, await stores.get(name)!.all(versionId));
+  const owned = recordsOfService(kinds, service.id, all);
   const of = (name: string): CatalogRecord[] => [...(owned.get(name) ?? [])].sort(inDocumentOrder);
   const children = (name: string, field: string): Map<string, CatalogRecord[]> => groupBy(of(name), field);
 
@@ -119,12 +119,6 @@ function referencedSchemas(value: Json | undefined, found = new Set<string>()): 
     }
   }
   return found;
-}
-
-function inDocumentOrder(a: CatalogRecord, b: CatalogRecord): number {
-  const ao = markOf(a)?.order ?? Number.MAX_SAFE_INTEGER;
-  const bo = markOf(b)?.order ?? Number.MAX_SAFE_INTEGER;
-  return ao - bo || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 function groupBy(records: readonly CatalogRecord[], field: string): Map<string, CatalogRecord[]> {

@@ -3,7 +3,7 @@
 // so the sync can keep in kvStorage whatever the fields do not render back.
 import type { Fields } from '../operations/record-body.ts';
 import { pointer } from '../json/pointer.ts';
-import { isObject, without, type JsonObject } from './json.ts';
+import { isObject, without, type JsonObject } from '../json/values.ts';
 import { generatedEnum, keptExamples, keptHeaders } from './render.ts';
 
 export interface Placement {

@@ -3,8 +3,8 @@
 // object holds beyond this rendering, so render + kvStorage gives the original back.
 import type { Fields } from '../operations/record-body.ts';
 import { pointer } from '../json/pointer.ts';
-import { defined, isObject, without, type Json, type JsonObject } from './json.ts';
-import { markOf } from './keys.ts';
+import { defined, isObject, without, type Json, type JsonObject } from '../json/values.ts';
+import { markOf } from '../ownership/mark.ts';
 
 type Render = (record: Fields) => JsonObject;
 

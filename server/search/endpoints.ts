@@ -3,9 +3,9 @@
 // search index (ranking.ts) and the MCP tools; reads one version through the record stores (the
 // caller has already resolved and authorized the version).
 import { RecordNotFound } from '../errors.ts';
-import { isObject } from '../descriptions/json.ts';
-import { markOf } from '../descriptions/keys.ts';
-import { schemeNamed } from '../descriptions/service-records.ts';
+import { isObject } from '../json/values.ts';
+import { inDocumentOrder } from '../ownership/mark.ts';
+import { schemeNamed } from '../ownership/service-records.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 
 export type Name = 'services' | 'paths' | 'operations' | 'parameters' | 'servers' | 'security-schemes';
@@ -180,12 +180,6 @@ function refsIn(value: unknown, found: string[] = []): string[] {
 function withoutInternals(record: CatalogRecord): Record<string, unknown> {
   const { kvStorage: _kvStorage, versionId: _versionId, ...rest } = record;
   return rest;
-}
-
-function inDocumentOrder(a: CatalogRecord, b: CatalogRecord): number {
-  const ao = markOf(a)?.order ?? Number.MAX_SAFE_INTEGER;
-  const bo = markOf(b)?.order ?? Number.MAX_SAFE_INTEGER;
-  return ao - bo || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 function str(value: unknown): string | undefined {

@@ -71,9 +71,8 @@ export class RecordStore {
   }
 
   /**
-   * Runs `work` with every other `work` of this process under the same natural key (of `key`'s
-   * fields) queued behind it, on any database: many writes that must not interleave with others
-   * under that key (the import of one service). An id is never a JSON array: no record's lock.
+   * Runs `work` after every earlier `work` of this process under the same natural key, on any
+   * database: many writes that must not interleave (an import of one service). Ids are never JSON arrays.
    */
   exclusiveKey<T>(versionId: string, key: Record<string, unknown>, work: () => Promise<T>): Promise<T> {
     const natural = naturalKeyOf(this.collection.naturalKey, key);
