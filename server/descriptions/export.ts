@@ -2,8 +2,8 @@
 // kvStorage the import kept laid over it, children in their document order, and under
 // components the Resources, Headers, Examples and security schemes the service holds or refers to.
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
-import { componentRef } from '../json/pointer.ts';
-import { isObject, merge, without, type Json, type JsonObject } from '../json/values.ts';
+import { componentRefsIn } from '../json/pointer.ts';
+import { isObject, merge, without, type JsonObject } from '../json/values.ts';
 import { inDocumentOrder, MARK } from '../ownership/mark.ts';
 import { recordsOfService, schemeNamed, serviceKinds } from '../ownership/service-records.ts';
 import { RENDER } from './render.ts';
@@ -81,7 +81,7 @@ function addList(target: JsonObject, key: string, records: CatalogRecord[] | und
 /** Schemas referred to but held by no Resource of the service: taken from the version's Resources by name. */
 function addReferencedResources(document: JsonObject, components: JsonObject, resources: CatalogRecord[]): void {
   const schemas: JsonObject = isObject(components['schemas']) ? { ...components['schemas'] } : {};
-  const pending = [...referencedSchemas(document)];
+  const pending = [...new Set(componentRefsIn(document, 'schemas'))];
   const seen = new Set<string>();
   while (pending.length > 0) {
     const name = pending.pop()!;
@@ -92,7 +92,7 @@ function addReferencedResources(document: JsonObject, components: JsonObject, re
       if (!resource) continue;
       schemas[name] = rendered('resources', resource);
     }
-    pending.push(...referencedSchemas(schemas[name]));
+    pending.push(...new Set(componentRefsIn(schemas[name], 'schemas')));
   }
   if (Object.keys(schemas).length > 0) components['schemas'] = schemas;
 }
@@ -106,19 +106,6 @@ function addVersionWideSchemes(components: JsonObject, owners: CatalogRecord[], 
     if (scheme) named[name] = rendered('security-schemes', scheme);
   }
   if (Object.keys(named).length > 0) components['securitySchemes'] = named;
-}
-
-function referencedSchemas(value: Json | undefined, found = new Set<string>()): Set<string> {
-  if (Array.isArray(value)) for (const item of value) referencedSchemas(item, found);
-  else if (isObject(value)) {
-    for (const [key, item] of Object.entries(value)) {
-      if (key === '$ref' && typeof item === 'string') {
-        const named = componentRef(item);
-        if (named?.section === 'schemas') found.add(named.name);
-      } else referencedSchemas(item, found);
-    }
-  }
-  return found;
 }
 
 function groupBy(records: readonly CatalogRecord[], field: string): Map<string, CatalogRecord[]> {

@@ -3,6 +3,7 @@
 // search index (ranking.ts) and the MCP tools; reads one version through the record stores (the
 // caller has already resolved and authorized the version).
 import { RecordNotFound } from '../errors.ts';
+import { componentRefsIn } from '../json/pointer.ts';
 import { isObject } from '../json/values.ts';
 import { inDocumentOrder } from '../ownership/mark.ts';
 import { schemeNamed } from '../ownership/service-records.ts';
@@ -152,27 +153,13 @@ function schemeOf(record: CatalogRecord): Record<string, unknown> {
 /** The Resources the records' schemas refer to (`#/components/schemas/<name>`), and theirs, by name. */
 function referencedSchemas(resources: readonly CatalogRecord[], records: readonly CatalogRecord[]): Record<string, unknown> {
   const found: Record<string, unknown> = {};
-  const pending = records.flatMap((record) => refsIn(record['schema']));
+  const pending = records.flatMap((record) => componentRefsIn(record['schema'], 'schemas'));
   while (pending.length > 0) {
     const name = pending.pop()!;
     if (name in found) continue;
     const resource = resources.find((record) => record['name'] === name);
     found[name] = resource?.['schema'] ?? null;
-    if (resource) pending.push(...refsIn(resource['schema']));
-  }
-  return found;
-}
-
-const SCHEMA_REF = '#/components/schemas/';
-
-function refsIn(value: unknown, found: string[] = []): string[] {
-  if (Array.isArray(value)) for (const item of value) refsIn(item, found);
-  else if (isObject(value)) {
-    for (const [key, item] of Object.entries(value)) {
-      if (key === '$ref' && typeof item === 'string' && item.startsWith(SCHEMA_REF)) {
-        found.push(decodeURIComponent(item.slice(SCHEMA_REF.length).split('/')[0]!).replaceAll('~1', '/').replaceAll('~0', '~'));
-      } else refsIn(item, found);
-    }
+    if (resource) pending.push(...componentRefsIn(resource['schema'], 'schemas'));
   }
   return found;
 }
