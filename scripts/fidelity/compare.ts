@@ -2,7 +2,7 @@
 // the same way the import does (validated, upgraded to 3.1, references other than schemas and
 // headers resolved): per operation, identical or the JSON pointers where they differ.
 import { prepareDocument } from '../../server/descriptions/document.ts';
-import { isObject, sameJson, type Json, type JsonObject } from '../../server/descriptions/json.ts';
+import { isObject, sameJson, type Json, type JsonObject } from '../../server/json/values.ts';
 import { pointer } from '../../server/json/pointer.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];

@@ -10,7 +10,8 @@ import { openRuntime, type Runtime } from '../../server/boot.ts';
 import { loadConfig, repoRoot } from '../../server/config.ts';
 import { prepareDocument } from '../../server/descriptions/document.ts';
 import { exportService } from '../../server/descriptions/export.ts';
-import { IMPORTED_COLLECTIONS, importDocument } from '../../server/descriptions/sync.ts';
+import { importDocument } from '../../server/descriptions/sync.ts';
+import { serviceKinds } from '../../server/ownership/service-records.ts';
 import { validate } from '@scalar/openapi-parser';
 import { allSpecs, DIRECTORY, pickSpecs } from '../bench/descriptions.ts';
 import { MemorySampler } from '../bench/memory.ts';
@@ -58,7 +59,7 @@ export async function roundTrip(runtime: Runtime, id: string, bytes: number): Pr
     // FerretDB refuses a deleteMany over tens of thousands of documents ("too many SQL
     // variables"); the result stands anyway, so a failed clean-up is only reported.
     try {
-      for (const name of IMPORTED_COLLECTIONS) await runtime.database.db.collection(name).deleteMany({ versionId: version.id });
+      for (const { name } of serviceKinds([...runtime.stores.values()].map(({ collection }) => collection))) await runtime.database.db.collection(name).deleteMany({ versionId: version.id });
     } catch (error) {
       console.error(`${id}: clean-up failed (${(error as Error).message.slice(-80)})`);
     }

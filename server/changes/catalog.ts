@@ -3,7 +3,9 @@
 // (compare.ts). Computed on demand, never stored (decisions.md, "Traffic insights and changes").
 import { RecordNotFound } from '../errors.ts';
 import { exportService } from '../descriptions/export.ts';
-import { IMPORTED_COLLECTIONS, type ImportPlan } from '../descriptions/sync.ts';
+import type { ImportPlan } from '../descriptions/sync.ts';
+import { serviceKinds } from '../ownership/service-records.ts';
+import type { Collection } from '../schemas/registry.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { byPlace, compareDocuments, type ServiceChange } from './compare.ts';
 
@@ -17,24 +19,25 @@ export interface ChangeReport {
 }
 
 /** A version's records, read once, in the shape the exporter reads them. */
-export type Snapshot = ReadonlyMap<string, Pick<RecordStore, 'all'>>;
+export type Snapshot = ReadonlyMap<string, Pick<RecordStore, 'all' | 'collection'>>;
 
 export async function snapshotOf(stores: ReadonlyMap<string, RecordStore>, versionId: string): Promise<Snapshot> {
+  const kinds = serviceKinds([...stores.values()].map(({ collection }) => collection));
   const records = new Map<string, readonly CatalogRecord[]>();
-  for (const name of IMPORTED_COLLECTIONS) records.set(name, await stores.get(name)!.all(versionId));
-  return snapshotFrom(records);
+  for (const { name } of kinds) records.set(name, await stores.get(name)!.all(versionId));
+  return snapshotFrom(kinds, records);
 }
 
 /** The version as it will be once the import's plan is written. */
 export function plannedSnapshot(plan: ImportPlan): Snapshot {
   const records = new Map<string, readonly CatalogRecord[]>();
-  for (const name of IMPORTED_COLLECTIONS) {
+  for (const { name } of plan.kinds) {
     const replaced = new Map((plan.replaces.get(name) ?? []).map((record) => [record.id, record]));
     const deleted = new Set(plan.deletes.get(name) ?? []);
     const kept = (plan.existing.get(name) ?? []).filter((record) => !deleted.has(record.id)).map((record) => replaced.get(record.id) ?? record);
     records.set(name, [...kept, ...(plan.inserts.get(name) ?? [])]);
   }
-  return snapshotFrom(records);
+  return snapshotFrom(plan.kinds, records);
 }
 
 /**
@@ -77,7 +80,7 @@ async function documentOf(snapshot: Snapshot, service: CatalogRecord | undefined
   return exportService(snapshot, '', service);
 }
 
-/** Records in hand, by collection, as a snapshot. */
-export function snapshotFrom(records: ReadonlyMap<string, readonly CatalogRecord[]>): Snapshot {
-  return new Map([...records].map(([name, list]) => [name, { all: async () => [...list] }]));
+/** Records in hand, of each of `kinds`, as a snapshot. */
+export function snapshotFrom(kinds: readonly Collection[], records: ReadonlyMap<string, readonly CatalogRecord[]>): Snapshot {
+  return new Map(kinds.map((collection) => [collection.name, { collection, all: async () => [...records.get(collection.name) ?? []] }]));
 }

@@ -16,7 +16,7 @@ export function reviewImport({ failOnBreaking }: { failOnBreaking: boolean }): I
   let report: ChangeReport | undefined;
   return {
     async review(plan) {
-      report = await changesBetween(snapshotFrom(plan.existing), plannedSnapshot(plan), plan.serviceId);
+      report = await changesBetween(snapshotFrom(plan.kinds, plan.existing), plannedSnapshot(plan), plan.serviceId);
       const breaking = report.changes.filter((change) => change.level === 'breaking');
       if (failOnBreaking && breaking.length > 0) throw new Conflict(breaking.map(detailOf));
     },

@@ -5,7 +5,7 @@
 import { dereference, upgrade, validate } from '@scalar/openapi-parser';
 import { InvalidRequest } from '../errors.ts';
 import { pointer } from '../json/pointer.ts';
-import { isObject, type JsonObject } from './json.ts';
+import { isObject, type JsonObject } from '../json/values.ts';
 
 const KEPT_REFS = ['#/components/schemas/', '#/components/headers/'];
 // A key no OpenAPI object uses, so the dereferencer passes kept references by.

@@ -2,18 +2,18 @@
 // kvStorage the import kept laid over it, children in their document order, and under
 // components the Resources, Headers, Examples and security schemes the service holds or refers to.
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
-import { componentRef } from '../json/pointer.ts';
-import { isObject, merge, without, type Json, type JsonObject } from './json.ts';
-import { MARK, markOf } from './keys.ts';
+import { componentRefsIn } from '../json/pointer.ts';
+import { isObject, merge, without, type JsonObject } from '../json/values.ts';
+import { inDocumentOrder, MARK } from '../ownership/mark.ts';
+import { recordsOfService, schemeNamed, serviceKinds } from '../ownership/service-records.ts';
 import { RENDER } from './render.ts';
-import { recordsOfService, schemeNamed } from './service-records.ts';
-import { IMPORTED_COLLECTIONS } from './sync.ts';
 
 /** Records are read through `all` only, so a planned state (an import's dry run) can be exported too. */
-export async function exportService(stores: ReadonlyMap<string, Pick<RecordStore, 'all'>>, versionId: string, service: CatalogRecord): Promise<JsonObject> {
+export async function exportService(stores: ReadonlyMap<string, Pick<RecordStore, 'all' | 'collection'>>, versionId: string, service: CatalogRecord): Promise<JsonObject> {
+  const kinds = serviceKinds([...stores.values()].map(({ collection }) => collection));
   const all = new Map<string, CatalogRecord[]>();
-  for (const name of IMPORTED_COLLECTIONS) all.set(name, await stores.get(name)!.all(versionId));
-  const owned = recordsOfService(service.id, all);
+  for (const { name } of kinds) all.set(name, await stores.get(name)!.all(versionId));
+  const owned = recordsOfService(kinds, service.id, all);
   const of = (name: string): CatalogRecord[] => [...(owned.get(name) ?? [])].sort(inDocumentOrder);
   const children = (name: string, field: string): Map<string, CatalogRecord[]> => groupBy(of(name), field);
 
@@ -81,7 +81,7 @@ function addList(target: JsonObject, key: string, records: CatalogRecord[] | und
 /** Schemas referred to but held by no Resource of the service: taken from the version's Resources by name. */
 function addReferencedResources(document: JsonObject, components: JsonObject, resources: CatalogRecord[]): void {
   const schemas: JsonObject = isObject(components['schemas']) ? { ...components['schemas'] } : {};
-  const pending = [...referencedSchemas(document)];
+  const pending = [...new Set(componentRefsIn(document, 'schemas'))];
   const seen = new Set<string>();
   while (pending.length > 0) {
     const name = pending.pop()!;
@@ -92,7 +92,7 @@ function addReferencedResources(document: JsonObject, components: JsonObject, re
       if (!resource) continue;
       schemas[name] = rendered('resources', resource);
     }
-    pending.push(...referencedSchemas(schemas[name]));
+    pending.push(...new Set(componentRefsIn(schemas[name], 'schemas')));
   }
   if (Object.keys(schemas).length > 0) components['schemas'] = schemas;
 }
@@ -106,25 +106,6 @@ function addVersionWideSchemes(components: JsonObject, owners: CatalogRecord[], 
     if (scheme) named[name] = rendered('security-schemes', scheme);
   }
   if (Object.keys(named).length > 0) components['securitySchemes'] = named;
-}
-
-function referencedSchemas(value: Json | undefined, found = new Set<string>()): Set<string> {
-  if (Array.isArray(value)) for (const item of value) referencedSchemas(item, found);
-  else if (isObject(value)) {
-    for (const [key, item] of Object.entries(value)) {
-      if (key === '$ref' && typeof item === 'string') {
-        const named = componentRef(item);
-        if (named?.section === 'schemas') found.add(named.name);
-      } else referencedSchemas(item, found);
-    }
-  }
-  return found;
-}
-
-function inDocumentOrder(a: CatalogRecord, b: CatalogRecord): number {
-  const ao = markOf(a)?.order ?? Number.MAX_SAFE_INTEGER;
-  const bo = markOf(b)?.order ?? Number.MAX_SAFE_INTEGER;
-  return ao - bo || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 function groupBy(records: readonly CatalogRecord[], field: string): Map<string, CatalogRecord[]> {

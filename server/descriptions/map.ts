@@ -3,7 +3,7 @@
 // so the sync can keep in kvStorage whatever the fields do not render back.
 import type { Fields } from '../operations/record-body.ts';
 import { pointer } from '../json/pointer.ts';
-import { isObject, without, type JsonObject } from './json.ts';
+import { isObject, without, type JsonObject } from '../json/values.ts';
 import { generatedEnum, keptExamples, keptHeaders } from './render.ts';
 
 export interface Placement {
@@ -20,11 +20,56 @@ export interface Placement {
 export type Place = (placement: Placement) => string | undefined;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-const SERVICE_OWNED_COMPONENTS = ['schemas', 'securitySchemes', 'headers', 'examples'];
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const obj = (value: unknown): JsonObject => (isObject(value) ? value : {});
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** The components a service keeps as records of its own, by section: the collection, and the record's fields from a component's name and object. */
+const SERVICE_OWNED_COMPONENTS: Readonly<Record<string, { collection: string; fields: (name: string, component: JsonObject, serviceId: string) => Fields }>> = {
+  schemas: { collection: 'resources', fields: (name, schema) => ({ name, schema }) },
+  securitySchemes: { collection: 'security-schemes', fields: securitySchemeFields },
+  headers: { collection: 'headers', fields: headerFields },
+  examples: { collection: 'examples', fields: exampleFields },
+};
+
+function securitySchemeFields(name: string, s: JsonObject, serviceId: string): Fields {
+  return {
+    serviceId,
+    name,
+    type: s['type'] === 'mutualTLS' ? 'mutualTls' : s['type'],
+    in: s['type'] === 'apiKey' ? s['in'] : undefined,
+    description: str(s['description']),
+    scheme: str(s['scheme']),
+    bearerFormat: str(s['bearerFormat']),
+    flows: isObject(s['flows']) ? s['flows'] : undefined,
+    openIdConnectUrl: str(s['openIdConnectUrl']),
+  };
+}
+
+function headerFields(name: string, h: JsonObject): Fields {
+  return {
+    name,
+    description: str(h['description']),
+    required: typeof h['required'] === 'boolean' ? h['required'] : undefined,
+    deprecated: typeof h['deprecated'] === 'boolean' ? h['deprecated'] : undefined,
+    style: h['style'] === 'simple' ? 'simple' : undefined,
+    explode: typeof h['explode'] === 'boolean' ? h['explode'] : undefined,
+    schema: isObject(h['schema']) ? h['schema'] : undefined,
+    examples: keptExamples(h['examples']),
+  };
+}
+
+function exampleFields(name: string, e: JsonObject): Fields {
+  const external = str(e['externalValue']);
+  return {
+    name,
+    summary: str(e['summary']),
+    description: str(e['description']),
+    value: 'value' in e ? e['value'] : undefined,
+    externalValue: external !== undefined && URL.canParse(external) ? external : undefined,
+  };
+}
 
 export function mapDocument(document: JsonObject, service: Fields, place: Place): void {
   const info = obj(document['info']);
@@ -42,67 +87,17 @@ export function mapDocument(document: JsonObject, service: Fields, place: Place)
     // webhooks, the resolved components...).
     original: {
       ...without(document, 'paths', 'servers'),
-      ...(Object.keys(components).length > 0 ? { components: without(components, ...SERVICE_OWNED_COMPONENTS) } : {}),
+      ...(Object.keys(components).length > 0 ? { components: without(components, ...Object.keys(SERVICE_OWNED_COMPONENTS)) } : {}),
     },
     pointer: '',
   });
   if (!serviceId) return;
 
-  for (const [name, schema] of Object.entries(obj(components['schemas']))) {
-    place({ collection: 'resources', fields: { name, schema: obj(schema) }, original: obj(schema), pointer: pointer('components', 'schemas', name) });
-  }
-  for (const [name, scheme] of Object.entries(obj(components['securitySchemes']))) {
-    const s = obj(scheme);
-    place({
-      collection: 'security-schemes',
-      fields: {
-        serviceId,
-        name,
-        type: s['type'] === 'mutualTLS' ? 'mutualTls' : s['type'],
-        in: s['type'] === 'apiKey' ? s['in'] : undefined,
-        description: str(s['description']),
-        scheme: str(s['scheme']),
-        bearerFormat: str(s['bearerFormat']),
-        flows: isObject(s['flows']) ? s['flows'] : undefined,
-        openIdConnectUrl: str(s['openIdConnectUrl']),
-      },
-      original: s,
-      pointer: pointer('components', 'securitySchemes', name),
-    });
-  }
-  for (const [name, header] of Object.entries(obj(components['headers']))) {
-    const h = obj(header);
-    place({
-      collection: 'headers',
-      fields: {
-        name,
-        description: str(h['description']),
-        required: typeof h['required'] === 'boolean' ? h['required'] : undefined,
-        deprecated: typeof h['deprecated'] === 'boolean' ? h['deprecated'] : undefined,
-        style: h['style'] === 'simple' ? 'simple' : undefined,
-        explode: typeof h['explode'] === 'boolean' ? h['explode'] : undefined,
-        schema: isObject(h['schema']) ? h['schema'] : undefined,
-        examples: keptExamples(h['examples']),
-      },
-      original: h,
-      pointer: pointer('components', 'headers', name),
-    });
-  }
-  for (const [name, example] of Object.entries(obj(components['examples']))) {
-    const e = obj(example);
-    const external = str(e['externalValue']);
-    place({
-      collection: 'examples',
-      fields: {
-        name,
-        summary: str(e['summary']),
-        description: str(e['description']),
-        value: 'value' in e ? e['value'] : undefined,
-        externalValue: external !== undefined && URL.canParse(external) ? external : undefined,
-      },
-      original: e,
-      pointer: pointer('components', 'examples', name),
-    });
+  for (const [section, { collection, fields }] of Object.entries(SERVICE_OWNED_COMPONENTS)) {
+    for (const [name, value] of Object.entries(obj(components[section]))) {
+      const component = obj(value);
+      place({ collection, fields: fields(name, component, serviceId), original: component, pointer: pointer('components', section, name) });
+    }
   }
 
   servers(document['servers'], { serviceId }, '', place);
@@ -156,50 +151,47 @@ function operation(op: JsonObject, method: string, path: string, pathId: string,
 
   if (isObject(op['requestBody'])) {
     const body = op['requestBody'];
-    const content = obj(body['content']);
-    const types = Object.keys(content);
-    for (const type of types.length > 0 ? types : [null]) {
-      const media = type === null ? {} : obj(content[type]);
-      place({
-        collection: 'requests',
-        fields: {
-          operationId,
-          contentMediaType: type,
-          description: str(body['description']),
-          schema: isObject(media['schema']) ? media['schema'] : undefined,
-          examples: keptExamples(media['examples']),
-        },
-        original: { ...without(body, 'content'), ...(type === null ? {} : { content: { [type]: media } }) },
-        pointer: `${at}/requestBody${type === null ? '' : pointer('content', type)}`,
-      });
-    }
+    perMediaType(body, `${at}/requestBody`, (type, media, original, where) => place({
+      collection: 'requests',
+      fields: { operationId, contentMediaType: type, description: str(body['description']), ...mediaFields(media) },
+      original,
+      pointer: where,
+    }));
   }
 
   for (const [status, value] of Object.entries(obj(op['responses']))) {
     if (isStatusRange(status)) continue;
     const response = obj(value);
-    const where = `${at}${pointer('responses', status)}`;
     const statusCode = status === 'default' ? null : Number(status);
-    const content = obj(response['content']);
-    const types = Object.keys(content);
-    for (const type of types.length > 0 ? types : [null]) {
-      const media = type === null ? {} : obj(content[type]);
-      place({
-        collection: 'responses',
-        fields: {
-          operationId,
-          statusCode,
-          contentMediaType: type,
-          description: str(response['description']),
-          schema: isObject(media['schema']) ? media['schema'] : undefined,
-          examples: keptExamples(media['examples']),
-          headers: keptHeaders(response['headers']),
-        },
-        original: { ...without(response, 'content'), ...(type === null ? {} : { content: { [type]: media } }) },
-        pointer: `${where}${type === null ? '' : pointer('content', type)}`,
-      });
-    }
+    perMediaType(response, `${at}${pointer('responses', status)}`, (type, media, original, where) => place({
+      collection: 'responses',
+      fields: {
+        operationId, statusCode, contentMediaType: type, description: str(response['description']), ...mediaFields(media),
+        headers: keptHeaders(response['headers']),
+      },
+      original,
+      pointer: where,
+    }));
   }
+}
+
+/**
+ * A request body's or response's records, one per media type of its `content` (none: one with
+ * contentMediaType null): `each` gets the type, its Media Type Object, the original object with
+ * only that type's content, and the pointer to it.
+ */
+function perMediaType(owner: JsonObject, at: string, each: (type: string | null, media: JsonObject, original: JsonObject, pointer: string) => void): void {
+  const content = obj(owner['content']);
+  const types = Object.keys(content);
+  for (const type of types.length > 0 ? types : [null]) {
+    const media = type === null ? {} : obj(content[type]);
+    each(type, media, { ...without(owner, 'content'), ...(type === null ? {} : { content: { [type]: media } }) }, `${at}${type === null ? '' : pointer('content', type)}`);
+  }
+}
+
+/** The fields a Request and a Response take from a Media Type Object. */
+function mediaFields(media: JsonObject): Fields {
+  return { schema: isObject(media['schema']) ? media['schema'] : undefined, examples: keptExamples(media['examples']) };
 }
 
 function parameters(value: unknown, owner: Fields, at: string, place: Place): void {

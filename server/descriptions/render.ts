@@ -3,8 +3,8 @@
 // object holds beyond this rendering, so render + kvStorage gives the original back.
 import type { Fields } from '../operations/record-body.ts';
 import { pointer } from '../json/pointer.ts';
-import { defined, isObject, without, type Json, type JsonObject } from './json.ts';
-import { markOf } from './keys.ts';
+import { defined, isObject, without, type Json, type JsonObject } from '../json/values.ts';
+import { markOf } from '../ownership/mark.ts';
 
 type Render = (record: Fields) => JsonObject;
 
@@ -16,38 +16,31 @@ const nonEmpty = (value: unknown): Json | undefined => {
 };
 const onlyTrue = (value: unknown): true | undefined => (value === true ? true : undefined);
 
+/** `keep` of each member of a map (OpenAPI's examples, headers) that is an object, by its name; the others dropped. */
+function keptMembers(map: unknown, keep: (member: JsonObject) => JsonObject): JsonObject {
+  const out: JsonObject = {};
+  if (isObject(map)) for (const [name, member] of Object.entries(map)) if (isObject(member)) out[name] = keep(member);
+  return out;
+}
+
 /** Examples as the records keep them: summary plus value, or summary plus externalValue. */
 export function keptExamples(examples: unknown): JsonObject {
-  if (!isObject(examples)) return {};
-  const out: JsonObject = {};
-  for (const [name, example] of Object.entries(examples)) {
-    if (!isObject(example)) continue;
+  return keptMembers(examples, (example) => {
     const summary = typeof example['summary'] === 'string' ? example['summary'] : undefined;
-    out[name] = typeof example['externalValue'] === 'string' && !('value' in example)
+    return typeof example['externalValue'] === 'string' && !('value' in example)
       ? defined({ summary, externalValue: example['externalValue'] })
       : defined({ summary, value: example['value'] });
-  }
-  return out;
+  });
 }
 
 /** Headers as responses keep them: a reference to a Header, or the inline fields the records have. */
 export function keptHeaders(headers: unknown): JsonObject {
-  if (!isObject(headers)) return {};
-  const out: JsonObject = {};
-  for (const [name, header] of Object.entries(headers)) {
-    if (!isObject(header)) continue;
-    if (typeof header['$ref'] === 'string') {
-      out[name] = { $ref: header['$ref'] };
-      continue;
-    }
-    out[name] = defined({
-      required: typeof header['required'] === 'boolean' ? header['required'] : undefined,
-      deprecated: typeof header['deprecated'] === 'boolean' ? header['deprecated'] : undefined,
-      schema: isObject(header['schema']) ? header['schema'] : undefined,
-      examples: nonEmpty(keptExamples(header['examples'])),
-    });
-  }
-  return out;
+  return keptMembers(headers, (header) => (typeof header['$ref'] === 'string' ? { $ref: header['$ref'] } : defined({
+    required: typeof header['required'] === 'boolean' ? header['required'] : undefined,
+    deprecated: typeof header['deprecated'] === 'boolean' ? header['deprecated'] : undefined,
+    schema: isObject(header['schema']) ? header['schema'] : undefined,
+    examples: nonEmpty(keptExamples(header['examples'])),
+  })));
 }
 
 /** How the mark names a server variable's enum the import made up (map.ts). */
@@ -71,6 +64,11 @@ function media(record: Fields): JsonObject | undefined {
   return { [type]: defined({ schema: nonEmpty(record['schema']) ?? (isObject(record['schema']) ? {} : undefined), examples: nonEmpty(record['examples']) }) };
 }
 
+/** What a Parameter and a Header render alike (OpenAPI's Header Object is a Parameter Object without `name` and `in`). */
+function describedLikeParameters(record: Fields): Record<string, unknown> {
+  return { description: text(record['description']), required: onlyTrue(record['required']), deprecated: onlyTrue(record['deprecated']) };
+}
+
 export const RENDER: Readonly<Record<string, Render>> = {
   services: (record) => defined({
     openapi: '3.1.0',
@@ -91,9 +89,7 @@ export const RENDER: Readonly<Record<string, Render>> = {
   parameters: (record) => defined({
     name: String(record['name']),
     in: String(record['in']),
-    description: text(record['description']),
-    required: onlyTrue(record['required']),
-    deprecated: onlyTrue(record['deprecated']),
+    ...describedLikeParameters(record),
     allowEmptyValue: onlyTrue(record['allowEmptyValue']),
     schema: nonEmpty(record['schema']),
     examples: nonEmpty(record['examples']),
@@ -115,9 +111,7 @@ export const RENDER: Readonly<Record<string, Render>> = {
     openIdConnectUrl: record['openIdConnectUrl'] as string | undefined,
   }),
   headers: (record) => defined({
-    description: text(record['description']),
-    required: onlyTrue(record['required']),
-    deprecated: onlyTrue(record['deprecated']),
+    ...describedLikeParameters(record),
     style: record['style'] as string | undefined,
     explode: record['explode'] as boolean | undefined,
     schema: record['schema'] as Json | undefined,

@@ -7,13 +7,14 @@ import { Conflict, InvalidRequest, PayloadTooLarge, type ApiError } from '../err
 import { recordProblem, type RecordLimits, type RecordProblem } from '../http/body.ts';
 import { newId } from '../ids.ts';
 import type { Fields } from '../operations/record-body.ts';
-import { RecordLocks } from '../store/locks.ts';
+import { MARK, type Mark } from '../ownership/mark.ts';
+import { recordsOfService, serviceKinds } from '../ownership/service-records.ts';
+import { keyOf } from '../schemas/record-keys.ts';
+import type { Collection } from '../schemas/registry.ts';
 import { NaturalKeyTaken, type CatalogRecord, type RecordStore } from '../store/records.ts';
-import { isObject, residual, sameJson, type JsonObject } from './json.ts';
-import { MARK, markOf, naturalKey, type Mark } from './keys.ts';
+import { isObject, residual, sameJson, type JsonObject } from '../json/values.ts';
 import { mapDocument, type Placement } from './map.ts';
 import { RENDER } from './render.ts';
-import { recordsOfService } from './service-records.ts';
 
 export interface Counts { created: number; updated: number; deleted: number; unchanged: number }
 export interface Warning { pointer: string; message: string }
@@ -32,6 +33,8 @@ export interface ImportReport {
 /** What an import will write, whole, before it writes (for a review that may refuse it). */
 export interface ImportPlan {
   serviceId: string;
+  /** The kinds of a service's records, parents first (serviceKinds). */
+  kinds: readonly Collection[];
   /** The version's records before the import, by collection. */
   existing: ReadonlyMap<string, readonly CatalogRecord[]>;
   inserts: ReadonlyMap<string, readonly CatalogRecord[]>;
@@ -46,15 +49,6 @@ export interface ImportTarget {
   /** What one record may cost, as for a request body (README, Limits). */
   limits: RecordLimits;
 }
-
-/** Parents before children: the order of the writes, so a cut-short import leaves no orphans it cannot find again. */
-export const IMPORTED_COLLECTIONS = [
-  'services', 'resources', 'security-schemes', 'headers', 'examples',
-  'paths', 'operations', 'parameters', 'requests', 'responses', 'servers',
-] as const;
-
-// Imports of one service run one at a time (in this process).
-const importLocks = new RecordLocks();
 
 export function slugOf(title: string): string {
   return title.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'service';
@@ -71,7 +65,8 @@ export interface ImportOptions {
 export async function importDocument(target: ImportTarget, document: JsonObject, options: ImportOptions): Promise<ImportReport> {
   const title = isObject(document['info']) && typeof document['info']['title'] === 'string' ? document['info']['title'] : '';
   const slug = options.service ?? slugOf(title);
-  return importLocks.run(`${target.versionId}:${slug}`, () => syncAdopting(target, document, slug, options));
+  // Imports of one service run one at a time (in this process): under the service's natural key.
+  return target.stores.get('services')!.exclusiveKey(target.versionId, { slug }, () => syncAdopting(target, document, slug, options));
 }
 
 /** Passes of a sync that met records created under its natural keys while it wrote, before it gives up (409). */
@@ -108,18 +103,21 @@ class KeyTakenWhileWriting extends Error {
 
 async function sync(target: ImportTarget, document: JsonObject, slug: string, { dryRun, review }: ImportOptions, written: Written): Promise<ImportReport> {
   const store = (name: string): RecordStore => target.stores.get(name)!;
+  // Parents first: the order of the writes (deletes go the other way).
+  const kinds = serviceKinds([...target.stores.values()].map(({ collection }) => collection));
+  const names = kinds.map(({ name }) => name);
   const existing = new Map<string, CatalogRecord[]>();
-  for (const name of IMPORTED_COLLECTIONS) existing.set(name, await store(name).all(target.versionId));
+  for (const name of names) existing.set(name, await store(name).all(target.versionId));
   const byKey = new Map<string, Map<string, CatalogRecord>>();
-  for (const [name, records] of existing) byKey.set(name, new Map(records.map((record) => [naturalKey(store(name).collection, record), record])));
+  for (const [name, records] of existing) byKey.set(name, new Map(records.map((record) => [importKey(store(name).collection, record), record])));
 
-  const found = byKey.get('services')!.get(naturalKey(store('services').collection, { slug }));
+  const found = byKey.get('services')!.get(importKey(store('services').collection, { slug }));
   const serviceId = found?.id ?? newId(store('services').collection.idPrefix);
   const warnings: Warning[] = [];
-  const changes = Object.fromEntries(IMPORTED_COLLECTIONS.map((name) => [name, { created: 0, updated: 0, deleted: 0, unchanged: 0 }])) as Record<string, Counts>;
-  const inserts = new Map<string, CatalogRecord[]>(IMPORTED_COLLECTIONS.map((name) => [name, []]));
-  const replaces = new Map<string, CatalogRecord[]>(IMPORTED_COLLECTIONS.map((name) => [name, []]));
-  const placed = new Map<string, Map<string, string>>(IMPORTED_COLLECTIONS.map((name) => [name, new Map()]));
+  const changes = Object.fromEntries(names.map((name) => [name, { created: 0, updated: 0, deleted: 0, unchanged: 0 }])) as Record<string, Counts>;
+  const inserts = new Map<string, CatalogRecord[]>(names.map((name) => [name, []]));
+  const replaces = new Map<string, CatalogRecord[]>(names.map((name) => [name, []]));
+  const placed = new Map<string, Map<string, string>>(names.map((name) => [name, new Map()]));
   const pointers = new Map<string, string>();
   const beyondLimits: Refused[] = [];
   let order = 0;
@@ -131,7 +129,7 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
     const fields: Fields = { ...definedFields(placement.fields), versionId: target.versionId, kvStorage: { [MARK]: mark } };
     if (name === 'services') fields['id'] = serviceId;
     fields['kvStorage'] = { ...residual(original, RENDER[name]!(fields)), [MARK]: mark };
-    const key = naturalKey(collection, fields);
+    const key = importKey(collection, fields);
     const already = placed.get(name)!.get(key);
     if (already) {
       warnings.push({ pointer: placement.pointer, message: `repeats the ${collection.record} of ${key} of an earlier object; left out` });
@@ -164,19 +162,19 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
   mapDocument(document, { slug, organizationId: target.projectId }, place);
   if (beyondLimits.length > 0) throw refusal(beyondLimits);
 
-  const owned = recordsOfService(serviceId, existing);
+  const owned = recordsOfService(kinds, serviceId, existing);
   const deletes = new Map<string, string[]>();
-  for (const name of IMPORTED_COLLECTIONS) {
+  for (const name of names) {
     const kept = new Set(placed.get(name)!.values());
     const gone = (owned.get(name) ?? []).filter((record) => !kept.has(record.id)).map((record) => record.id);
     changes[name]!.deleted = gone.length;
     deletes.set(name, gone);
   }
 
-  await review?.({ serviceId, existing, inserts, replaces, deletes });
+  await review?.({ serviceId, kinds, existing, inserts, replaces, deletes });
   if (!dryRun) {
     const now = new Date();
-    for (const name of IMPORTED_COLLECTIONS) {
+    for (const name of names) {
       for (const [records, kind] of [[inserts, 'created'], [replaces, 'updated']] as const) {
         for (const record of records.get(name)!) if (!written.has(`${name}:${record.id}`)) written.set(`${name}:${record.id}`, kind);
       }
@@ -187,7 +185,7 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
         throw new KeyTakenWhileWriting(keyConflict(store(name), error, pointers.get(`${name}:${error.refused?.id}`)));
       }
     }
-    for (const name of [...IMPORTED_COLLECTIONS].reverse()) await store(name).bulk(target.versionId, { delete: deletes.get(name)! }, now);
+    for (const name of [...names].reverse()) await store(name).bulk(target.versionId, { delete: deletes.get(name)! }, now);
   }
   return {
     created: !dryRun && changes['services']!.created > 0,
@@ -216,6 +214,12 @@ function refusal(refused: readonly Refused[]): ApiError {
       : `makes a ${record} record that ${problem.message} (${problem.limit})${problem.field === '/' ? '' : `, at ${problem.field}`}`,
   }));
   return refused.every(({ problem }) => problem.tooLarge) ? new PayloadTooLarge(details) : new InvalidRequest(details);
+}
+
+/** The key the sync matches a record by: its collection's natural key, else its declared import key. */
+function importKey(collection: Collection, record: Fields): string {
+  if (collection.importKey.length === 0) throw new Error(`${collection.name}: no natural key or import key to import by`);
+  return keyOf(collection.importKey, record);
 }
 
 /** A stored record as fields to compare with a planned one. */

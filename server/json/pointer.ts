@@ -1,6 +1,6 @@
 // JSON Pointers (RFC 6901) and the references records keep (`#/components/<section>/<name>`):
-// a key escaped into a pointer token and back, a pointer made of keys, and the component a
-// `$ref` names. The one home for these rules; every layer may use it.
+// a key escaped into a pointer token and back, a pointer made of keys, and the components
+// `$ref`s name. The one home for these rules; every layer may use it.
 
 /** A key as one pointer token: `~` → `~0`, `/` → `~1`. */
 export function escapeToken(key: string): string {
@@ -34,4 +34,18 @@ export function componentRef(ref: string): { section: string; name: string; insi
   } catch {
     return undefined;
   }
+}
+
+/** The names of the `section` components the `$ref`s anywhere in `value` name, in the order met (repeats kept). */
+export function componentRefsIn(value: unknown, section: string, found: string[] = []): string[] {
+  if (Array.isArray(value)) for (const item of value) componentRefsIn(item, section, found);
+  else if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      if (key === '$ref' && typeof item === 'string') {
+        const named = componentRef(item);
+        if (named?.section === section) found.push(named.name);
+      } else componentRefsIn(item, section, found);
+    }
+  }
+  return found;
 }

@@ -1,6 +1,7 @@
 // Loads schemas/ once at start-up: compiles every validator and derives from the schemas what
 // the rest of the service needs to know about each collection (id format, sortable fields,
-// defaults, filters, references, natural keys, scope rules). Requests only read what this builds.
+// defaults, filters, references, natural and import keys, owners, scope rules). Requests only
+// read what this builds.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Ajv2020, type ValidateFunction, type AnySchemaObject, type Logger } from 'ajv/dist/2020.js';
@@ -41,6 +42,10 @@ export interface Collection {
   readonly references: ReadonlyMap<string, string>;
   /** Fields whose values together are unique in a version; empty when the kind has none. */
   readonly naturalKey: readonly string[];
+  /** Fields an import matches records by (dotted ones reach into objects): the natural key, else the declared `importKey`; empty when neither. */
+  readonly importKey: readonly string[];
+  /** The (dotted) field naming the service a record belongs to, for a kind no reference ties to one. */
+  readonly owner: string | undefined;
   /** The scope rule: between `min` and `max` of `fields` set. */
   readonly scope: Scope | undefined;
   /** What `$ref`s of the form `#/components/<section>/<name>` name in this collection, by its `key` field. */
@@ -133,7 +138,10 @@ function describeCollection(ajv: Ajv2020, check: (ref: string) => Check, descrip
   if (typeof idPrefix !== 'string') throw new Error(`collection ${descriptor.name}: its id schema has no x-id-prefix`);
   const references = new Map(Object.entries(descriptor.references ?? {}));
   const naturalKey: readonly string[] = descriptor.naturalKey ?? [];
-  for (const [rule, names] of [['reference', [...references.keys()]], ['natural key', naturalKey], ['scope', descriptor.scope?.fields ?? []], ['filter', descriptor.filters ?? []], ['component key', descriptor.component ? [descriptor.component.key] : []]] as const) {
+  const importKey: readonly string[] = descriptor.importKey ?? naturalKey;
+  const topLevel = (dotted: readonly string[]): string[] => dotted.map((field) => field.split('.')[0]!);
+  for (const [rule, names] of [['reference', [...references.keys()]], ['natural key', naturalKey], ['scope', descriptor.scope?.fields ?? []], ['filter', descriptor.filters ?? []], ['component key', descriptor.component ? [descriptor.component.key] : []],
+    ['import key', topLevel(importKey)], ['owner', topLevel(descriptor.owner ? [descriptor.owner] : [])]] as const) {
     for (const field of names) {
       if (!fields.has(field)) throw new Error(`collection ${descriptor.name}: ${rule} field ${field} is not a field of ${descriptor.record}`);
     }
@@ -164,6 +172,8 @@ function describeCollection(ajv: Ajv2020, check: (ref: string) => Check, descrip
     filters,
     references,
     naturalKey: Object.freeze([...naturalKey]),
+    importKey: Object.freeze([...importKey]),
+    owner: descriptor.owner,
     scope,
     component: descriptor.component && Object.freeze({ ...descriptor.component }),
     checkRecord: (value: unknown) => {

@@ -3,9 +3,10 @@
 // search index (ranking.ts) and the MCP tools; reads one version through the record stores (the
 // caller has already resolved and authorized the version).
 import { RecordNotFound } from '../errors.ts';
-import { isObject } from '../descriptions/json.ts';
-import { markOf } from '../descriptions/keys.ts';
-import { schemeNamed } from '../descriptions/service-records.ts';
+import { componentRefsIn } from '../json/pointer.ts';
+import { isObject } from '../json/values.ts';
+import { inDocumentOrder } from '../ownership/mark.ts';
+import { schemeNamed } from '../ownership/service-records.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 
 export type Name = 'services' | 'paths' | 'operations' | 'parameters' | 'servers' | 'security-schemes';
@@ -152,27 +153,13 @@ function schemeOf(record: CatalogRecord): Record<string, unknown> {
 /** The Resources the records' schemas refer to (`#/components/schemas/<name>`), and theirs, by name. */
 function referencedSchemas(resources: readonly CatalogRecord[], records: readonly CatalogRecord[]): Record<string, unknown> {
   const found: Record<string, unknown> = {};
-  const pending = records.flatMap((record) => refsIn(record['schema']));
+  const pending = records.flatMap((record) => componentRefsIn(record['schema'], 'schemas'));
   while (pending.length > 0) {
     const name = pending.pop()!;
     if (name in found) continue;
     const resource = resources.find((record) => record['name'] === name);
     found[name] = resource?.['schema'] ?? null;
-    if (resource) pending.push(...refsIn(resource['schema']));
-  }
-  return found;
-}
-
-const SCHEMA_REF = '#/components/schemas/';
-
-function refsIn(value: unknown, found: string[] = []): string[] {
-  if (Array.isArray(value)) for (const item of value) refsIn(item, found);
-  else if (isObject(value)) {
-    for (const [key, item] of Object.entries(value)) {
-      if (key === '$ref' && typeof item === 'string' && item.startsWith(SCHEMA_REF)) {
-        found.push(decodeURIComponent(item.slice(SCHEMA_REF.length).split('/')[0]!).replaceAll('~1', '/').replaceAll('~0', '~'));
-      } else refsIn(item, found);
-    }
+    if (resource) pending.push(...componentRefsIn(resource['schema'], 'schemas'));
   }
   return found;
 }
@@ -180,12 +167,6 @@ function refsIn(value: unknown, found: string[] = []): string[] {
 function withoutInternals(record: CatalogRecord): Record<string, unknown> {
   const { kvStorage: _kvStorage, versionId: _versionId, ...rest } = record;
   return rest;
-}
-
-function inDocumentOrder(a: CatalogRecord, b: CatalogRecord): number {
-  const ao = markOf(a)?.order ?? Number.MAX_SAFE_INTEGER;
-  const bo = markOf(b)?.order ?? Number.MAX_SAFE_INTEGER;
-  return ao - bo || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 function str(value: unknown): string | undefined {

@@ -1,7 +1,8 @@
-// Serialises writes to one record inside this process. FerretDB 1.24 applies an update by
-// reading the document and writing it back in two steps (see docs/database.md), so two
-// concurrent patches of different fields could lose one; MongoDB needs no help, but this
-// costs nothing measurable there.
+// Serialises work on one key inside this process; the record store's own (callers go through
+// RecordStore.exclusive and exclusiveKey). FerretDB 1.24 applies an update by reading the
+// document and writing it back in two steps (see docs/database.md), so two concurrent patches
+// of different fields could lose one; MongoDB needs no help, but this costs nothing measurable
+// there. Imports of one service queue on the service's natural key on either database.
 
 export class RecordLocks {
   readonly #tails = new Map<string, Promise<unknown>>();

@@ -2,6 +2,7 @@
 // every stored `_key` true to its collection's declaration when records predate it or the
 // declaration changes (see docs/storage.md).
 import type { Collection as MongoCollection, Db, Document } from 'mongodb';
+import { keyOf } from '../schemas/record-keys.ts';
 import type { Collection } from '../schemas/registry.ts';
 
 /** The stored field holding the canonical natural key (see naturalKeyOf); never part of a record. */
@@ -9,12 +10,9 @@ export const KEY_FIELD = '_key';
 /** One document per keyed collection: the key fields its stored `_key`s were made from. */
 const DECLARATIONS = 'naturalKeys';
 
-/**
- * The natural key as stored: the parts as a JSON array, a missing part as null (so two requests
- * of one operation without contentMediaType collide). Undefined when the kind has no natural key.
- */
+/** The natural key as stored (keyOf, which imports match by too); undefined when the kind has none. */
 export function naturalKeyOf(fields: readonly string[], record: Record<string, unknown>): string | undefined {
-  return fields.length === 0 ? undefined : JSON.stringify(fields.map((field) => record[field] ?? null));
+  return fields.length === 0 ? undefined : keyOf(fields, record);
 }
 
 /** Two stored records would share a key under the declaration: people must decide which keeps it. */

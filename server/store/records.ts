@@ -19,7 +19,8 @@ export class RecordStore {
   readonly collection: Collection;
   readonly #db: Db;
   readonly #documents: MongoCollection<StoredDocument>;
-  readonly #locks: RecordLocks | undefined;
+  readonly #locks = new RecordLocks();
+  readonly #serialiseWrites: boolean;
   readonly #positions: CursorPositions;
   readonly #revisions: Revisions;
 
@@ -27,9 +28,9 @@ export class RecordStore {
   constructor(db: Db, collection: Collection, options: { serialiseWrites?: boolean } = {}) {
     this.collection = collection;
     this.#db = db;
-    this.#locks = options.serialiseWrites === false ? undefined : new RecordLocks();
+    this.#serialiseWrites = options.serialiseWrites !== false;
     this.#positions = new CursorPositions(db, collection.name);
-    this.#revisions = new Revisions(db, { queued: options.serialiseWrites !== false });
+    this.#revisions = new Revisions(db, { queued: this.#serialiseWrites });
     // fieldsAsRaw defaults to `{}` in the driver, and js-bson reads it as `fieldsAsRaw[key]`
     // for every array: under a key named like an Object.prototype member (`__proto__`,
     // `constructor`, `toString`...) that lookup is truthy, so the array's documents came back
@@ -66,7 +67,17 @@ export class RecordStore {
    * and instances cannot share a process lock anyway, so `work` runs at once.
    */
   exclusive<T>(versionId: string, id: string, work: () => Promise<T>): Promise<T> {
-    return this.#locks ? this.#locks.run(documentId(versionId, id), work) : work();
+    return this.#serialiseWrites ? this.#locks.run(documentId(versionId, id), work) : work();
+  }
+
+  /**
+   * Runs `work` after every earlier `work` of this process under the same natural key, on any
+   * database: many writes that must not interleave (an import of one service). Ids are never JSON arrays.
+   */
+  exclusiveKey<T>(versionId: string, key: Record<string, unknown>, work: () => Promise<T>): Promise<T> {
+    const natural = naturalKeyOf(this.collection.naturalKey, key);
+    if (natural === undefined) throw new Error(`${this.collection.name} have no natural key to hold`);
+    return this.#locks.run(documentId(versionId, natural), work);
   }
 
   async get(versionId: string, id: string): Promise<CatalogRecord | null> {

@@ -651,6 +651,16 @@ export interface CollectionDescriptor {
    */
   naturalKey?: [string, ...string[]];
   /**
+   * For a kind without a natural key: the fields by which an OpenAPI import matches the objects of a document to the stored records of this kind (a re-import replaces the record of the same key, keeping its id). A dotted field reaches into an object: `kvStorage.x-catalog.service` is the service whose import made the record. Not enforced on write. Absent: an import matches by `naturalKey`.
+   *
+   * @minItems 1
+   */
+  importKey?: [string, ...string[]];
+  /**
+   * For a kind no reference ties to a service: the (dotted) field holding the id of the service its records belong to, such as `kvStorage.x-catalog.service`, the service whose import made them. A record belongs to a service through this field or through a reference to a record that belongs to it; an import of the service replaces and deletes them, its export renders them. Absent: only references tie the kind to a service.
+   */
+  owner?: string;
+  /**
    * Fields of which a record sets between `min` and `max` (for example a Parameter belongs to exactly one of a path or an operation). Absent: no scope rule.
    */
   scope?: {

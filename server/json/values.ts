@@ -1,5 +1,5 @@
-// Plain-JSON helpers of the description mapping: deep equality, the residual (what an OpenAPI
-// object holds that the record's fields do not render back) and merging it back on export.
+// Plain JSON values, for every layer: the type, the object test, deep equality, the residual
+// (what an OpenAPI object holds that a record's fields do not render back), merging it back.
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
