@@ -3,9 +3,10 @@
 // authorized for read) within the call's database budget (DB_TIMEOUT_MS), then the tool's work,
 // bounded too unless it reads whole versions; the result, or a tool error with the HTTP text.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
 import type { Credential } from '../auth/credential.ts';
 import { Deadline } from '../deadline.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, ServiceUnavailable } from '../errors.ts';
 import { checked, reachProject, reachVersion, versionAddressIn } from '../pipeline/stages.ts';
 import type { Catalog } from '../schemas/registry.ts';
 import type { ResolvedVersion, VersionResolver } from '../versions/resolve.ts';
@@ -33,8 +34,8 @@ export interface CallParts {
   dbTimeoutMs: number;
 }
 
-/** How the tools of one credential's MCP server answer. */
-export function answerFor({ catalog, versions, dbTimeoutMs }: CallParts, credential: Credential): Answer {
+/** How the tools of one credential's MCP server answer; `log`: the request's. */
+export function answerFor({ catalog, versions, dbTimeoutMs }: CallParts, credential: Credential, log: Pick<Logger, 'warn'>): Answer {
   return async (work, options) => {
     try {
       // Each call a budget of its own, as each HTTP request has.
@@ -48,6 +49,8 @@ export function answerFor({ catalog, versions, dbTimeoutMs }: CallParts, credent
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
+      // The reason of a 503 (which call outlived the budget) is for the operator, never the caller.
+      if (error instanceof ServiceUnavailable) log.warn({ message: error.message }, 'database unavailable (MCP tool call)');
       return toolError(error);
     }
   };

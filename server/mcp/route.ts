@@ -86,7 +86,7 @@ export function mcpRouter(parts: ToolParts & { authenticate: Authenticate; readB
     // the catalog routes; each tool call then has a budget of its own (mcp/calls.ts).
     const credential = await new Deadline(parts.dbTimeoutMs).bound(() => parts.authenticate(req, res));
     const body = await parts.readBody(req, res);
-    const server = catalogMcpServer(parts, credential);
+    const server = catalogMcpServer(parts, credential, req.log);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

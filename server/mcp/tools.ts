@@ -3,6 +3,7 @@
 // pipeline's stages for read (mcp/calls.ts), then the record stores of that version; no other way
 // in. Failures are the HTTP interface's errors, reported as tool errors with the same `error` text.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Credential } from '../auth/credential.ts';
 import { registerCompareVersions } from '../changes/mcp.ts';
@@ -33,10 +34,10 @@ const anyObject = z.looseObject({});
 // Search indexes, exports and change reports read whole versions, as their HTTP routes do.
 const LONG_RUNNING = { longRunning: true };
 
-/** An MCP server for one request of one credential (the transport is stateless). */
-export function catalogMcpServer(parts: ToolParts, credential: Credential): McpServer {
+/** An MCP server for one request of one credential (the transport is stateless); `log`: the request's. */
+export function catalogMcpServer(parts: ToolParts, credential: Credential, log: Logger): McpServer {
   const server = new McpServer({ name: 'catalog-service', version: '2.0.0' });
-  const answer = answerFor(parts, credential);
+  const answer = answerFor(parts, credential, log);
 
   server.registerTool('list_versions', {
     description: 'The versions (branches and environments) of a project the credential reaches.',
