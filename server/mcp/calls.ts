@@ -1,12 +1,13 @@
 // How one MCP tool call runs, the way the pipeline runs an endpoint: the version or project the
 // tool names reached through the pipeline's own stages (pipeline/stages.ts: checked, resolved,
 // authorized for read) within the call's database budget (DB_TIMEOUT_MS), then the tool's work,
-// bounded too unless it reads whole versions; the result, or a tool error with the HTTP text.
+// bounded too unless it reads whole versions; the result, or a tool error with the text the HTTP
+// interface would answer (server/errors.ts toApiError, as for every HTTP error).
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { Credential } from '../auth/credential.ts';
 import { Deadline } from '../deadline.ts';
-import { ApiError, ServiceUnavailable } from '../errors.ts';
+import { toApiError, type ApiError } from '../errors.ts';
 import { checked, reachProject, reachVersion, versionAddressIn } from '../pipeline/stages.ts';
 import type { Catalog } from '../schemas/registry.ts';
 import type { ResolvedVersion, VersionResolver } from '../versions/resolve.ts';
@@ -35,7 +36,7 @@ export interface CallParts {
 }
 
 /** How the tools of one credential's MCP server answer; `log`: the request's. */
-export function answerFor({ catalog, versions, dbTimeoutMs }: CallParts, credential: Credential, log: Pick<Logger, 'warn'>): Answer {
+export function answerFor({ catalog, versions, dbTimeoutMs }: CallParts, credential: Credential, log: Pick<Logger, 'warn' | 'error'>): Answer {
   return async (work, options) => {
     try {
       // Each call a budget of its own, as each HTTP request has.
@@ -47,10 +48,12 @@ export function answerFor({ catalog, versions, dbTimeoutMs }: CallParts, credent
       };
       const structured = await (options?.longRunning ? work(tool) : deadline.bound(() => work(tool)));
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      // The reason of a 503 (which call outlived the budget) is for the operator, never the caller.
-      if (error instanceof ServiceUnavailable) log.warn({ message: error.message }, 'database unavailable (MCP tool call)');
+    } catch (thrown) {
+      // As the error renderer does for HTTP: a database away is 503, anything unforeseen 500;
+      // the cause (which call outlived the budget, a driver's message) is logged, never shown.
+      const { error, unexpected } = toApiError(thrown);
+      if (error.status === 503) log.warn({ message: String((thrown as Error).message ?? thrown).split('\n')[0] }, 'database unavailable (MCP tool call)');
+      else if (unexpected) log.error({ err: thrown }, 'MCP tool call failed');
       return toolError(error);
     }
   };
