@@ -1,20 +1,21 @@
 // The life of a request, in order: authenticate → address (route parameters) → resolve the
 // version or project → authorize → read the body → run the operation → send the outcome. Each
 // stage either passes its result on or throws an ApiError; nothing here knows a collection.
-// Record routes and version routes are both endpoints: data this one pipeline runs.
+// Record routes and version routes are both endpoints: data this one pipeline runs. The stages
+// from address to authorize are pipeline/stages.ts, which MCP tools take too.
 import type { Request, Response } from 'express';
 import type { Authenticate } from './auth/authenticate.ts';
-import { authorize, type Access, type Credential } from './auth/credential.ts';
+import type { Access, Credential } from './auth/credential.ts';
 import { Deadline } from './deadline.ts';
 import { Forbidden, InternalError, InvalidRequest, ServiceUnavailable, TooManyRequests, Unauthorized } from './errors.ts';
 import type { BodyReader } from './http/body.ts';
 import { compileQueryCheck } from './http/query.ts';
 import { send, type Outcome } from './http/respond.ts';
 import type { RouteDoc } from './openapi/documented-route.ts';
+import { checked, reachProject, reachVersion, versionAddress } from './pipeline/stages.ts';
 import type { Method, Route } from './routes/table.ts';
 import type { Catalog, Check } from './schemas/registry.ts';
 import type { RecordStore } from './store/records.ts';
-import type { VersionType } from './tenancy/tenancy.ts';
 import type { ResolvedVersion, VersionAddress, VersionResolver } from './versions/resolve.ts';
 
 export interface PipelineParts {
@@ -54,8 +55,10 @@ export interface EndpointContext {
   body: unknown;
   /** Query parameters as Express parsed them: each a string, unless the endpoint checks its own (repeated parameters become arrays). */
   query: Readonly<Record<string, unknown>>;
-  /** For operations that reach a second version (diff) or change versions (delete). */
+  /** For operations that change versions (delete). */
   versions: VersionResolver;
+  /** A second version the operation reaches (diff, changes): resolved and authorized for read as the route's own, within the request's budget. */
+  reachForRead(address: VersionAddress): Promise<ResolvedVersion>;
   /** Content negotiation on `Accept` (Express's req.accepts): the best of `types`, or false. */
   accepts(types: readonly string[]): string | false;
 }
@@ -108,32 +111,26 @@ export function recordEndpoint(route: Route, stores: ReadonlyMap<string, RecordS
 }
 
 export function handlerFor(endpoint: Endpoint, parts: PipelineParts): (req: Request, res: Response) => Promise<void> {
+  const { catalog, versions } = parts;
+  const { target, access } = endpoint;
   const checkQuery = endpoint.checksOwnQuery ? undefined : compileQueryCheck((endpoint.doc.query ?? []).map((parameter) => parameter.name));
   return async (req, res) => {
     // One budget for the request's database work; reading the body does not count against it.
     const deadline = new Deadline(parts.dbTimeoutMs);
     const credential = await deadline.bound(() => parts.authenticate(req, res));
-    const address = endpoint.target === 'project' ? undefined : addressOf(endpoint.target, req, parts.catalog);
-    const projectRef = endpoint.target === 'project' ? param(req, 'projectRef', parts.catalog.checkProjectRef) : undefined;
-    const id = endpoint.checkId ? param(req, 'id', endpoint.checkId) : '';
+    const address = target === 'project' ? undefined : versionAddress(catalog, target, (part) => req.params[part] as string);
+    const projectRef = target === 'project' ? checked(catalog.checkProjectRef, req.params['projectRef'] as string, 'projectRef') : undefined;
+    const id = endpoint.checkId ? checked(endpoint.checkId, req.params['id'] as string, 'id') : '';
     checkQuery?.(req.query as Record<string, unknown>);
-    const cached = address !== undefined && parts.versions.isCached(address);
-    const version = address ? await deadline.bound(() => parts.versions.resolve(address)) : undefined;
-    const projectId = version ? version.projectId : projectRef !== undefined ? await deadline.bound(() => parts.versions.project(projectRef)) : null;
-    // Unknown gets the answer out-of-reach gets from authorize: nothing leaks.
-    if (!projectId || version === null) throw new Forbidden();
-    try {
-      authorize(credential, projectId, endpoint.access);
-    } catch (refusal) {
-      // Nor does the time: a version refused from the cache costs the lookups of an unknown one.
-      if (cached) await deadline.bound(() => parts.versions.lookUpAsIfUncached(address));
-      throw refusal;
-    }
+    const reach = { credential, access, versions, deadline };
+    const version = address ? await reachVersion(address, reach) : undefined;
+    const projectId = version ? version.projectId : await reachProject(projectRef!, reach);
     const body = endpoint.body === 'json' ? await parts.readBody(req, res)
       : endpoint.body === 'document' ? await parts.readDocument(req, res)
       : endpoint.body ? await endpoint.body(req, res) : undefined;
     const work = () => endpoint.run({
-      credential, projectId, version, id, body, query: req.query as Record<string, unknown>, versions: parts.versions,
+      credential, projectId, version, id, body, query: req.query as Record<string, unknown>, versions,
+      reachForRead: (other) => reachVersion(other, { ...reach, access: 'read' }),
       accepts: (types) => req.accepts([...types]),
     });
     // Long-running work runs outside the request's budget: its calls get DB_LONG_TIMEOUT_MS each.
@@ -149,22 +146,4 @@ function withLocation(outcome: Outcome, req: Request, isItemRoute: boolean): Out
   const path = req.originalUrl.split('?')[0]!;
   const location = isItemRoute ? path : `${path}/${encodeURIComponent(id)}`;
   return { ...outcome, headers: { ...outcome.headers, Location: location } };
-}
-
-function addressOf(family: 'V' | 'P', req: Request, catalog: Catalog): VersionAddress {
-  if (family === 'V') return { family: 'V', versionId: param(req, 'versionId', catalog.checkVersionId) };
-  return {
-    family: 'P',
-    projectRef: param(req, 'projectRef', catalog.checkProjectRef),
-    versionType: param(req, 'versionType', catalog.checkVersionType) as VersionType,
-    versionSlug: param(req, 'versionSlug', catalog.checkVersionSlug),
-  };
-}
-
-/** A route parameter that passed its schema; 400 naming the parameter otherwise. */
-function param(req: Request, name: string, check: Check): string {
-  const value = req.params[name] as string;
-  const problem = check(value)[0];
-  if (problem) throw InvalidRequest.field(name, problem.message);
-  return value;
 }

@@ -1,20 +1,18 @@
 // The MCP tool `compare_versions`: GET {prefix}/changes for agents, with the same answer and the
-// same reach (both versions resolved and authorized for read by the tools' own `inVersion`).
+// same reach (both versions reached for read as every tool reaches one: mcp/calls.ts).
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { Answer } from '../mcp/calls.ts';
 import type { RecordStore } from '../store/records.ts';
-import type { ResolvedVersion } from '../versions/resolve.ts';
 import { compareVersions } from './routes.ts';
 
 export interface CompareToolParts {
   stores: ReadonlyMap<string, RecordStore>;
   version: z.ZodString;
-  inVersion(ref: string, argument?: string): Promise<ResolvedVersion>;
-  answer(work: () => Promise<Record<string, unknown>>): Promise<CallToolResult>;
+  answer: Answer;
 }
 
-export function registerCompareVersions(server: McpServer, { stores, version, inVersion, answer }: CompareToolParts): void {
+export function registerCompareVersions(server: McpServer, { stores, version, answer }: CompareToolParts): void {
   server.registerTool('compare_versions', {
     description: 'What changes for the clients of one version (`against`) when they move to another (`version`), per service: breaking and non-breaking changes, each with a stable rule id, the operation and one sentence.',
     inputSchema: {
@@ -26,9 +24,9 @@ export function registerCompareVersions(server: McpServer, { stores, version, in
       summary: z.object({ breaking: z.number().int(), nonBreaking: z.number().int() }),
       changes: z.array(z.looseObject({ level: z.string(), rule: z.string(), message: z.string() })),
     },
-  }, (args) => answer(async () => {
-    const after = await inVersion(args.version);
-    const before = await inVersion(args.against, 'against');
+  }, (args) => answer(async (reach) => {
+    const after = await reach.version(args.version);
+    const before = await reach.version(args.against, 'against');
     return { ...await compareVersions(stores, before, after, args.service) };
-  }));
+  }, { longRunning: true }));
 }

@@ -1,13 +1,13 @@
 // GET {prefix}/changes?against={versionId}[&service=]: what changes for clients of `against` when
 // they move to this version, on both families. Read access to both versions; run by the pipeline.
-import { authorize, type Credential } from '../auth/credential.ts';
-import { Forbidden, InvalidRequest, RecordNotFound } from '../errors.ts';
+import { InvalidRequest, RecordNotFound } from '../errors.ts';
 import type { Tag } from '../openapi/documented-route.ts';
 import type { Endpoint } from '../pipeline.ts';
+import { versionAddress } from '../pipeline/stages.ts';
 import { FAMILIES } from '../routes/table.ts';
 import { SCHEMA_BASE, type Catalog } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
-import type { ResolvedVersion, VersionResolver } from '../versions/resolve.ts';
+import type { ResolvedVersion } from '../versions/resolve.ts';
 import { changesBetween, snapshotOf, type ChangeReport } from './catalog.ts';
 
 const CHANGES_SEGMENT = '/changes';
@@ -34,14 +34,13 @@ export function changeEndpoints(catalog: Catalog, stores: ReadonlyMap<string, Re
       responses: [{ status: 200, description: 'The changes, by service, path and method.', schema: { $ref: `${SCHEMA_BASE}api/changes.json` } }],
       errors: [new RecordNotFound('Service not found')],
     },
-    async run({ credential, version, query, versions }) {
+    async run({ version, query, reachForRead }) {
       // Each given once (the pipeline checked).
       const { against, service } = query as Record<string, string | undefined>;
       if (against === undefined) throw InvalidRequest.field('against', 'is required: the id of the version clients use now');
-      const problem = catalog.checkVersionId(against)[0];
-      if (problem) throw InvalidRequest.field('against', problem.message);
+      const address = versionAddress(catalog, 'V', () => against, () => 'against');
       if (service === '') throw InvalidRequest.field('service', 'must be a service slug or id');
-      const other = await reachable(versions, credential, against);
+      const other = await reachForRead(address);
       return { status: 200, body: await compareVersions(stores, other, version!, service) };
     },
   }));
@@ -50,12 +49,4 @@ export function changeEndpoints(catalog: Catalog, stores: ReadonlyMap<string, Re
 /** The changes that take a client of `before` to `after` (both already authorized). */
 export async function compareVersions(stores: ReadonlyMap<string, RecordStore>, before: ResolvedVersion, after: ResolvedVersion, service?: string): Promise<ChangeReport> {
   return changesBetween(await snapshotOf(stores, before.versionId), await snapshotOf(stores, after.versionId), service);
-}
-
-/** A second version, as the diff reaches it: unknown or out of the credential's reach is 403. */
-export async function reachable(versions: VersionResolver, credential: Credential, versionId: string): Promise<ResolvedVersion> {
-  const other = await versions.resolve({ family: 'V', versionId });
-  if (!other) throw new Forbidden();
-  authorize(credential, other.projectId, 'read');
-  return other;
 }

@@ -1,11 +1,10 @@
 // The MCP tool of traffic insights, `list_insights`: the endpoints view for agents, reached the
-// way every tool reaches data (the version resolved and authorized for read by the caller).
+// way every tool reaches data (the version reached for read: mcp/calls.ts).
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { Answer } from '../mcp/calls.ts';
 import { MAX_LIMIT } from '../operations/list-query.ts';
 import type { RecordStore } from '../store/records.ts';
-import type { ResolvedVersion } from '../versions/resolve.ts';
 import type { Observations } from './observations.ts';
 import { serviceNamed } from './services.ts';
 import { STATUSES, endpointsPage, parseViewQuery } from './view.ts';
@@ -14,9 +13,7 @@ export interface InsightToolParts {
   stores: ReadonlyMap<string, RecordStore>;
   observations: Observations;
   versionArg: z.ZodString;
-  /** The version, resolved and authorized for read, or the tool error. */
-  inVersion(ref: string): Promise<ResolvedVersion>;
-  answer(work: () => Promise<Record<string, unknown>>): Promise<CallToolResult>;
+  answer: Answer;
 }
 
 export function registerInsightTools(server: McpServer, parts: InsightToolParts): void {
@@ -28,8 +25,8 @@ export function registerInsightTools(server: McpServer, parts: InsightToolParts)
       status: z.enum(STATUSES).optional().describe('Only endpoints with this status.'),
     },
     outputSchema: { items: z.array(z.looseObject({ method: z.string(), path: z.string(), status: z.string(), count: z.number() })), hasMore: z.boolean() },
-  }, (args) => parts.answer(async () => {
-    const version = await parts.inVersion(args.version);
+  }, (args) => parts.answer(async (reach) => {
+    const version = await reach.version(args.version);
     const services = parts.stores.get('services')!;
     const view = parseViewQuery({ limit: String(MAX_LIMIT), ...(args.status !== undefined && { status: args.status }) });
     const chosen = args.service === undefined ? undefined : await serviceNamed(services, version.versionId, args.service);
@@ -41,5 +38,5 @@ export function registerInsightTools(server: McpServer, parts: InsightToolParts)
     ]);
     const page = endpointsPage({ services: all, paths: chosen ? paths.filter((path) => path['serviceId'] === chosen.id) : paths, operations }, observations, view);
     return { items: page.items, hasMore: page.pagination.hasMore };
-  }));
+  }, { longRunning: true }));
 }

@@ -79,14 +79,14 @@ export const MCP_ROUTE: DocumentedRoute = {
   errors: [401, 405, 413, 415, 429, 500, 503],
 };
 
-export function mcpRouter(parts: ToolParts & { authenticate: Authenticate; readBody: BodyReader; dbTimeoutMs: number }): Router {
+export function mcpRouter(parts: ToolParts & { authenticate: Authenticate; readBody: BodyReader }): Router {
   const router = Router();
   const handle: RequestHandler = async (req, res) => {
-    // The credential within DB_TIMEOUT_MS, as on the catalog routes; the tools read whole
-    // versions, like search, so they run outside it (DB_LONG_TIMEOUT_MS per call).
+    // The credential by the same Authenticate (rate limit included) within DB_TIMEOUT_MS, as on
+    // the catalog routes; each tool call then has a budget of its own (mcp/calls.ts).
     const credential = await new Deadline(parts.dbTimeoutMs).bound(() => parts.authenticate(req, res));
     const body = await parts.readBody(req, res);
-    const server = catalogMcpServer(parts, credential);
+    const server = catalogMcpServer(parts, credential, req.log);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

@@ -1,30 +1,27 @@
 // The MCP tools: the catalog as an agent sees it, for one authenticated credential. Each tool
-// reaches data the way an HTTP request does: the version resolved by the VersionResolver, the
-// project authorized by authorize() for read, then the record stores of that version; no other way
+// reaches data the way an HTTP request does: the version or project reached through the
+// pipeline's stages for read (mcp/calls.ts), then the record stores of that version; no other way
 // in. Failures are the HTTP interface's errors, reported as tool errors with the same `error` text.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
 import { z } from 'zod';
-import { authorize, type Credential } from '../auth/credential.ts';
+import type { Credential } from '../auth/credential.ts';
 import { registerCompareVersions } from '../changes/mcp.ts';
 import { exportService } from '../descriptions/export.ts';
-import { ApiError, Forbidden, InvalidRequest } from '../errors.ts';
+import { InvalidRequest } from '../errors.ts';
 import { withObserved } from '../insights/observed.ts';
 import { registerInsightTools } from '../insights/mcp.ts';
 import type { Observations } from '../insights/observations.ts';
-import type { Catalog } from '../schemas/registry.ts';
 import { endpointDetail, serviceBySlug, viewOf } from '../search/endpoints.ts';
 import type { SearchIndexes } from '../search/indexes.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../search/routes.ts';
 import { wordsOf } from '../search/text.ts';
 import type { RecordStore } from '../store/records.ts';
-import type { Tenancy, VersionType } from '../tenancy/tenancy.ts';
-import type { ResolvedVersion, VersionAddress, VersionResolver } from '../versions/resolve.ts';
+import type { Tenancy } from '../tenancy/tenancy.ts';
+import { answerFor, type CallParts } from './calls.ts';
 
-export interface ToolParts {
-  catalog: Catalog;
+export interface ToolParts extends CallParts {
   tenancy: Tenancy;
-  versions: VersionResolver;
   stores: ReadonlyMap<string, RecordStore>;
   observations: Observations;
   /** The search indexes of the process, shared with the search route. */
@@ -34,27 +31,20 @@ export interface ToolParts {
 const VERSION_ARG = z.string().describe('A version id (`ver_...`) or its address `project/type/slug` (project id or slug; type branch or environment).');
 // Records and documents carry more than a tool names: their schemas allow any further property.
 const anyObject = z.looseObject({});
+// Search indexes, exports and change reports read whole versions, as their HTTP routes do.
+const LONG_RUNNING = { longRunning: true };
 
-/** An MCP server for one request of one credential (the transport is stateless). */
-export function catalogMcpServer(parts: ToolParts, credential: Credential): McpServer {
+/** An MCP server for one request of one credential (the transport is stateless); `log`: the request's. */
+export function catalogMcpServer(parts: ToolParts, credential: Credential, log: Logger): McpServer {
   const server = new McpServer({ name: 'catalog-service', version: '2.0.0' });
-  // `argument`: the tool argument a malformed address is reported under (compare_versions has two).
-  const inVersion = async (ref: string, argument = 'version'): Promise<ResolvedVersion> => {
-    const version = await parts.versions.resolve(addressOf(ref, parts.catalog, argument));
-    if (!version) throw new Forbidden();
-    authorize(credential, version.projectId, 'read');
-    return version;
-  };
+  const answer = answerFor(parts, credential, log);
 
   server.registerTool('list_versions', {
     description: 'The versions (branches and environments) of a project the credential reaches.',
     inputSchema: { project: z.string().describe('Project id or slug.') },
     outputSchema: { versions: z.array(z.looseObject({ id: z.string(), type: z.string(), slug: z.string(), address: z.string() })) },
-  }, (args) => answer(async () => {
-    problem(parts.catalog.checkProjectRef(args.project), 'project');
-    const projectId = await parts.versions.project(args.project);
-    if (!projectId) throw new Forbidden();
-    authorize(credential, projectId, 'read');
+  }, (args) => answer(async (reach) => {
+    const projectId = await reach.project(args.project, 'project');
     const versions = await parts.tenancy.listVersions(projectId);
     return {
       versions: versions.map((version) => ({
@@ -68,8 +58,8 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential): McpS
     description: 'The services (APIs) of a catalog version.',
     inputSchema: { version: VERSION_ARG },
     outputSchema: { services: z.array(z.looseObject({ id: z.string(), slug: z.string(), name: z.string() })) },
-  }, (args) => answer(async () => {
-    const version = await inVersion(args.version);
+  }, (args) => answer(async (reach) => {
+    const version = await reach.version(args.version);
     const services = await parts.stores.get('services')!.all(version.versionId);
     return {
       services: services.map((service) => ({
@@ -88,13 +78,13 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential): McpS
       limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`At most this many hits (default ${DEFAULT_LIMIT}).`),
     },
     outputSchema: { hits: z.array(anyObject) },
-  }, (args) => answer(async () => {
-    const version = await inVersion(args.version);
-    if (wordsOf(args.query).length === 0) throw InvalidRequest.field('q', 'must have at least one word');
+  }, (args) => answer(async (reach) => {
+    const version = await reach.version(args.version);
+    if (wordsOf(args.query).length === 0) throw InvalidRequest.field('query', 'must have at least one word');
     const index = await parts.searchIndexes.of(version.versionId);
     const hits = index.search({ query: args.query, limit: args.limit ?? DEFAULT_LIMIT, ...(args.service === undefined ? {} : { service: args.service }) });
     return { hits: await withObserved(parts.observations, version.versionId, hits) };
-  }));
+  }, LONG_RUNNING));
 
   server.registerTool('get_endpoint', {
     description: 'One operation with its path, parameters, request bodies, responses, the schemas they reference, its servers and the security requirement that applies.',
@@ -104,61 +94,25 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential): McpS
       parameters: z.array(anyObject), requests: z.array(anyObject), responses: z.array(anyObject), schemas: z.record(z.string(), z.unknown()),
       observed: z.object({ count: z.number(), lastSeenAt: z.string() }).nullable(),
     },
-  }, (args) => answer(async () => {
-    const version = await inVersion(args.version);
+  }, (args) => answer(async (reach) => {
+    const version = await reach.version(args.version);
     const index = await parts.searchIndexes.of(version.versionId);
     const [detail] = await withObserved(parts.observations, version.versionId, [await endpointDetail(parts.stores, index.view, index.operation(args.operation))]);
     return detail!;
-  }));
+  }, LONG_RUNNING));
 
   server.registerTool('get_openapi', {
     description: 'The OpenAPI 3.1 document of one service, as exported by GET {prefix}/services/{id}/openapi.',
     inputSchema: { version: VERSION_ARG, service: z.string().describe('Service slug or id.') },
     outputSchema: z.looseObject({ openapi: z.string(), info: anyObject }),
-  }, (args) => answer(async () => {
-    const version = await inVersion(args.version);
+  }, (args) => answer(async (reach) => {
+    const version = await reach.version(args.version);
     const view = await viewOf(parts.stores, version.versionId, ['services']);
     const service = view.byId('services', args.service) ?? serviceBySlug(view, args.service);
     return exportService(parts.stores, version.versionId, service);
-  }));
+  }, LONG_RUNNING));
 
-  registerCompareVersions(server, { stores: parts.stores, version: VERSION_ARG, inVersion, answer });
-  registerInsightTools(server, { stores: parts.stores, observations: parts.observations, versionArg: VERSION_ARG, inVersion, answer });
+  registerCompareVersions(server, { stores: parts.stores, version: VERSION_ARG, answer });
+  registerInsightTools(server, { stores: parts.stores, observations: parts.observations, versionArg: VERSION_ARG, answer });
   return server;
-}
-
-/** `ver_...` or `project/type/slug`, checked like route parameters. */
-function addressOf(ref: string, catalog: Catalog, argument: string): VersionAddress {
-  const parts = ref.split('/');
-  if (parts.length === 1) {
-    problem(catalog.checkVersionId(ref), argument);
-    return { family: 'V', versionId: ref };
-  }
-  if (parts.length !== 3) throw InvalidRequest.field(argument, 'must be a version id or project/type/slug');
-  const [projectRef, versionType, versionSlug] = parts as [string, string, string];
-  problem(catalog.checkProjectRef(projectRef), argument);
-  problem(catalog.checkVersionType(versionType), argument);
-  problem(catalog.checkVersionSlug(versionSlug), argument);
-  return { family: 'P', projectRef, versionType: versionType as VersionType, versionSlug };
-}
-
-function problem(problems: readonly { message: string }[], field: string): void {
-  if (problems[0]) throw InvalidRequest.field(field, problems[0].message);
-}
-
-/**
- * A tool's result: structured content (and its JSON as text), or a tool error with the HTTP
- * error text. An error carries no structuredContent: the SDK client checks any it gets against
- * the tool's output schema, error or not, and `{error, details}` is not that shape.
- */
-async function answer(work: () => Promise<Record<string, unknown>>): Promise<CallToolResult> {
-  try {
-    const structured = await work();
-    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    const body = error.body();
-    const text = body.details === undefined ? body.error : `${body.error}: ${JSON.stringify(body.details)}`;
-    return { isError: true, content: [{ type: 'text', text }] };
-  }
 }

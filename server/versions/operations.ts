@@ -11,6 +11,7 @@ import { DuplicateSlug } from '../tenancy/stored.ts';
 import type { Tenancy } from '../tenancy/tenancy.ts';
 import type { Version, VersionType } from '../tenancy/versions.ts';
 import type { EndpointContext } from '../pipeline.ts';
+import { versionAddress } from '../pipeline/stages.ts';
 import type { VersionManager } from './manage.ts';
 
 export const VERSION_SCHEMA = `${SCHEMA_BASE}api/version.json`;
@@ -89,16 +90,13 @@ export function versionOperations({ catalog, tenancy, manager, records }: Versio
       return { status: 204 };
     },
 
-    async diff({ credential, version, query, versions }: EndpointContext): Promise<Outcome> {
+    async diff({ version, query, reachForRead }: EndpointContext): Promise<Outcome> {
       for (const name of Object.keys(query)) {
         if (name !== 'against') throw InvalidRequest.field(name, 'is not a query parameter of the diff (use against)');
       }
       const against = singleValue('against', query['against']);
       if (against === undefined) throw InvalidRequest.field('against', 'is required: the id of the version to compare with');
-      check(catalog.checkVersionId, 'against', against);
-      const other = await versions.resolve({ family: 'V', versionId: against });
-      if (!other) throw new Forbidden();
-      authorize(credential, other.projectId, 'read');
+      await reachForRead(versionAddress(catalog, 'V', () => against, () => 'against'));
       const collections = await records.diff(version!.versionId, against);
       return { status: 200, body: { versionId: version!.versionId, against, collections } };
     },

@@ -1,7 +1,7 @@
 // Where the two route families meet: family V names a version by id, family P by project
 // (id or slug), type and slug. Both resolve here to a version and its project; after this
 // step every request runs the same code.
-import { LRUCache } from 'lru-cache';
+import { RememberedHits } from '../remembered-hits.ts';
 import type { Tenancy, VersionType } from '../tenancy/tenancy.ts';
 
 export interface ResolvedVersion {
@@ -14,9 +14,8 @@ export type VersionAddress =
   | { family: 'P'; projectRef: string; versionType: VersionType; versionSlug: string };
 
 /**
- * Resolves addresses, caching what it found for `ttlMs` (VERSION_CACHE_MS). Only hits are
- * cached: a miss may stop being one the moment the version is created (in this process or
- * another). Versions are never renamed or moved, but they can be deleted: a delete made here
+ * Resolves addresses, caching what it found for `ttlMs` (VERSION_CACHE_MS); only hits are
+ * cached (server/remembered-hits.ts). Versions are never renamed or moved, but they can be deleted: a delete made here
  * forgets the version at once; another instance may serve a cached hit for up to `ttlMs`, which
  * is why a delete purges the version's records again once that lifetime has passed
  * (server/versions/manage.ts). The bound, documented in docs/scaling.md: a version deleted
@@ -24,27 +23,21 @@ export type VersionAddress =
  */
 export class VersionResolver {
   readonly #tenancy: Tenancy;
-  // Bounded memory: far more addresses than are in use at once, so only stale ones are evicted.
-  readonly #cache: LRUCache<string, ResolvedVersion> | undefined;
+  readonly #cache: RememberedHits<ResolvedVersion>;
 
   constructor(tenancy: Tenancy, ttlMs: number) {
     this.#tenancy = tenancy;
-    this.#cache = ttlMs > 0 ? new LRUCache({ max: 100_000, ttl: ttlMs, ttlAutopurge: false }) : undefined;
+    this.#cache = new RememberedHits(ttlMs);
   }
 
   /** The version, or null when it does not exist. */
   async resolve(address: VersionAddress): Promise<ResolvedVersion | null> {
-    const key = cacheKey(address);
-    const cached = this.#cache?.get(key);
-    if (cached) return cached;
-    const version = await this.#lookup(address);
-    if (version) this.#cache?.set(key, version);
-    return version;
+    return await this.#cache.get(cacheKey(address), () => this.#lookup(address));
   }
 
   /** Whether `resolve` would answer from the cache. */
   isCached(address: VersionAddress): boolean {
-    return this.#cache?.has(cacheKey(address)) ?? false;
+    return this.#cache.has(cacheKey(address));
   }
 
   /**
@@ -62,8 +55,7 @@ export class VersionResolver {
 
   /** Drops every cached address of a version (it was deleted by this process). */
   forget(versionId: string): void {
-    if (!this.#cache) return;
-    for (const [key, version] of this.#cache.entries()) if (version.versionId === versionId) this.#cache.delete(key);
+    this.#cache.forget((version) => version.versionId === versionId);
   }
 
   async #lookup(address: VersionAddress): Promise<ResolvedVersion | null> {

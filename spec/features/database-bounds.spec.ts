@@ -123,6 +123,47 @@ describe('Every database call is bounded server side too (issue 9, defect 2)', f
     for (const entry of copied) expect(maxTimeOf(entry), entry.started.commandName).to.equal(LONG_MS);
   });
 
+  it('an MCP tool call is bounded as a request: its version within the budget, whole-version work by the long bound', async () => {
+    // A tenant of its own: its version was never resolved, so reaching it sends the lookups.
+    const fresh = await givenTenant(service);
+    const commandsOf = async (key: string, name: string, args: Record<string, unknown>) => {
+      const watching = watch(service);
+      try {
+        const res = await service.request.post('/mcp').set(bearer(key)).set('Accept', 'application/json, text/event-stream')
+          .send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        return { result: res.body.result as Record<string, unknown>, sent: dataCommands(watching.seen) };
+      } finally {
+        watching.stop();
+      }
+    };
+    const what = (entry: Seen) => `${entry.started.commandName} on ${String(entry.started.command[entry.started.commandName])}`;
+
+    // A page of services, like GET …/services: all of it within the budget.
+    const listed = await commandsOf(fresh.key, 'list_services', { version: fresh.version.id });
+    expect(listed.result).to.deep.include({ structuredContent: { services: [] } });
+    expect(listed.sent.filter(onCollection('versions')), 'the version looked up').to.have.length(1);
+    expect(listed.sent.filter(onCollection('services')), 'the services read').to.not.be.empty;
+    for (const entry of listed.sent) expect(maxTimeOf(entry), what(entry)).to.be.within(1, BUDGET_MS);
+
+    // Search, like GET …/search: the version within the budget, the index over the whole version by the long bound.
+    const found = await commandsOf(fresh.key, 'search_endpoints', { version: `${fresh.project.id}/${fresh.version.type}/${fresh.version.slug}`, query: 'invoice' });
+    expect(found.result).to.deep.include({ structuredContent: { hits: [] } });
+    // In order: the project and the version looked up, then the index's reads (the version's revision first).
+    const reached = found.sent.findIndex(onCollection('versions')) + 1;
+    expect(found.sent.slice(0, reached).map((entry) => String(entry.started.command[entry.started.commandName]))).to.deep.equal(['projects', 'versions']);
+    for (const entry of found.sent.slice(0, reached)) expect(maxTimeOf(entry), what(entry)).to.be.within(1, BUDGET_MS);
+    const indexed = found.sent.slice(reached);
+    expect(indexed, 'the index read the version').to.not.be.empty;
+    for (const entry of indexed) expect(maxTimeOf(entry), what(entry)).to.equal(LONG_MS);
+
+    // Refused from the resolver's cache (another project's version, just reached by its own
+    // key), the call still costs the lookup of an unknown version, as on HTTP.
+    const refused = await commandsOf(tenant.key, 'list_services', { version: fresh.version.id });
+    expect(refused.result).to.deep.equal({ isError: true, content: [{ type: 'text', text: 'Forbidden' }] });
+    expect(refused.sent.filter(onCollection('versions')), 'the lookup of an unknown version').to.have.length(1);
+  });
+
   it('a query that outlives its budget is answered 503 and stopped by the database (MaxTimeMSExpired)', async function () {
     // FerretDB reads the whole collection for a sorted list: ~20,000 records take it well over a
     // second, MongoDB's index a few ms (then no call outlives the budget and this proves nothing).

@@ -99,18 +99,23 @@ describe('An embedded database that freezes or dies (issue 9)', function () {
     process.kill(pid, 'SIGSTOP');
     try {
       // The mocha timeout (60 s) is the only clock here; before the fix these took ~40 s each.
-      const [health, list, create, mcp] = await Promise.all([
+      const [health, list, create, mcp, tool] = await Promise.all([
         request.get('/healthz'),
         request.get(url).set(bearer(key)),
         request.post(url).set(bearer(key)).send({ serviceId: `svc_${'0'.repeat(26)}`, path: '/frozen' }),
         // tools/list reads nothing, so only the key's lookup meets the frozen database.
         request.post('/mcp').set(bearer(unusedKey)).set('Accept', 'application/json, text/event-stream')
           .send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+        // The key and the version are remembered: the tool's own reads meet it, within the call's budget.
+        request.post('/mcp').set(bearer(key)).set('Accept', 'application/json, text/event-stream')
+          .send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_services', arguments: { version: url.split('/')[4] } } }),
       ]);
       for (const res of [health, list, create, mcp]) {
         expectError(res, 503, 'Service Unavailable');
         expect(res.headers['retry-after']).to.equal('1');
       }
+      expect(tool.status).to.equal(200);
+      expect(tool.body.result).to.deep.equal({ isError: true, content: [{ type: 'text', text: 'Service Unavailable' }] });
     } finally {
       process.kill(pid, 'SIGCONT');
     }

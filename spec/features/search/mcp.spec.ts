@@ -113,7 +113,7 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
         ['list_services', { version: `${tenant.project.slug}/trunk/main` }, /^Invalid request: \[\{"field":"version","message":/],
         ['list_services', { version: other.version.id }, 'Forbidden'],
         ['list_services', { version: `${tenant.project.slug}/branch/no-such-branch` }, 'Forbidden'],
-        ['search_endpoints', { version: tenant.version.id, query: ' ' }, invalid('q', 'must have at least one word')],
+        ['search_endpoints', { version: tenant.version.id, query: ' ' }, invalid('query', 'must have at least one word')],
         ['search_endpoints', { version: theirs, query: 'invoice' }, 'Forbidden'],
         ['search_endpoints', { version: 'ver_nope', query: 'invoice' }, /^Invalid request: \[\{"field":"version","message":/],
         ['get_endpoint', { version: tenant.version.id, operation: 'noSuchOperation' }, 'Operation not found'],
@@ -150,13 +150,41 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
       }
     });
 
-    it('says what the HTTP interface says for the same mistake', async () => {
+    it('says what the HTTP interface says for the same mistake, under the name the caller gave it', async () => {
       const client = await connect(tokenFor([tenant.project.id], { readOnly: true }));
       const http = await service.request.get(`${tenant.prefixes.V}/search?q=%20`).set(bearer(tenant.readOnlyKey));
       expect(http.status).to.equal(400);
+      expect(http.body.details).to.have.length(1);
+      expect(http.body.details[0].field, 'the query parameter').to.equal('q');
       const tool = await call(client, 'search_endpoints', { version: tenant.version.id, query: ' ' });
-      expect((tool.content[0] as { text: string }).text).to.equal(`${http.body.error}: ${JSON.stringify(http.body.details)}`);
+      // The tool's argument is `query`: its callers never sent a `q`.
+      const asTool = [{ ...http.body.details[0], field: 'query' }];
+      expect((tool.content[0] as { text: string }).text).to.equal(`${http.body.error}: ${JSON.stringify(asTool)}`);
     });
+  });
+
+  it('answers an unknown version as one of another project, by id or address, on every tool', async () => {
+    const client = await connect(tokenFor([tenant.project.id], { readOnly: true }));
+    const theirs = [other.version.id, `${other.project.slug}/${other.version.type}/${other.version.slug}`];
+    // Well-formed, so they pass the address check and are looked up.
+    const unknown = ['ver_01ARZ3NDEKTSV4RRFFQ69G5FAV', `${tenant.project.slug}/environment/nowhere`, `no-such-project/${tenant.version.type}/${tenant.version.slug}`];
+    const argsOf: Record<string, (version: string) => Record<string, unknown>> = {
+      list_services: (version) => ({ version }),
+      search_endpoints: (version) => ({ version, query: 'invoice' }),
+      get_endpoint: (version) => ({ version, operation: 'getInvoice' }),
+      get_openapi: (version) => ({ version, service: 'shop' }),
+      compare_versions: (version) => ({ version: tenant.version.id, against: version }),
+      list_insights: (version) => ({ version }),
+    };
+    for (const [name, args] of Object.entries(argsOf)) {
+      for (const version of [...theirs, ...unknown]) {
+        const result = await call(client, name, args(version));
+        expect(result, `${name} ${version}`).to.deep.equal({ isError: true, content: [{ type: 'text', text: 'Forbidden' }] });
+      }
+    }
+    for (const project of [other.project.id, other.project.slug, 'no-such-project', 'proj_01ARZ3NDEKTSV4RRFFQ69G5FAV']) {
+      expect(await call(client, 'list_versions', { project }), project).to.deep.equal({ isError: true, content: [{ type: 'text', text: 'Forbidden' }] });
+    }
   });
 
   it('never reaches another project: its versions and endpoints are Forbidden', async () => {
