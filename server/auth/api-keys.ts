@@ -1,7 +1,8 @@
 // Project API keys as authentication sees them: looked up by secret, and remembered for a short,
 // stated time (API_KEY_CACHE_MS) so that a request does not pay a database round trip for its key.
 import { RememberedHits } from '../remembered-hits.ts';
-import type { ApiKey, Tenancy } from '../tenancy/tenancy.ts';
+import type { ApiKey } from '../tenancy/keys.ts';
+import type { Tenancy } from '../tenancy/tenancy.ts';
 
 /**
  * Only usable keys are remembered (server/remembered-hits.ts). An unknown or revoked key is looked
@@ -23,7 +24,7 @@ export class ApiKeyLookup {
   /** The usable (not revoked) key the secret belongs to, or null. */
   async usable(secret: string): Promise<ApiKey | null> {
     return await this.#usable.get(secret, async () => {
-      const apiKey = await this.#tenancy.findApiKey(secret);
+      const apiKey = await this.#tenancy.apiKeys.find(secret);
       return apiKey && !apiKey.revokedAt ? apiKey : null;
     });
   }

@@ -45,7 +45,7 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential, log: 
     outputSchema: { versions: z.array(z.looseObject({ id: z.string(), type: z.string(), slug: z.string(), address: z.string() })) },
   }, (args) => answer(async (reach) => {
     const projectId = await reach.project(args.project, 'project');
-    const versions = await parts.tenancy.listVersions(projectId);
+    const versions = await parts.tenancy.versions.list(projectId);
     return {
       versions: versions.map((version) => ({
         id: version.id, type: version.type, slug: version.slug, address: `${args.project}/${version.type}/${version.slug}`,

@@ -6,7 +6,7 @@ import { authorize, type Access, type Credential } from '../auth/credential.ts';
 import type { Deadline } from '../deadline.ts';
 import { Forbidden, InvalidRequest } from '../errors.ts';
 import type { Catalog, Check } from '../schemas/registry.ts';
-import type { VersionType } from '../tenancy/tenancy.ts';
+import type { VersionType } from '../tenancy/versions.ts';
 import type { ResolvedVersion, VersionAddress, VersionResolver } from '../versions/resolve.ts';
 
 /**

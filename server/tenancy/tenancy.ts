@@ -2,14 +2,10 @@
 // ones) and their API keys, one module each (documented in docs/storage.md). The runtime passes
 // this one object around; callers reach the part they need (`tenancy.versions.find(id)`).
 import type { Db } from 'mongodb';
-import { ApiKeys, type ApiKey } from './keys.ts';
-import { Projects, type Project } from './projects.ts';
+import { ApiKeys } from './keys.ts';
+import { Projects } from './projects.ts';
 import { Tombstones } from './tombstones.ts';
-import { Versions, type Version, type VersionType } from './versions.ts';
-
-// Kept for the modules that still import these from here (auth/api-keys.ts, pipeline.ts,
-// mcp/tools.ts, versions/resolve.ts: being changed in parallel under issue 18).
-export type { ApiKey, VersionType };
+import { Versions } from './versions.ts';
 
 /** Id prefixes, and the project id check, taken from the identifier schemas. */
 export interface TenancyIds {
@@ -37,18 +33,4 @@ export class Tenancy {
     await this.versions.createIndexes();
     await this.apiKeys.createIndexes();
   }
-
-  // The old flat names, still called by the modules named above and by
-  // scripts/bench/search/main.ts; fold them into `projects`/`versions`/`apiKeys` calls once
-  // those are merged, then delete these.
-  createProject(slug: string, name: string): Promise<Project> { return this.projects.create(slug, name); }
-  createVersion(projectId: string, type: VersionType, slug: string): Promise<Version> { return this.versions.create(projectId, type, slug); }
-  createApiKey(projectId: string, readOnly: boolean): Promise<{ apiKey: ApiKey; secret: string }> { return this.apiKeys.create(projectId, readOnly); }
-  findApiKey(secret: string): Promise<ApiKey | null> { return this.apiKeys.find(secret); }
-  findProject(ref: string): Promise<Project | null> { return this.projects.find(ref); }
-  findVersion(id: string): Promise<Version | null> { return this.versions.find(id); }
-  findVersionByAddress(projectId: string, type: VersionType, slug: string): Promise<Version | null> {
-    return this.versions.findByAddress(projectId, type, slug);
-  }
-  listVersions(projectId: string): Promise<Version[]> { return this.versions.list(projectId); }
 }

