@@ -4,12 +4,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../server/config.ts';
 import { serviceDocument } from '../server/openapi/inventory.ts';
-import { loadCatalog } from '../server/schemas/registry.ts';
+import { loadSchemaRegistry } from '../server/schemas/registry.ts';
 
 export const DOCUMENT_FILE = path.join(repoRoot, 'docs', 'openapi.json');
 
 export function renderedDocument(): string {
-  return `${JSON.stringify(serviceDocument(loadCatalog()), null, 2)}\n`;
+  return `${JSON.stringify(serviceDocument(loadSchemaRegistry()), null, 2)}\n`;
 }
 
 if (import.meta.main) {

@@ -24,7 +24,7 @@ import { VersionResolver } from './versions/resolve.ts';
 import { mcpRouter } from './mcp/route.ts';
 
 /** What the app is built from: the runtime's parts (see boot.ts), a logger, and only what it calls of the database. */
-export type AppParts = Pick<Runtime, 'config' | 'catalog' | 'tenancy' | 'stores' | 'versionRecords' | 'versionManager' | 'observations' | 'searchIndexes'> & {
+export type AppParts = Pick<Runtime, 'config' | 'schemas' | 'tenancy' | 'stores' | 'versionRecords' | 'versionManager' | 'observations' | 'searchIndexes'> & {
   logger: Logger;
   database: Pick<Database, 'ping' | 'client'>;
   /** The embedded server, for its restart count in the metrics (see RestartCounting). */
@@ -53,18 +53,18 @@ export function createApp(parts: AppParts): express.Express {
   if (metrics && parts.config.metrics?.port === undefined) app.route(METRICS_PATH).get(metrics.expose).all(refuseOtherMethods(['GET']));
   app.route(HEALTH_PATH).get(health((timeoutMs) => parts.database.ping(timeoutMs), parts.config.dbTimeoutMs)).all(refuseOtherMethods(['GET']));
   const endpoints = serviceEndpoints({ ...parts, recordLimits: parts.config.recordLimits, importBodyLimit: parts.config.importBodyLimit });
-  app.use(selfDescriptionRouter(serviceDocument(parts.catalog, endpoints)));
+  app.use(selfDescriptionRouter(serviceDocument(parts.schemas, endpoints)));
   const authenticate = bearerAuthentication(new ApiKeyLookup(parts.tenancy, parts.config.apiKeyCacheMs), parts.config.jwtSecret);
   const limitedAuthenticate = parts.config.rateLimit ? rateLimited(authenticate, parts.config.rateLimit) : authenticate;
   const versions = new VersionResolver(parts.tenancy, parts.config.versionCacheMs);
   const readBody = jsonBodyReader(parts.config.bodyLimit, parts.config.recordLimits);
   // Agents reach the catalog through MCP with the same credentials and the same authorization.
   app.use(mcpRouter({
-    catalog: parts.catalog, tenancy: parts.tenancy, versions, stores: parts.stores, observations: parts.observations, searchIndexes: parts.searchIndexes, authenticate: limitedAuthenticate, readBody,
+    schemas: parts.schemas, tenancy: parts.tenancy, versions, stores: parts.stores, observations: parts.observations, searchIndexes: parts.searchIndexes, authenticate: limitedAuthenticate, readBody,
     dbTimeoutMs: parts.config.dbTimeoutMs,
   }));
   app.use(catalogRouter(endpoints, {
-    catalog: parts.catalog,
+    schemas: parts.schemas,
     authenticate: limitedAuthenticate,
     versions,
     readBody,

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { withJwtSecret, type Config } from './config.ts';
 import { ownImportedSchemes } from './descriptions/scheme-owners.ts';
-import { loadCatalog, SCHEMA_BASE, type Catalog } from './schemas/registry.ts';
+import { loadSchemaRegistry, SCHEMA_BASE, type SchemaRegistry } from './schemas/registry.ts';
 import { connectDatabase, type Database } from './store/database.ts';
 import { provisionDatabase, type DatabaseServer } from './store/provision.ts';
 import { SearchIndexes } from './search/indexes.ts';
@@ -21,7 +21,7 @@ export interface Runtime {
   config: Config & { jwtSecret: string };
   databaseServer: DatabaseServer;
   database: Database;
-  catalog: Catalog;
+  schemas: SchemaRegistry;
   tenancy: Tenancy;
   /** One store per collection descriptor, by collection name. */
   stores: ReadonlyMap<string, RecordStore>;
@@ -37,7 +37,7 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function openRuntime(config: Config, logger: Logger, catalog: Catalog = loadCatalog()): Promise<Runtime> {
+export async function openRuntime(config: Config, logger: Logger, schemas: SchemaRegistry = loadSchemaRegistry()): Promise<Runtime> {
   const databaseServer = await provisionDatabase({
     uri: config.mongodbUri,
     dataDir: config.dataDir,
@@ -51,7 +51,7 @@ export async function openRuntime(config: Config, logger: Logger, catalog: Catal
     const uri = config.mongodbUri ?? `${databaseServer.uri.replace(/\/?$/, '/')}${config.databaseName}`;
     const database = await connectDatabase(uri, config.databaseName, { timeoutMs: config.dbTimeoutMs, longTimeoutMs: config.dbLongTimeoutMs });
     logger.info({ server: database.server.label, database: config.databaseName, embedded: databaseServer.kind !== 'external' }, 'database ready');
-    const runtime = await assemble(config, catalog, database, databaseServer, logger);
+    const runtime = await assemble(config, schemas, database, databaseServer, logger);
     return runtime;
   } catch (error) {
     await databaseServer.stop();
@@ -59,20 +59,20 @@ export async function openRuntime(config: Config, logger: Logger, catalog: Catal
   }
 }
 
-async function assemble(config: Config, catalog: Catalog, database: Database, databaseServer: DatabaseServer, logger: Logger): Promise<Runtime> {
-  const checkProjectId = catalog.check(`${SCHEMA_BASE}defs/ids.json#/$defs/projectId`);
+async function assemble(config: Config, schemas: SchemaRegistry, database: Database, databaseServer: DatabaseServer, logger: Logger): Promise<Runtime> {
+  const checkProjectId = schemas.check(`${SCHEMA_BASE}defs/ids.json#/$defs/projectId`);
   const tenancy = new Tenancy(database.db, {
-    project: catalog.idPrefix('projectId'),
-    version: catalog.idPrefix('versionId'),
-    apiKey: catalog.idPrefix('apiKeyId'),
+    project: schemas.idPrefix('projectId'),
+    version: schemas.idPrefix('versionId'),
+    apiKey: schemas.idPrefix('apiKeyId'),
     isProjectId: (ref) => checkProjectId(ref).length === 0,
   });
   // FerretDB applies an update as a read and a write, so writes to one record are queued in
   // this process there (and the embedded database is single-instance); MongoDB needs no lock.
   const serialiseWrites = database.server.kind === 'ferretdb';
-  const stores = new Map(catalog.collections.map((collection) => [collection.name, new RecordStore(database.db, collection, { serialiseWrites })]));
+  const stores = new Map(schemas.collections.map((collection) => [collection.name, new RecordStore(database.db, collection, { serialiseWrites })]));
   const observations = new Observations(database.db, { ferretdb: database.server.kind === 'ferretdb' });
-  const versionRecords = new VersionRecords(database.db, catalog.collections, undefined, INSIGHT_COMPANIONS);
+  const versionRecords = new VersionRecords(database.db, schemas.collections, undefined, INSIGHT_COMPANIONS);
   const versionManager = new VersionManager(tenancy, versionRecords, {
     cacheMs: config.versionCacheMs,
     log: (message, fields) => logger.warn(fields ?? {}, message),
@@ -86,7 +86,7 @@ async function assemble(config: Config, catalog: Catalog, database: Database, da
     config: withJwtSecret(config, config.jwtSecret ?? await embeddedJwtSecret(config.dataDir)) as Runtime['config'],
     databaseServer,
     database,
-    catalog,
+    schemas,
     tenancy,
     stores,
     versionRecords,

@@ -2,7 +2,7 @@
 // that decide the exit code, and argument parsing with node:util parseArgs.
 import { parseArgs } from 'node:util';
 import type { Runtime } from '../../server/boot.ts';
-import type { Catalog } from '../../server/schemas/registry.ts';
+import type { SchemaRegistry } from '../../server/schemas/registry.ts';
 
 export const PROGRAM = 'admin';
 
@@ -51,7 +51,7 @@ export interface Command {
    * Validates everything that can be checked without the database and returns the action.
    * Kept apart from running so usage errors never start or connect to a database.
    */
-  prepare(args: Args, catalog: Catalog): Action;
+  prepare(args: Args, schemas: SchemaRegistry): Action;
 }
 
 // Accepted by every command, wherever they appear.

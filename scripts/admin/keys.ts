@@ -21,8 +21,8 @@ export const keyCommands: readonly Command[] = [
       project: REF_OPTION,
       'read-only': { type: 'boolean', description: 'the key may read but not write' },
     },
-    prepare(args, catalog) {
-      const ref = checkAgainst(catalog, 'projectRef', requiredString(args, 'project'), '--project');
+    prepare(args, schemas) {
+      const ref = checkAgainst(schemas, 'projectRef', requiredString(args, 'project'), '--project');
       const readOnly = flag(args, 'read-only');
       return async ({ tenancy }) => {
         const project = await resolveProject(tenancy, ref);
@@ -41,8 +41,8 @@ export const keyCommands: readonly Command[] = [
     summary: "list a project's API keys, revoked ones included (never their secrets)",
     synopsis: '--project REF',
     options: { project: REF_OPTION },
-    prepare(args, catalog) {
-      const ref = checkAgainst(catalog, 'projectRef', requiredString(args, 'project'), '--project');
+    prepare(args, schemas) {
+      const ref = checkAgainst(schemas, 'projectRef', requiredString(args, 'project'), '--project');
       return async ({ tenancy }) => {
         const project = await resolveProject(tenancy, ref);
         const keys = await tenancy.apiKeys.list(project.id);
@@ -60,8 +60,8 @@ export const keyCommands: readonly Command[] = [
     synopsis: 'ID',
     options: {},
     positional: { name: 'ID', description: 'the key id, as `key list` shows it' },
-    prepare(args, catalog) {
-      const id = checkAgainst(catalog, 'apiKeyId', args.positionals[0]!, 'key id');
+    prepare(args, schemas) {
+      const id = checkAgainst(schemas, 'apiKeyId', args.positionals[0]!, 'key id');
       return async ({ tenancy }) => {
         const before = Date.now();
         const key = await tenancy.apiKeys.revoke(id);

@@ -2,7 +2,7 @@
 // against the service's database and prints the result; owns the exit codes (0 ok, 1 the
 // command failed, 2 usage) and the `error: ` line.
 import { ConfigError } from '../../server/config.ts';
-import { loadCatalog } from '../../server/schemas/registry.ts';
+import { loadSchemaRegistry } from '../../server/schemas/registry.ts';
 import { commandHelp, overviewHelp, parseCommandArgs, PROGRAM, UsageError, type Command } from './command.ts';
 import { keyCommands } from './keys.ts';
 import { projectCommands } from './projects.ts';
@@ -48,12 +48,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (leading.help || parsed.help) return print(commandHelp(command));
     const json = leading.json || parsed.json;
     // The schemas are loaded before the database is touched: they validate the arguments.
-    const catalog = loadCatalog();
-    const action = command.prepare(parsed.args, catalog);
+    const schemas = loadSchemaRegistry();
+    const action = command.prepare(parsed.args, schemas);
     // Loaded only now: the database driver and logger cost a noticeable part of a start-up
     // that help and usage errors do not need.
     const { withRuntime } = await import('./runtime.ts');
-    const output = await withRuntime(catalog, action);
+    const output = await withRuntime(schemas, action);
     return print(json ? `${JSON.stringify(output.json)}\n` : output.human);
   } catch (error) {
     return fail(error, command, group);

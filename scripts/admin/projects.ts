@@ -28,8 +28,8 @@ export const projectCommands: readonly Command[] = [
       slug: { type: 'string', value: 'S', description: 'lower-case letters, digits and -, 1 to 100 characters; unique' },
       name: { type: 'string', value: 'N', description: 'display name (default: the slug)' },
     },
-    prepare(args, catalog) {
-      const slug = checkAgainst(catalog, 'projectSlug', requiredString(args, 'slug'), '--slug');
+    prepare(args, schemas) {
+      const slug = checkAgainst(schemas, 'projectSlug', requiredString(args, 'slug'), '--slug');
       const name = checkNotBlank(optionalString(args, 'name') ?? slug, '--name');
       return async ({ tenancy }) => {
         // DuplicateSlug carries a clear message and is reported as exit 1 by the entry point.

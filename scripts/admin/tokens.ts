@@ -21,9 +21,9 @@ export const tokenCommands: readonly Command[] = [
       'read-only': { type: 'boolean', description: 'scope catalog:read only (default: catalog:read catalog:write)' },
       'expires-in': { type: 'string', value: 'D', description: `lifetime: 30d, 12h, 90m, 3600s… at most 365d (default ${DEFAULT_EXPIRES_IN})` },
     },
-    prepare(args, catalog) {
+    prepare(args, schemas) {
       const subject = checkNotBlank(requiredString(args, 'subject'), '--subject');
-      const refs = strings(args, 'project').map((ref) => checkAgainst(catalog, 'projectRef', ref, '--project'));
+      const refs = strings(args, 'project').map((ref) => checkAgainst(schemas, 'projectRef', ref, '--project'));
       const allProjects = flag(args, 'all-projects');
       if (allProjects && refs.length > 0) throw new UsageError('give either --project or --all-projects, not both');
       if (!allProjects && refs.length === 0) throw new UsageError('missing --project REF (repeatable) or --all-projects');

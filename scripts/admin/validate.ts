@@ -1,17 +1,17 @@
 // Input checks of the admin CLI. Identifier and slug shapes come from schemas/defs/ids.json,
 // the same validators the HTTP API uses, so the CLI cannot create what the API would refuse.
 import type { AnySchemaObject } from 'ajv';
-import { SCHEMA_BASE, type Catalog } from '../../server/schemas/registry.ts';
+import { SCHEMA_BASE, type SchemaRegistry } from '../../server/schemas/registry.ts';
 import { UsageError } from './command.ts';
 
 const IDS = `${SCHEMA_BASE}defs/ids.json#/$defs/`;
 
 /** Throws a UsageError naming the option, the problem and what the schema says the value is. */
-export function checkAgainst(catalog: Catalog, def: string, value: string, label: string): string {
+export function checkAgainst(schemas: SchemaRegistry, def: string, value: string, label: string): string {
   const ref = `${IDS}${def}`;
-  const problems = catalog.check(ref)(value);
+  const problems = schemas.check(ref)(value);
   if (problems.length === 0) return value;
-  const schema = catalog.ajv.getSchema(ref)?.schema as AnySchemaObject | undefined;
+  const schema = schemas.ajv.getSchema(ref)?.schema as AnySchemaObject | undefined;
   const about = typeof schema?.['description'] === 'string' ? ` (${schema['description']})` : '';
   throw new UsageError(`invalid ${label} ${JSON.stringify(value)}: ${problems.map((p) => p.message).join('; ')}${about}`);
 }

@@ -22,12 +22,12 @@ export const versionCommands: readonly Command[] = [
       slug: { type: 'string', value: 'S', description: 'unique within the project and type, e.g. main or production' },
       'copy-from': { type: 'string', value: 'VERSION_ID', description: 'start with a copy of every record of this version of the same project (ids kept)' },
     },
-    prepare(args, catalog) {
-      const ref = checkAgainst(catalog, 'projectRef', requiredString(args, 'project'), '--project');
-      const type = checkAgainst(catalog, 'versionType', requiredString(args, 'type'), '--type') as VersionType;
-      const slug = checkAgainst(catalog, 'versionSlug', requiredString(args, 'slug'), '--slug');
+    prepare(args, schemas) {
+      const ref = checkAgainst(schemas, 'projectRef', requiredString(args, 'project'), '--project');
+      const type = checkAgainst(schemas, 'versionType', requiredString(args, 'type'), '--type') as VersionType;
+      const slug = checkAgainst(schemas, 'versionSlug', requiredString(args, 'slug'), '--slug');
       const given = optionalString(args, 'copy-from');
-      const copyFrom = given === undefined ? null : checkAgainst(catalog, 'versionId', given, '--copy-from');
+      const copyFrom = given === undefined ? null : checkAgainst(schemas, 'versionId', given, '--copy-from');
       return async ({ tenancy, versionManager }) => {
         const project = await resolveProject(tenancy, ref);
         if (copyFrom !== null) {
@@ -51,8 +51,8 @@ export const versionCommands: readonly Command[] = [
     summary: "list a project's catalog versions, by type and slug",
     synopsis: '--project REF',
     options: { project: REF_OPTION },
-    prepare(args, catalog) {
-      const ref = checkAgainst(catalog, 'projectRef', requiredString(args, 'project'), '--project');
+    prepare(args, schemas) {
+      const ref = checkAgainst(schemas, 'projectRef', requiredString(args, 'project'), '--project');
       return async ({ tenancy }) => {
         const project = await resolveProject(tenancy, ref);
         const versions = await tenancy.versions.list(project.id);
@@ -70,8 +70,8 @@ export const versionCommands: readonly Command[] = [
     synopsis: 'VERSION_ID',
     options: {},
     positional: { name: 'VERSION_ID', description: 'the version to delete (ver_…)' },
-    prepare(args, catalog) {
-      const id = checkAgainst(catalog, 'versionId', args.positionals[0]!, 'VERSION_ID');
+    prepare(args, schemas) {
+      const id = checkAgainst(schemas, 'versionId', args.positionals[0]!, 'VERSION_ID');
       return async ({ tenancy, versionManager }) => {
         const version = await tenancy.versions.find(id);
         if (!version || !(await versionManager.delete(version))) throw new CommandError(`version "${id}" not found`);

@@ -103,7 +103,7 @@ function shortUrl(url: string): string {
   return file.startsWith(repoRoot) ? path.relative(repoRoot, file) : file;
 }
 
-/** A package (`mongodb`, `@scope/x`), one of our files (`server/pipeline.ts`), a Node module, or V8's own bucket. */
+/** A package (`mongodb`, `@scope/x`), one of our files (`server/pipeline/handler.ts`), a Node module, or V8's own bucket. */
 function moduleOf(url: string, functionName: string): string {
   if (!url) return functionName.startsWith('(') ? functionName : '(native)';
   const short = shortUrl(url);

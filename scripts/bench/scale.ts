@@ -14,7 +14,7 @@ import { ferretdbPath } from '../../server/store/embedded/build-ferretdb.ts';
 import { startFerretDB } from '../../server/store/embedded/ferretdb.ts';
 import { keysetFilter, mongoSort, withTieBreaker } from '../../server/store/cursor.ts';
 import { documentId, RecordStore, type CatalogRecord } from '../../server/store/records.ts';
-import { loadCatalog } from '../../server/schemas/registry.ts';
+import { loadSchemaRegistry } from '../../server/schemas/registry.ts';
 import { pathBodies } from './fixtures.ts';
 
 interface Options {
@@ -92,7 +92,7 @@ async function run(options: Options, port: number): Promise<Document> {
   const result: Document = { engine: 'ferretdb-sqlite' };
   const database = await connectDatabase(server.uri, 'catalog');
   try {
-    const collection = loadCatalog().collections.find((candidate) => candidate.name === 'paths')!;
+    const collection = loadSchemaRegistry().collections.find((candidate) => candidate.name === 'paths')!;
     const paths = new RecordStore(database.db, collection);
     await paths.createIndexes();
     const pids = processesOf(server.pid!);

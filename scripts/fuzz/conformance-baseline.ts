@@ -3,7 +3,7 @@
 // new collection needs no change here. Each entry says why.
 import { openApiPath } from '../../server/openapi/document.ts';
 import { routeTable, type Route } from '../../server/routes/table.ts';
-import type { Catalog, Collection } from '../../server/schemas/registry.ts';
+import type { SchemaRegistry, CompiledCollection } from '../../server/schemas/registry.ts';
 
 interface BaselineEntry {
   operation: string;
@@ -19,8 +19,8 @@ const RULES_ACROSS_FIELDS = ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'dependentS
 const CURSOR = 'A list `cursor` under a sort other than `id` must name a record that exists or a nextCursor handed out in the last 15 minutes; a generated id names neither (documented on the parameter: 400).';
 const MERGED = 'An update is checked as the record it makes: a field valid on its own can break a rule across fields (scope, if/then, dependentSchemas) with the stored ones (documented on the operation: 400).';
 
-export function conformanceBaseline(catalog: Catalog): { format_version: 1; entries: BaselineEntry[] } {
-  const entries = routeTable(catalog.collections).flatMap((route): BaselineEntry[] => {
+export function conformanceBaseline(schemas: SchemaRegistry): { format_version: 1; entries: BaselineEntry[] } {
+  const entries = routeTable(schemas.collections).flatMap((route): BaselineEntry[] => {
     if (route.operation.name === 'list') return [accepted(route, CURSOR)];
     if (route.operation.name === 'update' && hasRulesAcrossFields(route.collection)) return [accepted(route, MERGED)];
     return [];
@@ -32,6 +32,6 @@ function accepted(route: Route, reason: string): BaselineEntry {
   return { operation: `${route.operation.method} ${openApiPath(route.path)}`, check: 'positive_data_acceptance', failure: 'RejectedPositiveData', signature: '400', reason };
 }
 
-function hasRulesAcrossFields(collection: Collection): boolean {
+function hasRulesAcrossFields(collection: CompiledCollection): boolean {
   return collection.scope !== undefined || RULES_ACROSS_FIELDS.some((keyword) => keyword in collection.schema);
 }

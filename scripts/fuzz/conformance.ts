@@ -66,7 +66,7 @@ export async function runConformance(world: FuzzWorld, options: ConformanceOptio
   const config = path.join(options.reportDir, 'schemathesis.toml');
   fs.writeFileSync(config, configFile(targets, doomed));
   const baseline = path.join(options.reportDir, 'baseline.json');
-  fs.writeFileSync(baseline, `${JSON.stringify(conformanceBaseline(world.service.runtime.catalog), null, 2)}\n`);
+  fs.writeFileSync(baseline, `${JSON.stringify(conformanceBaseline(world.service.runtime.schemas), null, 2)}\n`);
   const args = [
     '--config-file', config, 'run', `${world.target.baseUrl}/v2/openapi.json`,
     '--checks', 'all', '--max-examples', String(options.maxExamples), '--seed', String(options.seed),

@@ -4,7 +4,7 @@
 // malformed ids, stray query parameters, bad credentials, wrong media types, broken JSON.
 import fc from 'fast-check';
 import { routeTable, type Route } from '../../server/routes/table.ts';
-import { catalog, exactJson, newIdOf, sampleOf, writableFields } from '../../spec/support/records.ts';
+import { schemas, exactJson, newIdOf, sampleOf, writableFields } from '../../spec/support/records.ts';
 
 export interface FuzzRequest {
   method: string;
@@ -40,7 +40,7 @@ export interface GenerateOptions {
 /** The service's defaults (README, Limits). */
 const DEFAULT_LIMITS = { maxKeys: 10_000, maxDepth: 64, maxBytes: 1024 * 1024 };
 
-const ROUTES = routeTable(catalog.collections);
+const ROUTES = routeTable(schemas.collections);
 
 /** Percent-encoding that also sends lone surrogates (as the invalid UTF-8 a careless client would). */
 function encode(text: string): string {

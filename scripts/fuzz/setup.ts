@@ -3,7 +3,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { testDatabase } from '../../spec/support/database.ts';
-import { Client, catalog, sampleOf } from '../../spec/support/records.ts';
+import { Client, schemas, sampleOf } from '../../spec/support/records.ts';
 import { givenTenant, startService, tokenFor, type TestService } from '../../spec/support/service.ts';
 import type { Targets } from './requests.ts';
 import type { FuzzTarget } from './run.ts';
@@ -29,7 +29,7 @@ export async function fuzzWorld(env: Record<string, string> = {}): Promise<FuzzW
   const existing: Record<string, string[]> = {};
   for (const who of [tenant, bystander]) {
     const client = new Client(service, who);
-    for (const collection of catalog.collections) {
+    for (const collection of schemas.collections) {
       for (let i = 0; i < SEEDED_PER_COLLECTION; i++) {
         const res = await client.create(collection.name, sampleOf(collection));
         if (res.status !== 201) throw new Error(`seeding ${collection.name}: ${res.status} ${res.text}`);
@@ -39,7 +39,7 @@ export async function fuzzWorld(env: Record<string, string> = {}): Promise<FuzzW
   }
   const snapshotOf = async (versionId: string) => {
     const { db } = testDatabase();
-    const parts = await Promise.all(catalog.collections.map((collection) =>
+    const parts = await Promise.all(schemas.collections.map((collection) =>
       db.collection(collection.name).find({ versionId }, { projection: { _id: 0 } }).sort({ id: 1 }).toArray()));
     return JSON.stringify(parts);
   };

@@ -5,7 +5,7 @@ import { RecordNotFound } from '../errors.ts';
 import { exportService } from '../descriptions/export.ts';
 import type { ImportPlan } from '../descriptions/sync.ts';
 import { serviceKinds } from '../ownership/service-records.ts';
-import type { Collection } from '../schemas/registry.ts';
+import type { CompiledCollection } from '../schemas/registry.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { byPlace, compareDocuments, type ServiceChange } from './compare.ts';
 
@@ -81,6 +81,6 @@ async function documentOf(snapshot: Snapshot, service: CatalogRecord | undefined
 }
 
 /** Records in hand, of each of `kinds`, as a snapshot. */
-export function snapshotFrom(kinds: readonly Collection[], records: ReadonlyMap<string, readonly CatalogRecord[]>): Snapshot {
+export function snapshotFrom(kinds: readonly CompiledCollection[], records: ReadonlyMap<string, readonly CatalogRecord[]>): Snapshot {
   return new Map(kinds.map((collection) => [collection.name, { collection, all: async () => [...records.get(collection.name) ?? []] }]));
 }

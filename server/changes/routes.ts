@@ -2,10 +2,10 @@
 // they move to this version, on both families. Read access to both versions; run by the pipeline.
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
 import type { Tag } from '../openapi/documented-route.ts';
-import type { Endpoint } from '../pipeline.ts';
+import type { Endpoint } from '../pipeline/handler.ts';
 import { versionAddress } from '../pipeline/stages.ts';
 import { FAMILIES } from '../routes/table.ts';
-import { SCHEMA_BASE, type Catalog } from '../schemas/registry.ts';
+import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import type { ResolvedVersion } from '../versions/resolve.ts';
 import { changesBetween, snapshotOf, type ChangeReport } from './catalog.ts';
@@ -17,7 +17,7 @@ export const CHANGES_TAG: Tag = {
   description: 'What a change breaks: the breaking and non-breaking changes a client of one version meets in another, per service, from each service\'s OpenAPI export on both sides. The import\'s dry run reports the same for a document, and `failOn=breaking` turns it into a gate.',
 };
 
-export function changeEndpoints(catalog: Catalog, stores: ReadonlyMap<string, RecordStore>): Endpoint[] {
+export function changeEndpoints(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>): Endpoint[] {
   return FAMILIES.map((family): Endpoint => ({
     method: 'GET', path: `${family.prefix}${CHANGES_SEGMENT}`, target: family.name, access: 'read',
     body: false,
@@ -38,7 +38,7 @@ export function changeEndpoints(catalog: Catalog, stores: ReadonlyMap<string, Re
       // Each given once (the pipeline checked).
       const { against, service } = query as Record<string, string | undefined>;
       if (against === undefined) throw InvalidRequest.field('against', 'is required: the id of the version clients use now');
-      const address = versionAddress(catalog, 'V', () => against, () => 'against');
+      const address = versionAddress(schemas, 'V', () => against, () => 'against');
       if (service === '') throw InvalidRequest.field('service', 'must be a service slug or id');
       const other = await reachForRead(address);
       return { status: 200, body: await compareVersions(stores, other, version!, service) };

@@ -5,11 +5,11 @@
 //   GET  {prefix}/services/{id}/openapi export a service as OpenAPI 3.1 (read)
 import { stringify as toYaml } from 'yaml';
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
-import type { Endpoint } from '../pipeline.ts';
+import type { Endpoint } from '../pipeline/handler.ts';
 import { FAMILIES } from '../routes/table.ts';
 import type { RecordLimits } from '../http/body.ts';
 import type { Schema, Tag } from '../openapi/documented-route.ts';
-import { SCHEMA_BASE, type Catalog } from '../schemas/registry.ts';
+import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { prepareDocument } from './document.ts';
 import { exportService } from './export.ts';
@@ -24,8 +24,8 @@ export const DESCRIPTIONS_TAG: Tag = {
   description: 'OpenAPI documents in and out: an import syncs a service\'s records by their natural keys; an export assembles OpenAPI 3.1 from them.',
 };
 
-export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, catalog: Catalog, limits: RecordLimits): Endpoint[] {
-  const servicesCollection = catalog.collections.find((collection) => collection.name === 'services');
+export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits): Endpoint[] {
+  const servicesCollection = schemas.collections.find((collection) => collection.name === 'services');
   if (!servicesCollection) throw new Error('API descriptions need the services collection (schemas/collections.json)');
   const tag = DESCRIPTIONS_TAG.name;
   return FAMILIES.flatMap((family): Endpoint[] => [
@@ -57,7 +57,7 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, c
         const { service, dryRun, failOn } = query as Record<string, string | undefined>;
         if (dryRun !== undefined && dryRun !== 'true' && dryRun !== 'false') throw InvalidRequest.field('dryRun', 'must be true or false');
         if (failOn !== undefined && failOn !== 'breaking') throw InvalidRequest.field('failOn', 'must be breaking');
-        if (service !== undefined && catalog.checkServiceSlug(service).length > 0) {
+        if (service !== undefined && schemas.checkServiceSlug(service).length > 0) {
           throw InvalidRequest.field('service', 'must be a service slug (lowercase letters, digits and hyphens)');
         }
         const document = await prepareDocument(body);

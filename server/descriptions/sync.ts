@@ -10,7 +10,7 @@ import type { Fields } from '../operations/record-body.ts';
 import { MARK, type Mark } from '../ownership/mark.ts';
 import { recordsOfService, serviceKinds } from '../ownership/service-records.ts';
 import { keyOf } from '../schemas/record-keys.ts';
-import type { Collection } from '../schemas/registry.ts';
+import type { CompiledCollection } from '../schemas/registry.ts';
 import { NaturalKeyTaken, type CatalogRecord, type RecordStore } from '../store/records.ts';
 import { isObject, residual, sameJson, type JsonObject } from '../json/values.ts';
 import { mapDocument, type Placement } from './map.ts';
@@ -34,7 +34,7 @@ export interface ImportReport {
 export interface ImportPlan {
   serviceId: string;
   /** The kinds of a service's records, parents first (serviceKinds). */
-  kinds: readonly Collection[];
+  kinds: readonly CompiledCollection[];
   /** The version's records before the import, by collection. */
   existing: ReadonlyMap<string, readonly CatalogRecord[]>;
   inserts: ReadonlyMap<string, readonly CatalogRecord[]>;
@@ -217,7 +217,7 @@ function refusal(refused: readonly Refused[]): ApiError {
 }
 
 /** The key the sync matches a record by: its collection's natural key, else its declared import key. */
-function importKey(collection: Collection, record: Fields): string {
+function importKey(collection: CompiledCollection, record: Fields): string {
   if (collection.importKey.length === 0) throw new Error(`${collection.name}: no natural key or import key to import by`);
   return keyOf(collection.importKey, record);
 }

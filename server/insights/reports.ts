@@ -4,7 +4,7 @@
 // headers, cookies and bodies carry credentials and are never read.
 import { InvalidRequest, type FieldProblem } from '../errors.ts';
 import { checkBody } from '../http/body.ts';
-import { SCHEMA_BASE, type Catalog } from '../schemas/registry.ts';
+import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 
 /** One observed call. */
 export interface Call {
@@ -36,16 +36,16 @@ const SPAN_SERVER = new Set<unknown>([2, 'SPAN_KIND_SERVER']);
 const SPAN_CLIENT = new Set<unknown>([3, 'SPAN_KIND_CLIENT']);
 
 /** The report's calls, or InvalidRequest naming the first problem (nothing is counted then). */
-export function callsOf(catalog: Catalog, report: RawReport): { format: ReportFormat; calls: Call[] } {
-  if (report.contentType === 'application/x-ndjson') return { format: 'ndjson', calls: ndjsonCalls(catalog, report.text) };
+export function callsOf(schemas: SchemaRegistry, report: RawReport): { format: ReportFormat; calls: Call[] } {
+  if (report.contentType === 'application/x-ndjson') return { format: 'ndjson', calls: ndjsonCalls(schemas, report.text) };
   const value = parseJson(report.text, 'body');
-  if (isObject(value) && 'log' in value) return { format: 'har', calls: harCalls(catalog, value) };
-  if (isObject(value) && 'resourceSpans' in value) return { format: 'otlp', calls: otlpCalls(catalog, value) };
+  if (isObject(value) && 'log' in value) return { format: 'har', calls: harCalls(schemas, value) };
+  if (isObject(value) && 'resourceSpans' in value) return { format: 'otlp', calls: otlpCalls(schemas, value) };
   throw InvalidRequest.field('/', 'must be a HAR 1.2 archive ({"log": {"entries": [...]}}), an OTLP/HTTP JSON trace export ({"resourceSpans": [...]}) or NDJSON lines (Content-Type: application/x-ndjson)');
 }
 
-function harCalls(catalog: Catalog, har: Record<string, unknown>): Call[] {
-  validate(catalog, 'reports/har.json', har, '');
+function harCalls(schemas: SchemaRegistry, har: Record<string, unknown>): Call[] {
+  validate(schemas, 'reports/har.json', har, '');
   const entries = (har['log'] as { entries: Array<{ startedDateTime: string; request: { method: string; url: string }; response: { status: number } }> }).entries;
   return entries.map((entry, index) => ({
     ...fromUrl(entry.request.url, `/log/entries/${index}/request/url`),
@@ -56,14 +56,14 @@ function harCalls(catalog: Catalog, har: Record<string, unknown>): Call[] {
   }));
 }
 
-function ndjsonCalls(catalog: Catalog, text: string): Call[] {
+function ndjsonCalls(schemas: SchemaRegistry, text: string): Call[] {
   const lines = text.split('\n');
   const calls: Call[] = [];
   lines.forEach((line, index) => {
     if (line.trim() === '') return;
     const at = `/${index}`;
     const value = parseJson(line, `line ${index + 1}`);
-    validate(catalog, 'reports/ndjson-call.json', value, at);
+    validate(schemas, 'reports/ndjson-call.json', value, at);
     const entry = value as { method: string; url?: string; host?: string; path?: string; status?: number; time?: string | number };
     if (entry.url === undefined && entry.path === undefined) throw InvalidRequest.field(at, 'must have url, or path (with host when the call\'s host matters)');
     const where = entry.path !== undefined
@@ -75,8 +75,8 @@ function ndjsonCalls(catalog: Catalog, text: string): Call[] {
   return calls;
 }
 
-function otlpCalls(catalog: Catalog, export_: Record<string, unknown>): Call[] {
-  validate(catalog, 'reports/otlp-traces.json', export_, '');
+function otlpCalls(schemas: SchemaRegistry, export_: Record<string, unknown>): Call[] {
+  validate(schemas, 'reports/otlp-traces.json', export_, '');
   const calls: Call[] = [];
   const groups = export_['resourceSpans'] as Array<{ resource?: { attributes?: Attribute[] }; scopeSpans?: Array<{ spans?: Span[] }> }>;
   groups.forEach((group, g) => {
@@ -172,8 +172,8 @@ function parseJson(textValue: string, field: string): unknown {
   return value;
 }
 
-function validate(catalog: Catalog, schema: string, value: unknown, at: string): void {
-  const problems = catalog.check(`${SCHEMA_BASE}${schema}`)(value);
+function validate(schemas: SchemaRegistry, schema: string, value: unknown, at: string): void {
+  const problems = schemas.check(`${SCHEMA_BASE}${schema}`)(value);
   if (problems.length > 0) throw new InvalidRequest(problems.map((problem: FieldProblem) => ({ ...problem, field: `${at}${problem.field === '/' ? '' : problem.field}` || '/' })));
 }
 

@@ -6,9 +6,9 @@
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../operations/list-query.ts';
 import type { Tag } from '../openapi/documented-route.ts';
-import type { Endpoint } from '../pipeline.ts';
+import type { Endpoint } from '../pipeline/handler.ts';
 import { FAMILIES } from '../routes/table.ts';
-import { SCHEMA_BASE, type Catalog, type Check } from '../schemas/registry.ts';
+import { SCHEMA_BASE, type SchemaRegistry, type Check } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { ingest } from './ingest.ts';
 import type { Observations } from './observations.ts';
@@ -31,7 +31,7 @@ const INSIGHTS = `${SCHEMA_BASE}api/insights.json#/$defs/`;
 const NOT_FOUND = new RecordNotFound('Service not found');
 
 export interface InsightParts {
-  catalog: Catalog;
+  schemas: SchemaRegistry;
   stores: ReadonlyMap<string, RecordStore>;
   observations: Observations;
   /** IMPORT_BODY_LIMIT: a report may be as large as an API description. */
@@ -107,7 +107,7 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
         async run({ version, body, query }) {
           const report = body as ReportBody;
           // Everything is checked before anything is counted.
-          const { calls } = callsOf(parts.catalog, report);
+          const { calls } = callsOf(parts.schemas, report);
           const service = query['service'] as string | undefined;
           const answer = await ingest(parts, {
             versionId: version!.versionId, calls,

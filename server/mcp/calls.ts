@@ -9,7 +9,7 @@ import type { Credential } from '../auth/credential.ts';
 import { Deadline } from '../deadline.ts';
 import { toApiError, type ApiError } from '../errors.ts';
 import { checked, reachProject, reachVersion, versionAddressIn } from '../pipeline/stages.ts';
-import type { Catalog } from '../schemas/registry.ts';
+import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { ResolvedVersion, VersionResolver } from '../versions/resolve.ts';
 
 /** What a tool's work reaches, each named by the argument that gave it (for its 400). */
@@ -30,21 +30,21 @@ export type ToolWork = (reach: ToolReach) => Promise<Record<string, unknown>>;
 export type Answer = (work: ToolWork, options?: { longRunning?: boolean }) => Promise<CallToolResult>;
 
 export interface CallParts {
-  catalog: Catalog;
+  schemas: SchemaRegistry;
   versions: VersionResolver;
   dbTimeoutMs: number;
 }
 
 /** How the tools of one credential's MCP server answer; `log`: the request's. */
-export function answerFor({ catalog, versions, dbTimeoutMs }: CallParts, credential: Credential, log: Pick<Logger, 'warn' | 'error'>): Answer {
+export function answerFor({ schemas, versions, dbTimeoutMs }: CallParts, credential: Credential, log: Pick<Logger, 'warn' | 'error'>): Answer {
   return async (work, options) => {
     try {
       // Each call a budget of its own, as each HTTP request has.
       const deadline = new Deadline(dbTimeoutMs);
       const reach = { credential, access: 'read' as const, versions, deadline };
       const tool: ToolReach = {
-        version: (ref, argument = 'version') => reachVersion(versionAddressIn(catalog, ref, argument), reach),
-        project: (ref, argument) => reachProject(checked(catalog.checkProjectRef, ref, argument), reach),
+        version: (ref, argument = 'version') => reachVersion(versionAddressIn(schemas, ref, argument), reach),
+        project: (ref, argument) => reachProject(checked(schemas.checkProjectRef, ref, argument), reach),
       };
       const structured = await (options?.longRunning ? work(tool) : deadline.bound(() => work(tool)));
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };

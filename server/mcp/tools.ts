@@ -14,7 +14,7 @@ import { registerInsightTools } from '../insights/mcp.ts';
 import type { Observations } from '../insights/observations.ts';
 import { endpointDetail, serviceBySlug, viewOf } from '../search/endpoints.ts';
 import type { SearchIndexes } from '../search/indexes.ts';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../search/routes.ts';
+import { DEFAULT_HITS, MAX_HITS } from '../search/routes.ts';
 import { wordsOf } from '../search/text.ts';
 import type { RecordStore } from '../store/records.ts';
 import type { Tenancy } from '../tenancy/tenancy.ts';
@@ -75,14 +75,14 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential, log: 
       version: VERSION_ARG,
       query: z.string().describe('Words to look for.'),
       service: z.string().optional().describe('Only this service (slug).'),
-      limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`At most this many hits (default ${DEFAULT_LIMIT}).`),
+      limit: z.number().int().min(1).max(MAX_HITS).optional().describe(`At most this many hits (default ${DEFAULT_HITS}).`),
     },
     outputSchema: { hits: z.array(anyObject) },
   }, (args) => answer(async (reach) => {
     const version = await reach.version(args.version);
     if (wordsOf(args.query).length === 0) throw InvalidRequest.field('query', 'must have at least one word');
     const index = await parts.searchIndexes.of(version.versionId);
-    const hits = index.search({ query: args.query, limit: args.limit ?? DEFAULT_LIMIT, ...(args.service === undefined ? {} : { service: args.service }) });
+    const hits = index.search({ query: args.query, limit: args.limit ?? DEFAULT_HITS, ...(args.service === undefined ? {} : { service: args.service }) });
     return { hits: await withObserved(parts.observations, version.versionId, hits) };
   }, LONG_RUNNING));
 

@@ -4,7 +4,7 @@ import { RecordNotFound } from '../errors.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../operations/list-query.ts';
 import type { Route } from '../routes/table.ts';
 import { CURSOR_POSITION_TTL_MS } from '../store/positions.ts';
-import { SCHEMA_BASE, type Catalog, type Collection } from '../schemas/registry.ts';
+import { SCHEMA_BASE, type SchemaRegistry, type CompiledCollection } from '../schemas/registry.ts';
 import type { QueryParameter, RouteDoc, Schema, SuccessResponse, Tag } from './documented-route.ts';
 import { exampleRecord } from './examples.ts';
 import { bodyComponentName, bodySchema, type BodyKind } from './request-bodies.ts';
@@ -16,15 +16,15 @@ const FAMILY_NOTE: Readonly<Record<string, string>> = {
   P: 'The version is named by project (id or slug), version type and version slug; it resolves to the same records as the version id.',
 };
 
-export function collectionTags(collections: readonly Collection[]): Tag[] {
+export function collectionTags(collections: readonly CompiledCollection[]): Tag[] {
   return collections.map((collection) => ({ name: collection.title, description: String(collection.schema['description'] ?? collection.title) }));
 }
 
 /** The documentation of each route of the table, in the table's order. */
-export function collectionRouteDocs(catalog: Catalog, routes: readonly Route[]): RouteDoc[] {
+export function collectionRouteDocs(schemas: SchemaRegistry, routes: readonly Route[]): RouteDoc[] {
   // A scope rule's fewest fields are set, so the example keeps it too (a Parameter names its path).
-  const examples = new Map(catalog.collections.map((collection) =>
-    [collection.name, exampleRecord(catalog, collection.schemaId, collection.scope?.fields.slice(0, collection.scope.min))]));
+  const examples = new Map(schemas.collections.map((collection) =>
+    [collection.name, exampleRecord(schemas, collection.schemaId, collection.scope?.fields.slice(0, collection.scope.min))]));
   return routes.map((route) => documentRoute(route, examples.get(route.collection.name)));
 }
 
@@ -113,7 +113,7 @@ const OPERATION_NOTES: Readonly<Record<Route['operation']['name'], string>> = {
   delete: 'A second delete of the same id is 404.',
 };
 
-function listQuery(collection: Collection): QueryParameter[] {
+function listQuery(collection: CompiledCollection): QueryParameter[] {
   const sortable = [...collection.sortable].join(', ');
   return [
     {
@@ -141,19 +141,19 @@ function listQuery(collection: Collection): QueryParameter[] {
 }
 
 /** Comma-separated sortable fields, each with an optional `-` (that none is given twice, no pattern can say). */
-function sortPattern(collection: Collection): string {
+function sortPattern(collection: CompiledCollection): string {
   const key = `-?(?:${[...collection.sortable].map((field) => field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`;
   return `^${key}(?:,${key})*$`;
 }
 
 /** The body schemas of every collection's create, replace and update, by component name. */
-export function collectionBodySchemas(collections: readonly Collection[]): Record<string, Schema> {
+export function collectionBodySchemas(collections: readonly CompiledCollection[]): Record<string, Schema> {
   return Object.fromEntries(collections.flatMap((collection) => (['create', 'replace', 'update'] as const)
     .map((kind) => [bodyComponentName(collection, kind), bodySchema(collection, kind)])));
 }
 
 /** A patch that sets the record's required fields (other than its address) and nothing else. */
-function patchExample(collection: Collection, example: Record<string, unknown>): Record<string, unknown> {
+function patchExample(collection: CompiledCollection, example: Record<string, unknown>): Record<string, unknown> {
   const required = new Set((collection.schema['required'] ?? []) as string[]);
   return Object.fromEntries(Object.entries(example).filter(([field]) => required.has(field) && field !== 'id' && field !== 'versionId'));
 }

@@ -2,7 +2,7 @@
 // title), one per `$defs` entry of the files under defs/, and every `$ref` rewritten from the
 // schema's `$id` form to `#/components/schemas/...` so the document needs nothing outside itself.
 import type { AnySchemaObject } from 'ajv/dist/2020.js';
-import { SCHEMA_BASE, type Catalog } from '../schemas/registry.ts';
+import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { Schema } from './documented-route.ts';
 
 /** Files of schemas/ that describe the service itself, not its resources. */
@@ -22,11 +22,11 @@ export interface SchemaComponents {
   refOf(absoluteRef: string): string;
 }
 
-export function schemaComponents(catalog: Catalog): SchemaComponents {
-  const files = Object.keys(catalog.ajv.schemas)
+export function schemaComponents(registry: SchemaRegistry): SchemaComponents {
+  const files = Object.keys(registry.ajv.schemas)
     .filter((id) => id.startsWith(SCHEMA_BASE) && !INTERNAL.has(id))
     .sort();
-  const fileSchema = (id: string): AnySchemaObject => catalog.ajv.getSchema(id)!.schema as AnySchemaObject;
+  const fileSchema = (id: string): AnySchemaObject => registry.ajv.getSchema(id)!.schema as AnySchemaObject;
   const names = new Map<string, string>();
   const taken = new Map<string, string>();
   const claim = (name: string, owner: string): string => {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../config.ts';
 import { DOCUMENTED_OUTCOMES, type ApiError } from '../errors.ts';
-import { SCHEMA_BASE, type Catalog } from '../schemas/registry.ts';
+import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import { schemaComponents, type SchemaComponents } from './components.ts';
 import type { DocumentedRoute, Schema, Tag } from './documented-route.ts';
 
@@ -44,8 +44,8 @@ export interface DocumentInput {
 
 export type OpenApiDocument = Readonly<Record<string, unknown>> & { paths: Record<string, Record<string, Record<string, unknown>>> };
 
-export function openApiDocument(catalog: Catalog, input: DocumentInput): OpenApiDocument {
-  const components = schemaComponents(catalog);
+export function openApiDocument(schemas: SchemaRegistry, input: DocumentInput): OpenApiDocument {
+  const components = schemaComponents(schemas);
   const paths: Record<string, Record<string, Record<string, unknown>>> = {};
   const operationIds = new Set<string>();
   for (const route of input.routes) {

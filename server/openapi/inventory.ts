@@ -8,10 +8,10 @@ import { HEALTH_ROUTE } from '../http/health.ts';
 import { METRICS_ROUTE } from '../http/metrics.ts';
 import { INSIGHTS_TAG } from '../insights/routes.ts';
 import { MCP_ROUTE } from '../mcp/route.ts';
-import { PIPELINE_OUTCOMES, type Endpoint } from '../pipeline.ts';
+import { PIPELINE_OUTCOMES, type Endpoint } from '../pipeline/handler.ts';
 import { serviceEndpoints, type EndpointParts } from '../routes/endpoints.ts';
-import { INTEGRITY_TAG } from '../routes/version-routes.ts';
-import type { Catalog } from '../schemas/registry.ts';
+import { INTEGRITY_TAG } from '../integrity/routes.ts';
+import type { SchemaRegistry } from '../schemas/registry.ts';
 import { SEARCH_TAG } from '../search/routes.ts';
 import { VERSIONS_TAG } from '../versions/routes.ts';
 import { collectionBodySchemas, collectionTags } from './collection-routes.ts';
@@ -19,9 +19,9 @@ import { openApiDocument, type DocumentInput, type OpenApiDocument } from './doc
 import type { DocumentedRoute } from './documented-route.ts';
 import { SERVICE_TAG, selfDescriptionRoutes } from './service-routes.ts';
 
-export function serviceDocumentation(catalog: Catalog, endpoints: readonly Endpoint[]): DocumentInput {
+export function serviceDocumentation(schemas: SchemaRegistry, endpoints: readonly Endpoint[]): DocumentInput {
   const roomTags = [SERVICE_TAG, VERSIONS_TAG, INTEGRITY_TAG, DESCRIPTIONS_TAG, SEARCH_TAG, CHANGES_TAG, INSIGHTS_TAG];
-  const recordTags = collectionTags(catalog.collections);
+  const recordTags = collectionTags(schemas.collections);
   const routes: DocumentedRoute[] = [
     HEALTH_ROUTE,
     METRICS_ROUTE,
@@ -40,7 +40,7 @@ export function serviceDocumentation(catalog: Catalog, endpoints: readonly Endpo
   return {
     routes: ranked.sort((a, b) => a.index - b.index).map(({ route }) => route),
     tags: [...roomTags, ...recordTags],
-    schemas: collectionBodySchemas(catalog.collections),
+    schemas: collectionBodySchemas(schemas.collections),
   };
 }
 
@@ -48,12 +48,12 @@ export function serviceDocumentation(catalog: Catalog, endpoints: readonly Endpo
  * The service's OpenAPI document, as served at /v2/openapi.json (of the endpoints the app
  * mounts) and written by `npm run openapi` (of the same list, built with nothing to run against).
  */
-export function serviceDocument(catalog: Catalog, endpoints: readonly Endpoint[] = serviceEndpoints(documentationOnly(catalog))): OpenApiDocument {
-  return openApiDocument(catalog, serviceDocumentation(catalog, endpoints));
+export function serviceDocument(schemas: SchemaRegistry, endpoints: readonly Endpoint[] = serviceEndpoints(documentationOnly(schemas))): OpenApiDocument {
+  return openApiDocument(schemas, serviceDocumentation(schemas, endpoints));
 }
 
 /** Parts for building endpoints only to read their documentation: running one throws. */
-function documentationOnly(catalog: Catalog): EndpointParts {
+function documentationOnly(schemas: SchemaRegistry): EndpointParts {
   const absent = new Proxy({}, { get: (_target, name) => { throw new Error(`documentation only: no ${String(name)} to run against`); } }) as never;
-  return { catalog, stores: new Map(), tenancy: absent, versionManager: absent, versionRecords: absent, observations: absent, searchIndexes: absent, recordLimits: absent, importBodyLimit: 0 };
+  return { schemas, stores: new Map(), tenancy: absent, versionManager: absent, versionRecords: absent, observations: absent, searchIndexes: absent, recordLimits: absent, importBodyLimit: 0 };
 }

@@ -2,7 +2,7 @@
 // (operations/record-body.ts), so a field a schema author adds needs no change here: `versionId`
 // comes from the route, `updatedAt` is ignored, a create may choose its `id`, a replace or update
 // takes its id from the route, and an update is any subset of the fields.
-import type { Collection } from '../schemas/registry.ts';
+import type { CompiledCollection } from '../schemas/registry.ts';
 import { absoluteRefs } from './components.ts';
 import type { Schema } from './documented-route.ts';
 
@@ -24,12 +24,12 @@ const ROUTE_ID: Schema = {
 const UPDATED_AT: Schema = { description: 'Ignored, whatever its value: assigned by the service, so a record read with GET can be sent back.' };
 
 /** The component name of a body schema: `PathCreate`, `PathReplace`, `PathUpdate`. */
-export function bodyComponentName(collection: Collection, kind: BodyKind): string {
+export function bodyComponentName(collection: CompiledCollection, kind: BodyKind): string {
   return `${collection.record.replace(/[^A-Za-z0-9]/g, '')}${kind[0]!.toUpperCase()}${kind.slice(1)}`;
 }
 
 /** The body schema of `kind` for the collection, with `$ref`s as absolute `$id`s of schemas/. */
-export function bodySchema(collection: Collection, kind: BodyKind): Schema {
+export function bodySchema(collection: CompiledCollection, kind: BodyKind): Schema {
   const record = collection.schema;
   const fieldRef = (field: string): Schema => ({ $ref: `${collection.schemaId}#/properties/${field}` });
   const assigned: Record<string, Schema> = { id: kind === 'create' ? fieldRef('id') : ROUTE_ID, versionId: VERSION_ID, updatedAt: UPDATED_AT };
@@ -56,7 +56,7 @@ export function bodySchema(collection: Collection, kind: BodyKind): Schema {
 }
 
 /** The collection's scope rule (schemas/collections.json), which the service checks beside the schema: between min and max of its fields set. */
-function scopeRules(collection: Collection): Schema[] {
+function scopeRules(collection: CompiledCollection): Schema[] {
   const { scope } = collection;
   if (!scope) return [];
   const rules: Schema[] = [];

@@ -2,7 +2,7 @@
 // collection's equality filters; anything else, or any malformed value, is 400 naming the parameter.
 import { InvalidRequest } from '../errors.ts';
 import { singleValue } from '../http/query.ts';
-import type { Collection } from '../schemas/registry.ts';
+import type { CompiledCollection } from '../schemas/registry.ts';
 import { withTieBreaker, type SortKey } from '../store/cursor.ts';
 import type { ListQuery } from '../store/records.ts';
 
@@ -12,7 +12,7 @@ const CONTROL_PARAMETERS = new Set(['cursor', 'limit', 'sort', 'updatedAfter']);
 /** RFC 3339 date-time with a time zone (what `format: date-time` means), fractions to the millisecond or beyond. */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
-export function parseListQuery(collection: Collection, versionId: string, query: Readonly<Record<string, unknown>>): ListQuery {
+export function parseListQuery(collection: CompiledCollection, versionId: string, query: Readonly<Record<string, unknown>>): ListQuery {
   for (const name of Object.keys(query)) {
     if (!CONTROL_PARAMETERS.has(name) && !collection.filters.has(name)) {
       throw InvalidRequest.field(name, `is not a query parameter of this list (use cursor, limit, sort${[...collection.filters.keys()].map((f) => `, ${f}`).join('')}, updatedAfter)`);
@@ -41,7 +41,7 @@ export function parseLimit(value: unknown): number {
   return limit;
 }
 
-function parseCursor(collection: Collection, value: unknown): string | undefined {
+function parseCursor(collection: CompiledCollection, value: unknown): string | undefined {
   const cursor = singleValue('cursor', value);
   if (cursor === undefined) return undefined;
   if (collection.checkId(cursor).length > 0) throw InvalidRequest.field('cursor', `must be a ${collection.record} id (${collection.idPrefix}…)`);
@@ -49,7 +49,7 @@ function parseCursor(collection: Collection, value: unknown): string | undefined
 }
 
 /** Each filter's text typed as its field (`statusCode=200` a number, `contentMediaType=null` null). */
-function parseFilters(collection: Collection, query: Readonly<Record<string, unknown>>): Record<string, unknown> {
+function parseFilters(collection: CompiledCollection, query: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const filters: Record<string, unknown> = {};
   for (const [field, valueOf] of collection.filters) {
     const text = singleValue(field, query[field]);
@@ -76,7 +76,7 @@ export function parseDateTime(name: string, value: unknown): Date | undefined {
 }
 
 /** `sort=path,-updatedAt` or `sort=path&sort=-updatedAt`: `-` for descending. */
-function parseSort(collection: Collection, value: unknown): SortKey[] {
+function parseSort(collection: CompiledCollection, value: unknown): SortKey[] {
   if (value === undefined) return [];
   const items = (Array.isArray(value) ? value : [value]).flatMap((item) => String(item).split(','));
   const seen = new Set<string>();

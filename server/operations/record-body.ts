@@ -1,7 +1,7 @@
 // Rules every record body follows (decisions.md, Identifiers): `updatedAt` is the service's,
 // `versionId` comes from the route, and problems are reported before anything is stored.
 import { Conflict, InvalidRequest } from '../errors.ts';
-import type { Collection } from '../schemas/registry.ts';
+import type { CompiledCollection } from '../schemas/registry.ts';
 import { NaturalKeyTaken, type CatalogRecord } from '../store/records.ts';
 
 export type Fields = Record<string, unknown>;
@@ -32,14 +32,14 @@ export function requireSameId(fields: Fields, id: string): void {
 }
 
 /** Validates a whole record against its schema (filling defaults), or throws 400 with the problems. */
-export function checkedRecord(collection: Collection, fields: Fields): CatalogRecord {
+export function checkedRecord(collection: CompiledCollection, fields: Fields): CatalogRecord {
   const problems = collection.checkRecord(fields);
   if (problems.length > 0) throw new InvalidRequest(problems);
   return fields as CatalogRecord;
 }
 
 /** Runs a write; a natural key held by another record becomes 409 naming the key's fields. */
-export async function withNaturalKey<T>(collection: Collection, write: () => Promise<T>): Promise<T> {
+export async function withNaturalKey<T>(collection: CompiledCollection, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {

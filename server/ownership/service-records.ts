@@ -4,7 +4,7 @@
 // declare an `owner` field naming it (Resources, Headers, Examples: the import's marker). An
 // import of the service syncs exactly these, its export renders them.
 import { fieldAt } from '../schemas/record-keys.ts';
-import type { Collection } from '../schemas/registry.ts';
+import type { CompiledCollection } from '../schemas/registry.ts';
 import type { CatalogRecord } from '../store/records.ts';
 
 /** The collection of the services themselves, the root every owned record leads to. */
@@ -15,7 +15,7 @@ export const SERVICES = 'services';
  * otherwise in collections.json order): the order an import writes in, so that one cut short
  * leaves no orphans it cannot find again. Deletes go the other way.
  */
-export function serviceKinds(collections: Iterable<Collection>): Collection[] {
+export function serviceKinds(collections: Iterable<CompiledCollection>): CompiledCollection[] {
   const all = [...collections];
   const owned = new Set(all.some(({ name }) => name === SERVICES) ? [SERVICES] : []);
   for (let grew = true; grew;) {
@@ -26,9 +26,9 @@ export function serviceKinds(collections: Iterable<Collection>): Collection[] {
       grew = true;
     }
   }
-  const ordered: Collection[] = [];
+  const ordered: CompiledCollection[] = [];
   const placed = new Set<string>();
-  const ready = (kind: Collection): boolean => owned.has(kind.name) && !placed.has(kind.name)
+  const ready = (kind: CompiledCollection): boolean => owned.has(kind.name) && !placed.has(kind.name)
     && parentsOf(kind).every((parent) => placed.has(parent) || parent === kind.name || !owned.has(parent));
   for (let next = all.find(ready); next; next = all.find(ready)) {
     ordered.push(next);
@@ -39,12 +39,12 @@ export function serviceKinds(collections: Iterable<Collection>): Collection[] {
 }
 
 /** The kinds a record of this kind may belong to a service through: what it refers to, and the services for an `owner` field. */
-function parentsOf(kind: Collection): string[] {
+function parentsOf(kind: CompiledCollection): string[] {
   return [...kind.references.values(), ...(kind.owner === undefined ? [] : [SERVICES])];
 }
 
 /** The records of `all` (by collection) that belong to the service, by collection, for each of its kinds. */
-export function recordsOfService(kinds: readonly Collection[], serviceId: string, all: ReadonlyMap<string, readonly CatalogRecord[]>): Map<string, CatalogRecord[]> {
+export function recordsOfService(kinds: readonly CompiledCollection[], serviceId: string, all: ReadonlyMap<string, readonly CatalogRecord[]>): Map<string, CatalogRecord[]> {
   const owned = new Map<string, CatalogRecord[]>();
   const ids = new Map<string, ReadonlySet<unknown>>();
   for (const kind of kinds) {

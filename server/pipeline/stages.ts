@@ -1,11 +1,11 @@
 // The stages every caller takes to what it acts on, whatever brought it (an HTTP route through
-// server/pipeline.ts, an MCP tool through server/mcp/calls.ts): the address checked by the
+// server/pipeline/handler.ts, an MCP tool through server/mcp/calls.ts): the address checked by the
 // schemas, then the version or project resolved and authorized within the caller's database
 // budget. Each stage passes its result on or throws the ApiError the caller reports.
 import { authorize, type Access, type Credential } from '../auth/credential.ts';
 import type { Deadline } from '../deadline.ts';
 import { Forbidden, InvalidRequest } from '../errors.ts';
-import type { Catalog, Check } from '../schemas/registry.ts';
+import type { SchemaRegistry, Check } from '../schemas/registry.ts';
 import type { VersionType } from '../tenancy/versions.ts';
 import type { ResolvedVersion, VersionAddress, VersionResolver } from '../versions/resolve.ts';
 
@@ -26,24 +26,24 @@ export type AddressPart = 'versionId' | 'projectRef' | 'versionType' | 'versionS
  * A version address each part of which passed its schema. A 400 names the part as `nameOf` says:
  * a route names each of its parameters, a tool the one argument that holds them all.
  */
-export function versionAddress(catalog: Catalog, family: 'V' | 'P', partOf: (part: AddressPart) => string, nameOf: (part: AddressPart) => string = (part) => part): VersionAddress {
+export function versionAddress(schemas: SchemaRegistry, family: 'V' | 'P', partOf: (part: AddressPart) => string, nameOf: (part: AddressPart) => string = (part) => part): VersionAddress {
   const part = (name: AddressPart, check: Check) => checked(check, partOf(name), nameOf(name));
-  if (family === 'V') return { family, versionId: part('versionId', catalog.checkVersionId) };
+  if (family === 'V') return { family, versionId: part('versionId', schemas.checkVersionId) };
   return {
     family,
-    projectRef: part('projectRef', catalog.checkProjectRef),
-    versionType: part('versionType', catalog.checkVersionType) as VersionType,
-    versionSlug: part('versionSlug', catalog.checkVersionSlug),
+    projectRef: part('projectRef', schemas.checkProjectRef),
+    versionType: part('versionType', schemas.checkVersionType) as VersionType,
+    versionSlug: part('versionSlug', schemas.checkVersionSlug),
   };
 }
 
 /** A version address written as one string (a tool argument): `ver_...` or `project/type/slug`. */
-export function versionAddressIn(catalog: Catalog, ref: string, argument: string): VersionAddress {
+export function versionAddressIn(schemas: SchemaRegistry, ref: string, argument: string): VersionAddress {
   const parts = ref.split('/');
   if (parts.length !== 1 && parts.length !== 3) throw InvalidRequest.field(argument, 'must be a version id or project/type/slug');
   const [projectRef, versionType, versionSlug] = parts as [string, string, string];
   const given: Record<AddressPart, string> = { versionId: ref, projectRef, versionType, versionSlug };
-  return versionAddress(catalog, parts.length === 1 ? 'V' : 'P', (part) => given[part], () => argument);
+  return versionAddress(schemas, parts.length === 1 ? 'V' : 'P', (part) => given[part], () => argument);
 }
 
 /** Who reaches for what, and the budget its lookups are bounded by (DB_TIMEOUT_MS). */

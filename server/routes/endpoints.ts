@@ -6,8 +6,8 @@ import { descriptionEndpoints } from '../descriptions/routes.ts';
 import type { Observations } from '../insights/observations.ts';
 import { insightEndpoints } from '../insights/routes.ts';
 import { collectionRouteDocs } from '../openapi/collection-routes.ts';
-import { recordEndpoint, type Endpoint } from '../pipeline.ts';
-import type { Catalog } from '../schemas/registry.ts';
+import { recordEndpoint, type Endpoint } from '../pipeline/handler.ts';
+import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { SearchIndexes } from '../search/indexes.ts';
 import { searchEndpoints } from '../search/routes.ts';
 import type { RecordStore } from '../store/records.ts';
@@ -16,10 +16,10 @@ import type { Tenancy } from '../tenancy/tenancy.ts';
 import type { VersionManager } from '../versions/manage.ts';
 import { versionEndpoints } from '../versions/routes.ts';
 import { routeTable } from './table.ts';
-import { wholeVersionEndpoints } from './version-routes.ts';
+import { wholeVersionEndpoints } from '../integrity/routes.ts';
 
 export interface EndpointParts {
-  catalog: Catalog;
+  schemas: SchemaRegistry;
   stores: ReadonlyMap<string, RecordStore>;
   tenancy: Tenancy;
   versionManager: VersionManager;
@@ -32,16 +32,16 @@ export interface EndpointParts {
 }
 
 export function serviceEndpoints(parts: EndpointParts): Endpoint[] {
-  const { catalog, stores, observations } = parts;
-  const routes = routeTable(catalog.collections);
-  const recordDocs = collectionRouteDocs(catalog, routes);
+  const { schemas, stores, observations } = parts;
+  const routes = routeTable(schemas.collections);
+  const recordDocs = collectionRouteDocs(schemas, routes);
   return [
     ...routes.map((route, index) => recordEndpoint(route, stores, recordDocs[index]!)),
     ...wholeVersionEndpoints(stores),
-    ...descriptionEndpoints(stores, catalog, parts.recordLimits),
+    ...descriptionEndpoints(stores, schemas, parts.recordLimits),
     ...searchEndpoints(parts.searchIndexes, observations),
-    ...changeEndpoints(catalog, stores),
-    ...insightEndpoints({ catalog, stores, observations, reportLimit: parts.importBodyLimit }),
-    ...versionEndpoints({ catalog, tenancy: parts.tenancy, manager: parts.versionManager, records: parts.versionRecords }),
+    ...changeEndpoints(schemas, stores),
+    ...insightEndpoints({ schemas, stores, observations, reportLimit: parts.importBodyLimit }),
+    ...versionEndpoints({ schemas, tenancy: parts.tenancy, manager: parts.versionManager, records: parts.versionRecords }),
   ];
 }

@@ -4,7 +4,7 @@
 import express from 'express';
 import { refuseOtherMethods } from '../http/allowed-methods.ts';
 import { nameRoute } from '../http/request-log.ts';
-import { handlerFor, type Endpoint, type PipelineParts } from '../pipeline.ts';
+import { handlerFor, type Endpoint, type PipelineParts } from '../pipeline/handler.ts';
 import { FAMILIES } from './table.ts';
 
 const OPTIONS = { strict: true, caseSensitive: true } as const;

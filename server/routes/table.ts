@@ -9,7 +9,7 @@ import { get } from '../operations/get.ts';
 import { list } from '../operations/list.ts';
 import { replace } from '../operations/replace.ts';
 import { update } from '../operations/update.ts';
-import { SCHEMA_BASE, type Collection } from '../schemas/registry.ts';
+import { SCHEMA_BASE, type CompiledCollection } from '../schemas/registry.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -89,13 +89,13 @@ export const FAMILIES: readonly Family[] = [
 
 export interface Route {
   family: Family;
-  collection: Collection;
+  collection: CompiledCollection;
   operation: OperationSpec;
   /** Express path, e.g. `/v2/catalog/versions/:versionId/paths/:id`. */
   path: string;
 }
 
-export function routeTable(collections: readonly Collection[]): Route[] {
+export function routeTable(collections: readonly CompiledCollection[]): Route[] {
   return FAMILIES.flatMap((family) => collections.flatMap((collection) => OPERATIONS.map((operation) => ({
     family,
     collection,

@@ -20,7 +20,7 @@ const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null'])
 export type Check = (value: unknown) => FieldProblem[];
 
 /** One served collection: its descriptor plus everything derived from its record schema. */
-export interface Collection {
+export interface CompiledCollection {
   /** URL segment and MongoDB collection name, e.g. `paths`. */
   readonly name: string;
   readonly title: string;
@@ -69,8 +69,8 @@ export interface Component {
 /** A filter's query text as the field's value (`200` a number, `null` null), or the problem. */
 export type FilterValue = (text: string) => { value: unknown } | { problem: string };
 
-export interface Catalog {
-  readonly collections: readonly Collection[];
+export interface SchemaRegistry {
+  readonly collections: readonly CompiledCollection[];
   readonly ajv: Ajv2020;
   /** Checks for the route parameters and shapes shared by every collection. */
   readonly checkVersionId: Check;
@@ -85,7 +85,7 @@ export interface Catalog {
   idPrefix(kind: string): string;
 }
 
-export function loadCatalog(schemaDir = path.join(repoRoot, 'schemas')): Catalog {
+export function loadSchemaRegistry(schemaDir = path.join(repoRoot, 'schemas')): SchemaRegistry {
   const ajv = createAjv();
   for (const file of schemaFiles(schemaDir)) ajv.addSchema(readJson(path.join(schemaDir, file)) as AnySchemaObject);
   const checks = new Map<string, Check>();
@@ -124,7 +124,7 @@ export function loadCatalog(schemaDir = path.join(repoRoot, 'schemas')): Catalog
 
 type Descriptor = CollectionDescriptor;
 
-function describeCollection(ajv: Ajv2020, check: (ref: string) => Check, descriptor: Descriptor): Collection {
+function describeCollection(ajv: Ajv2020, check: (ref: string) => Check, descriptor: Descriptor): CompiledCollection {
   const schema = ajv.getSchema(descriptor.schema)?.schema as AnySchemaObject | undefined;
   if (!schema) throw new Error(`collection ${descriptor.name}: no schema with $id ${descriptor.schema}`);
   const properties = (schema['properties'] ?? {}) as Record<string, AnySchemaObject>;

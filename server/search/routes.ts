@@ -1,7 +1,7 @@
 // GET {prefix}/search on both families: operations matching words, ranked, each with what a
 // caller needs to call it (servers, resolved security). Read access, run by the one pipeline.
 import { InvalidRequest } from '../errors.ts';
-import type { Endpoint } from '../pipeline.ts';
+import type { Endpoint } from '../pipeline/handler.ts';
 import { FAMILIES } from '../routes/table.ts';
 import type { Tag } from '../openapi/documented-route.ts';
 import { SCHEMA_BASE } from '../schemas/registry.ts';
@@ -11,8 +11,8 @@ import type { SearchIndexes } from './indexes.ts';
 import { wordsOf } from './text.ts';
 
 const SEARCH_SEGMENT = '/search';
-export const DEFAULT_LIMIT = 20;
-export const MAX_LIMIT = 100;
+export const DEFAULT_HITS = 20;
+export const MAX_HITS = 100;
 
 export const SEARCH_TAG: Tag = {
   name: 'Search',
@@ -32,7 +32,7 @@ export function searchEndpoints(indexes: SearchIndexes, observations: Observatio
       description: 'Operations matching the query\'s words, best first. Each operation is a document of a BM25 index (MiniSearch) with per-field boosts: operationId (split at camelCase, `_`, `-` and `/`) and summary 2, path segments 1.5, tags, service name and slug, and the method with the verbs people use for it (create/add/new/open/make for POST, list/get/find/show/read/retrieve for GET, update/edit/change/set/modify for PUT and PATCH, delete/remove/cancel for DELETE) 1, parameter names and description 0.5. Words are stemmed (Porter2: `repositories` finds `repository`), English stop words dropped, a word of four letters or more also matches as a prefix and one of five or more with one typo. The best 100 are then ordered again by how well the query names each operation: all its words in the operationId, summary or method, and little else there (a verb counts as its action, an abbreviation such as `repo` as its word), and a path ending in a parameter for update and delete, in a name for create and list. `score` is that final relevance (higher is better; comparable within one answer only); ties go by operationId. Each version\'s index is kept in the instance and rebuilt on the first search after any write to the version, so answers always include every write. Each hit carries its servers (the operation\'s, else the path\'s, else the service\'s) and the security requirement that applies (the operation\'s own, else the service\'s), resolved to the security schemes.',
       query: [
         { name: 'q', description: 'What to look for, in plain words ("delete a repository"); a `q` with no letter or digit is 400.', schema: { type: 'string', pattern: '[\\p{L}\\p{N}]' }, required: true },
-        { name: 'limit', description: `At most this many hits; default ${DEFAULT_LIMIT}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
+        { name: 'limit', description: `At most this many hits; default ${DEFAULT_HITS}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_HITS, default: DEFAULT_HITS } },
         { name: 'service', description: 'Only the operations of this service (slug); an unknown slug is 404.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceSlug` } },
       ],
       responses: [{ status: 200, description: 'The hits, best first.', schema: { $ref: `${SCHEMA_BASE}api/search.json` } }],
@@ -51,9 +51,9 @@ export function searchOptions(query: Readonly<Record<string, string | undefined>
   const q = query['q'];
   if (q === undefined || wordsOf(q).length === 0) throw InvalidRequest.field('q', 'must have at least one word');
   const limitText = query['limit'];
-  const limit = limitText === undefined ? DEFAULT_LIMIT : Number(limitText);
-  if (!/^\d+$/.test(limitText ?? '1') || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-    throw InvalidRequest.field('limit', `must be an integer from 1 to ${MAX_LIMIT}`);
+  const limit = limitText === undefined ? DEFAULT_HITS : Number(limitText);
+  if (!/^\d+$/.test(limitText ?? '1') || !Number.isInteger(limit) || limit < 1 || limit > MAX_HITS) {
+    throw InvalidRequest.field('limit', `must be an integer from 1 to ${MAX_HITS}`);
   }
   const service = query['service'];
   if (service !== undefined && !/^[a-z0-9-]+$/.test(service)) throw InvalidRequest.field('service', 'must be a service slug (lowercase letters, digits and hyphens)');

@@ -3,7 +3,7 @@
 // declaration changes (see docs/storage.md).
 import type { Collection as MongoCollection, Db, Document } from 'mongodb';
 import { keyOf } from '../schemas/record-keys.ts';
-import type { Collection } from '../schemas/registry.ts';
+import type { CompiledCollection } from '../schemas/registry.ts';
 
 /** The stored field holding the canonical natural key (see naturalKeyOf); never part of a record. */
 export const KEY_FIELD = '_key';
@@ -24,7 +24,7 @@ export class KeysCollide extends Error {}
  * `name` to `serviceId, name`), every record. Then remembers the declaration. `decode` turns a
  * stored document into the record's fields.
  */
-export async function backfillKeys(db: Db, documents: MongoCollection<Document & { _id: string }>, collection: Collection,
+export async function backfillKeys(db: Db, documents: MongoCollection<Document & { _id: string }>, collection: CompiledCollection,
   decode: (document: Document) => Record<string, unknown>): Promise<void> {
   const fields = collection.naturalKey;
   if (fields.length === 0) return;

@@ -2,7 +2,7 @@
 // stored form, the indexes, natural keys, and single-document atomic writes, each followed by a
 // new revision of its version (revisions.ts) so caches of the version know it changed.
 import type { Collection as MongoCollection, Db, Document, Filter } from 'mongodb';
-import type { Collection } from '../schemas/registry.ts';
+import type { CompiledCollection } from '../schemas/registry.ts';
 import { decodeValue, encodeField } from './codec.ts';
 import { keysetFilter, mongoSort, type SortKey } from './cursor.ts';
 import { writeInBatches } from './bulk-writes.ts';
@@ -16,7 +16,7 @@ import { Revisions } from './revisions.ts';
 export { CursorGone, documentId, NaturalKeyTaken, type BulkWrites, type CatalogRecord, type ListQuery, type Page } from './record.ts';
 
 export class RecordStore {
-  readonly collection: Collection;
+  readonly collection: CompiledCollection;
   readonly #db: Db;
   readonly #documents: MongoCollection<StoredDocument>;
   readonly #locks = new RecordLocks();
@@ -25,7 +25,7 @@ export class RecordStore {
   readonly #revisions: Revisions;
 
   /** `serialiseWrites`: queue writes to one record in this process (FerretDB needs it; see locks.ts). */
-  constructor(db: Db, collection: Collection, options: { serialiseWrites?: boolean } = {}) {
+  constructor(db: Db, collection: CompiledCollection, options: { serialiseWrites?: boolean } = {}) {
     this.collection = collection;
     this.#db = db;
     this.#serialiseWrites = options.serialiseWrites !== false;

@@ -3,7 +3,7 @@
 // streamed in batches so memory stays flat however large the version.
 import { isDeepStrictEqual } from 'node:util';
 import type { Collection as MongoCollection, Db, Document } from 'mongodb';
-import type { Collection } from '../schemas/registry.ts';
+import type { CompiledCollection } from '../schemas/registry.ts';
 import { documentId } from './records.ts';
 import { Revisions } from './revisions.ts';
 
@@ -43,7 +43,7 @@ export class VersionRecords {
   readonly #revisions: Revisions;
 
   /** `purgeBatch` is for tests, which slice small versions to exercise the sliced purge. */
-  constructor(db: Db, collections: readonly Collection[], purgeBatch = PURGE_BATCH, companions: readonly VersionCompanion[] = []) {
+  constructor(db: Db, collections: readonly CompiledCollection[], purgeBatch = PURGE_BATCH, companions: readonly VersionCompanion[] = []) {
     this.#purgeBatch = purgeBatch;
     this.#revisions = new Revisions(db);
     // A null-prototype fieldsAsRaw, as in RecordStore: arrays under keys like `__proto__` would

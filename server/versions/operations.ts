@@ -5,19 +5,19 @@ import { Conflict, Forbidden, InvalidRequest } from '../errors.ts';
 import { singleValue } from '../http/query.ts';
 import type { Outcome } from '../http/respond.ts';
 import { parseLimit } from '../operations/list-query.ts';
-import { SCHEMA_BASE, type Catalog } from '../schemas/registry.ts';
+import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { VersionRecords } from '../store/version-records.ts';
 import { DuplicateSlug } from '../tenancy/stored.ts';
 import type { Tenancy } from '../tenancy/tenancy.ts';
 import type { Version, VersionType } from '../tenancy/versions.ts';
-import type { EndpointContext } from '../pipeline.ts';
+import type { EndpointContext } from '../pipeline/handler.ts';
 import { checked, versionAddress } from '../pipeline/stages.ts';
 import type { VersionManager } from './manage.ts';
 
 export const VERSION_SCHEMA = `${SCHEMA_BASE}api/version.json`;
 
 export interface VersionParts {
-  catalog: Catalog;
+  schemas: SchemaRegistry;
   tenancy: Tenancy;
   manager: VersionManager;
   records: VersionRecords;
@@ -31,8 +31,8 @@ export function versionJson(version: Version): Record<string, unknown> {
   };
 }
 
-export function versionOperations({ catalog, tenancy, manager, records }: VersionParts) {
-  const checkCreate = catalog.check(`${VERSION_SCHEMA}#/$defs/versionCreate`);
+export function versionOperations({ schemas, tenancy, manager, records }: VersionParts) {
+  const checkCreate = schemas.check(`${VERSION_SCHEMA}#/$defs/versionCreate`);
 
   /** The version the pipeline resolved, read whole; a version deleted meanwhile is out of reach. */
   async function current(context: EndpointContext): Promise<Version> {
@@ -47,9 +47,9 @@ export function versionOperations({ catalog, tenancy, manager, records }: Versio
         if (!['cursor', 'limit', 'type'].includes(name)) throw InvalidRequest.field(name, 'is not a query parameter of this list (use cursor, limit, type)');
       }
       const cursor = singleValue('cursor', query['cursor']);
-      if (cursor !== undefined) checked(catalog.checkVersionId, cursor, 'cursor');
+      if (cursor !== undefined) checked(schemas.checkVersionId, cursor, 'cursor');
       const type = singleValue('type', query['type']);
-      if (type !== undefined) checked(catalog.checkVersionType, type, 'type');
+      if (type !== undefined) checked(schemas.checkVersionType, type, 'type');
       const limit = parseLimit(query['limit']);
       const page = await tenancy.versions.listPage({ projectId, type: type as VersionType | undefined, cursor, limit });
       return {
@@ -96,7 +96,7 @@ export function versionOperations({ catalog, tenancy, manager, records }: Versio
       }
       const against = singleValue('against', query['against']);
       if (against === undefined) throw InvalidRequest.field('against', 'is required: the id of the version to compare with');
-      await reachForRead(versionAddress(catalog, 'V', () => against, () => 'against'));
+      await reachForRead(versionAddress(schemas, 'V', () => against, () => 'against'));
       const collections = await records.diff(version!.versionId, against);
       return { status: 200, body: { versionId: version!.versionId, against, collections } };
     },

@@ -2,7 +2,7 @@
 // and delete by id or by address, and the diff of two versions, run by the one pipeline.
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../operations/list-query.ts';
 import type { Schema, Tag } from '../openapi/documented-route.ts';
-import type { Endpoint } from '../pipeline.ts';
+import type { Endpoint } from '../pipeline/handler.ts';
 import { FAMILIES } from '../routes/table.ts';
 import { SCHEMA_BASE } from '../schemas/registry.ts';
 import { VERSION_SCHEMA, versionOperations, type VersionParts } from './operations.ts';

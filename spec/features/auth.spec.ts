@@ -7,7 +7,7 @@ import type { Response } from 'supertest';
 import { issueToken, SCOPE_READ, SCOPE_WRITE, TOKEN_AUDIENCE } from '../../server/auth/tokens.ts';
 import { newId } from '../../server/ids.ts';
 import { FAMILIES, OPERATIONS, routeTable, type Family, type Route } from '../../server/routes/table.ts';
-import type { Collection } from '../../server/schemas/registry.ts';
+import type { CompiledCollection } from '../../server/schemas/registry.ts';
 import type { Version } from '../../server/tenancy/versions.ts';
 import {
   BOTH_SCOPES, claims, craftJwt, nowSeconds, oneCharOff, rsaPrivateKey, unknownApiKey, withPayload, type Claims,
@@ -15,7 +15,7 @@ import {
 import { testDatabase } from '../support/database.ts';
 import { expectError, expectInvalid } from '../support/expect.ts';
 import { bearer, givenTenant, JWT_SECRET, serviceForSuite, tokenFor, type Tenant, type TestService } from '../support/service.ts';
-import { catalog as sampleCatalog, sampleOf } from '../support/records.ts';
+import { schemas as sampleCatalog, sampleOf } from '../support/records.ts';
 
 type Headers = Record<string, string>;
 
@@ -59,7 +59,7 @@ describe('authentication and authorization', () => {
 
   serviceForSuite((made) => ({ service, tenant: A } = made), { BODY_LIMIT: '4kb' });
   before(async () => {
-    routes = routeTable(service.runtime.catalog.collections);
+    routes = routeTable(service.runtime.schemas.collections);
     [B, C] = await Promise.all([givenTenant(service), givenTenant(service)]);
   });
 
@@ -90,7 +90,7 @@ describe('authentication and authorization', () => {
   }
 
   /** Every route of the table (optionally only some), in every address form of its family. */
-  function targets(address: Address, only: (route: Route) => boolean = () => true, id?: (collection: Collection) => string): Target[] {
+  function targets(address: Address, only: (route: Route) => boolean = () => true, id?: (collection: CompiledCollection) => string): Target[] {
     return routes.filter(only).flatMap((route) => FORMS[route.family.name].map((form) => ({
       route,
       form,
@@ -206,7 +206,7 @@ describe('authentication and authorization', () => {
    * create, get, replace, update, delete), each expecting its first success status. Returns
    * the routes it used.
    */
-  async function walk(address: Address, form: Form, collection: Collection, headers: Headers): Promise<Route[]> {
+  async function walk(address: Address, form: Form, collection: CompiledCollection, headers: Headers): Promise<Route[]> {
     const id = newId(collection.idPrefix);
     const used: Route[] = [];
     for (const operation of OPERATIONS) {
@@ -225,13 +225,13 @@ describe('authentication and authorization', () => {
 
   /** `walk` on every collection in every form of every family, in parallel; checks the whole table was used. */
   async function walkEverything(tenant: Tenant, headers: Headers): Promise<void> {
-    const runs = service.runtime.catalog.collections.flatMap((collection) => FAMILIES.flatMap((family) =>
+    const runs = service.runtime.schemas.collections.flatMap((collection) => FAMILIES.flatMap((family) =>
       FORMS[family.name].map((form) => walk(addressOf(tenant), form, collection, headers))));
     const used = new Set((await Promise.all(runs)).flat());
     expect(used.size).to.equal(routes.length);
   }
 
-  async function seed(tenant: Tenant, collection: Collection): Promise<Record<string, unknown>> {
+  async function seed(tenant: Tenant, collection: CompiledCollection): Promise<Record<string, unknown>> {
     const res = await service.request.post(`${tenant.prefixes.V}/${collection.name}`).set(bearer(tenant.key))
       .send(SAMPLES[collection.name]!());
     expect(res.status, res.text).to.equal(201);
@@ -245,8 +245,8 @@ describe('authentication and authorization', () => {
   describe('the route table', () => {
     it('is walked whole: every family has address forms, every collection a sample record', () => {
       expect(FAMILIES.map((family) => family.name).sort()).to.deep.equal(Object.keys(FORMS).sort());
-      expect(service.runtime.catalog.collections.map((collection) => collection.name).sort()).to.deep.equal(Object.keys(SAMPLES).sort());
-      expect(routes).to.have.length(FAMILIES.length * service.runtime.catalog.collections.length * OPERATIONS.length);
+      expect(service.runtime.schemas.collections.map((collection) => collection.name).sort()).to.deep.equal(Object.keys(SAMPLES).sort());
+      expect(routes).to.have.length(FAMILIES.length * service.runtime.schemas.collections.length * OPERATIONS.length);
       const forms = routes.reduce((sum, route) => sum + FORMS[route.family.name].length, 0);
       expect(targets(addressOf(A))).to.have.length(forms).and.to.be.above(routes.length);
     });
@@ -506,7 +506,7 @@ describe('authentication and authorization', () => {
 
     it('a read-only key reads on every route: list and get', async () => {
       const records = new Map<string, Record<string, unknown>>();
-      for (const collection of service.runtime.catalog.collections) records.set(collection.name, await seed(A, collection));
+      for (const collection of service.runtime.schemas.collections) records.set(collection.name, await seed(A, collection));
       const reads = targets(addressOf(A), isRead, (collection) => records.get(collection.name)!['id'] as string);
       for (const [target, res] of await callAll(reads, { headers: bearer(A.readOnlyKey) })) {
         expect(res.status, describeRes(target, res)).to.equal(200);
@@ -565,14 +565,14 @@ describe('authentication and authorization', () => {
     it('a forbidden or unauthenticated write leaves the store exactly as it was', async () => {
       const tenant = await givenTenant(service);
       const seeded = new Map<string, string>();
-      for (const collection of service.runtime.catalog.collections) seeded.set(collection.name, (await seed(tenant, collection))['id'] as string);
+      for (const collection of service.runtime.schemas.collections) seeded.set(collection.name, (await seed(tenant, collection))['id'] as string);
       const { db } = testDatabase();
-      const snapshot = () => Promise.all(service.runtime.catalog.collections.map(async (collection) => ({
+      const snapshot = () => Promise.all(service.runtime.schemas.collections.map(async (collection) => ({
         count: await db.collection(collection.name).countDocuments({ versionId: tenant.version.id }),
         documents: await db.collection(collection.name).find({ versionId: tenant.version.id }).sort({ _id: 1 }).toArray(),
       })));
       const before = await snapshot();
-      expect(before.map((collection) => collection.count)).to.deep.equal(service.runtime.catalog.collections.map(() => 1));
+      expect(before.map((collection) => collection.count)).to.deep.equal(service.runtime.schemas.collections.map(() => 1));
 
       // Writes to the seeded records, and replaces that would create a record at a free id.
       const onSeeded = targets(addressOf(tenant), isWrite, (collection) => seeded.get(collection.name)!);
@@ -641,7 +641,7 @@ describe('authentication and authorization', () => {
       const tenant = await givenTenant(service, { type: 'branch', slug: 'shared' });
       const environment = await service.runtime.tenancy.versions.create(tenant.project.id, 'environment', 'shared');
       const headers = bearer(tenant.key);
-      for (const collection of service.runtime.catalog.collections) {
+      for (const collection of service.runtime.schemas.collections) {
         const inBranch = await seed(tenant, collection);
         for (const pass of ['first', 'cached']) {
           const branchGets = targets(addressOf(tenant), (route) => route.collection === collection && route.operation.name === 'get', () => inBranch['id'] as string);

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import type { Collection as MongoCollection, Document } from 'mongodb';
-import type { Collection } from '../../server/schemas/registry.ts';
+import type { CompiledCollection } from '../../server/schemas/registry.ts';
 import { backfillKeys, KeysCollide, naturalKeyOf } from '../../server/store/natural-keys.ts';
 import { testDatabase } from '../support/database.ts';
 
@@ -14,7 +14,7 @@ type Stored = Document & { _id: string };
 describe('natural keys as stored', () => {
   let name: string;
   let documents: MongoCollection<Stored>;
-  const declared = (naturalKey: string[]): Collection => ({ name, naturalKey }) as unknown as Collection;
+  const declared = (naturalKey: string[]): CompiledCollection => ({ name, naturalKey }) as unknown as CompiledCollection;
   const keys = async (): Promise<Record<string, unknown>> =>
     Object.fromEntries((await documents.find({}).sort({ _id: 1 }).toArray()).map((document) => [document._id, document['_key']]));
   const startUp = (naturalKey: string[]): Promise<void> => backfillKeys(testDatabase().db, documents, declared(naturalKey), (document) => document);

@@ -13,7 +13,7 @@ import { recordOrder, type SortKey } from '../support/bson-order.ts';
 import { parseListQuery } from '../../server/operations/list-query.ts';
 import { newId } from '../../server/ids.ts';
 import { RecordStore } from '../../server/store/records.ts';
-import type { Collection } from '../../server/schemas/registry.ts';
+import type { CompiledCollection } from '../../server/schemas/registry.ts';
 import type { PaginationMetadata } from '../../server/schemas/generated/types.ts';
 
 /** A Path as the tests model it: `updatedAt` as the Date the database holds. */
@@ -272,7 +272,7 @@ describe('List: query parameters and keyset pagination', () => {
 
     describe('the response', () => {
       it('pagination is exactly {nextCursor, hasMore, limit}, valid against api/pagination.json', async () => {
-        const check = service.runtime.catalog.check('https://catalog.example/schemas/api/pagination.json');
+        const check = service.runtime.schemas.check('https://catalog.example/schemas/api/pagination.json');
         const first = await page(small.V, [['limit', '3']]);
         expect(Object.keys(first)).to.have.members(['items', 'pagination']);
         expect(Object.keys(first.pagination)).to.have.members(['nextCursor', 'hasMore', 'limit']);
@@ -501,7 +501,7 @@ describe('List: query parameters and keyset pagination', () => {
     const LIMIT = 3;
     let spy: MongoClient;
     let spyStore: RecordStore;
-    let collection: Collection;
+    let collection: CompiledCollection;
     let version: Awaited<ReturnType<typeof freshVersion>>;
     let models: PathModel[];
     const finds: Document[] = [];

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { repoRoot } from '../../server/config.ts';
 import { newId } from '../../server/ids.ts';
-import { loadCatalog, type Catalog } from '../../server/schemas/registry.ts';
+import { loadSchemaRegistry, type SchemaRegistry } from '../../server/schemas/registry.ts';
 import { documentId } from '../../server/store/records.ts';
 import { recordOrder } from '../support/bson-order.ts';
 import { testDatabase } from '../support/database.ts';
@@ -48,7 +48,7 @@ async function editJson(file: string, edit: (json: Record<string, unknown>) => v
 describe('Schema extension: fields and collections added in schemas/ need no code change', () => {
   let dir: string;
   let originalDir: string;
-  let catalog: Catalog;
+  let schemas: SchemaRegistry;
   let original: TestService;
   let extended: TestService;
   let tenant: Tenant;
@@ -60,15 +60,15 @@ describe('Schema extension: fields and collections added in schemas/ need no cod
     await extendedSchemas(dir);
     originalDir = await fs.mkdtemp(path.join(os.tmpdir(), 'catalog-schemas-'));
     await schemasWithoutServers(originalDir);
-    original = await startService({}, loadCatalog(originalDir));
+    original = await startService({}, loadSchemaRegistry(originalDir));
     tenant = await givenTenant(original);
     const res = await original.request.post(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key))
       .send({ path: '/older', serviceId: SERVICE_ID });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     older = res.body;
 
-    catalog = loadCatalog(dir);
-    extended = await startService({}, catalog);
+    schemas = loadSchemaRegistry(dir);
+    extended = await startService({}, schemas);
   });
   after(async () => {
     await extended?.close();
@@ -82,8 +82,8 @@ describe('Schema extension: fields and collections added in schemas/ need no cod
 
   describe('an optional field on Path', () => {
     it('is known to the loaded catalog: a field, sortable, with its default', () => {
-      const before = loadCatalog().collections.find((collection) => collection.name === 'paths')!;
-      const after = catalog.collections.find((collection) => collection.name === 'paths')!;
+      const before = loadSchemaRegistry().collections.find((collection) => collection.name === 'paths')!;
+      const after = schemas.collections.find((collection) => collection.name === 'paths')!;
       expect([...after.fields]).to.include.members(['owner', 'deprecated']);
       expect([...before.fields]).to.not.include.members(['owner']);
       expect([...after.sortable]).to.include.members(['owner', 'deprecated']);
@@ -265,7 +265,7 @@ describe('Schema extension: a descriptor the service cannot serve', () => {
           schema: 'https://catalog.example/schemas/records/assistant-conversation.json', notFound: 'Conversation not found',
         });
       });
-      expect(() => loadCatalog(dir)).to.throw(/^collection conversations: AssistantConversation has no id property/);
+      expect(() => loadSchemaRegistry(dir)).to.throw(/^collection conversations: AssistantConversation has no id property/);
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }

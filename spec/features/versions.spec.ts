@@ -31,7 +31,7 @@ describe('versions over HTTP', function () {
   const byAddress = (tenant: Tenant, type: string, slug: string, ref = tenant.project.slug) => `/v2/catalog/projects/${ref}/${type}/${slug}`;
 
   function expectVersion(body: Json): void {
-    const problems = service.runtime.catalog.check(VERSION_SCHEMA)(body);
+    const problems = service.runtime.schemas.check(VERSION_SCHEMA)(body);
     expect(problems, JSON.stringify(body)).to.deep.equal([]);
   }
 
@@ -68,7 +68,7 @@ describe('versions over HTTP', function () {
   async function storedCount(versionId: string): Promise<number> {
     const { db } = testDatabase();
     let count = 0;
-    for (const collection of service.runtime.catalog.collections) count += await db.collection(collection.name).countDocuments({ versionId });
+    for (const collection of service.runtime.schemas.collections) count += await db.collection(collection.name).countDocuments({ versionId });
     return count;
   }
 
@@ -119,7 +119,7 @@ describe('versions over HTTP', function () {
         const res: Response = await service.request.get(versionsOf(tenant)).query({ limit: 2, ...(cursor && { cursor }) }).set(bearer(tenant.readOnlyKey));
         expect(res.status).to.equal(200);
         expect(res.body.pagination).to.include({ limit: 2, hasMore: res.body.pagination.nextCursor !== null });
-        expect(service.runtime.catalog.check(`${VERSION_SCHEMA}#/$defs/versionList`)(res.body)).to.deep.equal([]);
+        expect(service.runtime.schemas.check(`${VERSION_SCHEMA}#/$defs/versionList`)(res.body)).to.deep.equal([]);
         seen.push(...res.body.items);
         cursor = res.body.pagination.nextCursor;
       } while (cursor);
@@ -190,7 +190,7 @@ describe('versions over HTTP', function () {
           });
         }
       }
-      const manager = new VersionManager(tenancy, new FailingRecords(testDatabase().db, service.runtime.catalog.collections), { cacheMs: 0 });
+      const manager = new VersionManager(tenancy, new FailingRecords(testDatabase().db, service.runtime.schemas.collections), { cacheMs: 0 });
       let failure: unknown;
       await manager.create(tenant.project.id, 'branch', 'doomed', tenant.version.id).catch((error: unknown) => { failure = error; });
       expect(String(failure)).to.match(/disk full/);
@@ -245,7 +245,7 @@ describe('versions over HTTP', function () {
       const tenant = await givenTenant(service);
       await seed(tenant.version.id, 40);
       const other = await create(tenant, { type: 'branch', slug: 'kept', copyFrom: tenant.version.id });
-      const sliced = new VersionRecords(testDatabase().db, service.runtime.catalog.collections, 7);
+      const sliced = new VersionRecords(testDatabase().db, service.runtime.schemas.collections, 7);
       expect(await sliced.purge(tenant.version.id)).to.equal(48);
       expect(await storedCount(tenant.version.id)).to.equal(0);
       expect(await storedCount(other.body.id)).to.equal(48);
@@ -301,7 +301,7 @@ describe('versions over HTTP', function () {
 
       const res = await service.request.get(`${byId(copy.body.id)}/diff`).query({ against: tenant.version.id }).set(bearer(tokenFor([tenant.project.id], { readOnly: true })));
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      expect(service.runtime.catalog.check(`${VERSION_SCHEMA}#/$defs/versionDiff`)(res.body)).to.deep.equal([]);
+      expect(service.runtime.schemas.check(`${VERSION_SCHEMA}#/$defs/versionDiff`)(res.body)).to.deep.equal([]);
       expect(res.body).to.deep.include({ versionId: copy.body.id, against: tenant.version.id });
       expect(res.body.collections.paths).to.deep.equal({ added: [added], removed: [made[0]], changed: [made[1]], truncated: false });
       expect(res.body.collections.requests).to.deep.equal({ added: [], removed: [], changed: [], truncated: false });

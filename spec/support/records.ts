@@ -4,14 +4,14 @@
 import type supertest from 'supertest';
 import type { AnySchemaObject } from 'ajv/dist/2020.js';
 import { ulid } from 'ulid';
-import { loadCatalog, type Catalog, type Collection } from '../../server/schemas/registry.ts';
+import { loadSchemaRegistry, type SchemaRegistry, type CompiledCollection } from '../../server/schemas/registry.ts';
 import { routeTable, type Method, type Route } from '../../server/routes/table.ts';
 import type { Tenant, TestService } from './service.ts';
 
 export type Fields = Record<string, unknown>;
 
 /** Loaded at module load so suites can generate their tests; the service loads the same schemas. */
-export const catalog: Catalog = loadCatalog();
+export const schemas: SchemaRegistry = loadSchemaRegistry();
 
 /** A generated id: prefix + 26 Crockford base-32 characters. */
 export const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -22,8 +22,8 @@ export function newIdOf(prefix: string): string {
   return prefix + ulid();
 }
 
-export function collectionNamed(name: string): Collection {
-  const found = catalog.collections.find((collection) => collection.name === name);
+export function collectionNamed(name: string): CompiledCollection {
+  const found = schemas.collections.find((collection) => collection.name === name);
   if (!found) throw new Error(`no collection ${name}`);
   return found;
 }
@@ -69,7 +69,7 @@ export interface RouteCase {
 
 /** Every route of the table, with both kinds of project reference for family P. */
 export function routeCases(filter: (route: Route) => boolean = () => true): RouteCase[] {
-  return routeTable(catalog.collections).filter(filter).flatMap((route) =>
+  return routeTable(schemas.collections).filter(filter).flatMap((route) =>
     (route.family.name === 'V' ? ['V' as const] : ['P/slug' as const, 'P/id' as const]).map((via) => ({
       route,
       via,
@@ -240,7 +240,7 @@ const SAMPLES: Record<string, () => Fields> = {
 };
 
 /** A valid body with the collection's required fields and some optional ones; fresh ids on each call. */
-export function sampleOf(collection: Collection): Fields {
+export function sampleOf(collection: CompiledCollection): Fields {
   return SAMPLES[collection.name]?.() ?? derivedSample(collection);
 }
 
@@ -248,7 +248,7 @@ export function sampleOf(collection: Collection): Fields {
  * Only the required fields (never versionId: the route gives it), plus the sample's fields that
  * a rule needs (a scope field, the fields a security scheme's type needs).
  */
-export function minimalOf(collection: Collection): Fields {
+export function minimalOf(collection: CompiledCollection): Fields {
   const sample = sampleOf(collection);
   const minimal: Fields = Object.fromEntries(required(collection).map((field) => [field, sample[field]]));
   for (let round = 0; round < 8; round++) {
@@ -261,19 +261,19 @@ export function minimalOf(collection: Collection): Fields {
 }
 
 /** Resolved schema of a top-level field (following `$ref`s to the shape). */
-export function fieldSchema(collection: Collection, field: string): AnySchemaObject {
+export function fieldSchema(collection: CompiledCollection, field: string): AnySchemaObject {
   let schema = (collection.schema['properties'] as Record<string, AnySchemaObject>)[field]!;
   let base = collection.schemaId;
   for (let hops = 0; typeof schema['$ref'] === 'string' && hops < 16; hops++) {
     const target = new URL(schema['$ref'], base).href;
     const { $ref: _ref, ...beside } = schema;
-    schema = { ...(catalog.ajv.getSchema(target)!.schema as AnySchemaObject), ...beside };
+    schema = { ...(schemas.ajv.getSchema(target)!.schema as AnySchemaObject), ...beside };
     base = target.split('#')[0]!;
   }
   return schema;
 }
 
-export function required(collection: Collection): string[] {
+export function required(collection: CompiledCollection): string[] {
   return ((collection.schema['required'] ?? []) as string[]).filter((field) => field !== 'versionId');
 }
 
@@ -282,7 +282,7 @@ export function required(collection: Collection): string[] {
  * field (a fresh id in samples) or else a string natural key (a unique word in samples), else
  * the newest record first, one per page.
  */
-export function listQueryFor(collection: Collection, record: Fields): string {
+export function listQueryFor(collection: CompiledCollection, record: Fields): string {
   const field = [...collection.references.keys(), ...collection.naturalKey]
     .find((name) => collection.filters.has(name) && typeof record[name] === 'string');
   if (field) return `?${field}=${encodeURIComponent(String(record[field]))}`;
@@ -293,12 +293,12 @@ export function listQueryFor(collection: Collection, record: Fields): string {
  * The first required field holding an id of another record (Path: serviceId, Request:
  * operationId); undefined for kinds that need none (Service, Resource, Server, ...).
  */
-export function referenceField(collection: Collection): string | undefined {
+export function referenceField(collection: CompiledCollection): string | undefined {
   return required(collection).find((name) => typeof fieldSchema(collection, name)['x-id-prefix'] === 'string');
 }
 
 /** An optional free-text field (Path: summary, Request: description): no enum, pattern or format. */
-export function optionalTextField(collection: Collection): string {
+export function optionalTextField(collection: CompiledCollection): string {
   const field = [...collection.fields].find((name) => {
     const schema = fieldSchema(collection, name);
     return !required(collection).includes(name) && name !== 'id' && schema['type'] === 'string'
@@ -309,12 +309,12 @@ export function optionalTextField(collection: Collection): string {
 }
 
 /** A well-formed id of another collection's kind (a `svc_` id on paths, a `path_` id on requests). */
-export function otherKindId(collection: Collection): string {
-  const other = catalog.collections.find((candidate) => candidate.idPrefix !== collection.idPrefix);
+export function otherKindId(collection: CompiledCollection): string {
+  const other = schemas.collections.find((candidate) => candidate.idPrefix !== collection.idPrefix);
   return newIdOf(other?.idPrefix ?? 'svc_');
 }
 
-function derivedSample(collection: Collection): Fields {
+function derivedSample(collection: CompiledCollection): Fields {
   return Object.fromEntries(required(collection).map((field) => [field, sampleValue(fieldSchema(collection, field))]));
 }
 
@@ -333,7 +333,7 @@ function sampleValue(schema: AnySchemaObject): unknown {
  * Top-level fields a client may write (all but id, versionId and updatedAt), except scope
  * fields the sample leaves unset (setting one beside the sample's would break the scope rule).
  */
-export function writableFields(collection: Collection): string[] {
+export function writableFields(collection: CompiledCollection): string[] {
   const sample = sampleOf(collection);
   return [...collection.fields].filter((field) => !['id', 'versionId', 'updatedAt'].includes(field)
     && !(collection.scope?.fields.includes(field) && sample[field] === undefined));
@@ -345,13 +345,13 @@ export function writableFields(collection: Collection): string[] {
  * and rich text. A candidate the sample record would not take (an enum, a pattern, a rule
  * between fields) gives way to the next, and finally to the sample's own value.
  */
-export function variantOf(collection: Collection, field: string, tag: string): unknown {
+export function variantOf(collection: CompiledCollection, field: string, tag: string): unknown {
   const sample = sampleOf(collection);
   const valid = (value: unknown): boolean => collection.checkRecord(structuredClone({ ...sample, [field]: value, versionId: 'ver_00000000000000000000000000' })).length === 0;
   return candidatesOf(collection, field, tag).find(valid) ?? sample[field];
 }
 
-function candidatesOf(collection: Collection, field: string, tag: string): unknown[] {
+function candidatesOf(collection: CompiledCollection, field: string, tag: string): unknown[] {
   const schema = fieldSchema(collection, field);
   if (typeof schema['x-id-prefix'] === 'string') return [newIdOf(schema['x-id-prefix'])];
   const n = Number(tag.replace(/\D/g, '')) || 0;

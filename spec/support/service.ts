@@ -7,7 +7,7 @@ import { createApp } from '../../server/app.ts';
 import { openRuntime, type Runtime } from '../../server/boot.ts';
 import { loadConfig } from '../../server/config.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
-import type { Catalog } from '../../server/schemas/registry.ts';
+import type { SchemaRegistry } from '../../server/schemas/registry.ts';
 import type { Project } from '../../server/tenancy/projects.ts';
 import type { Version, VersionType } from '../../server/tenancy/versions.ts';
 import { testDatabase } from './database.ts';
@@ -22,7 +22,7 @@ export interface TestService {
 }
 
 /** A service on the run's database; `env` overrides configuration (BODY_LIMIT, ...). */
-export async function startService(env: Record<string, string> = {}, catalog?: Catalog): Promise<TestService> {
+export async function startService(env: Record<string, string> = {}, schemas?: SchemaRegistry): Promise<TestService> {
   // DB_TIMEOUT_MS well above the default: a loaded machine makes a slow but healthy database,
   // which must not turn into 503s; the tests of the bound set their own. No rate limit unless a
   // test asks for one: suites walk every route with one credential.
@@ -30,7 +30,7 @@ export async function startService(env: Record<string, string> = {}, catalog?: C
     MONGODB_URI: testDatabase().uri, JWT_SECRET, LOG_LEVEL: 'silent', DB_TIMEOUT_MS: '15000', RATE_LIMIT: 'off', ...env,
   });
   const logger = pino({ level: 'silent' });
-  const runtime = await openRuntime(config, logger, catalog);
+  const runtime = await openRuntime(config, logger, schemas);
   const app = createApp({ ...runtime, logger });
   return { app, runtime, request: supertest.agent(app), close: () => runtime.close() };
 }

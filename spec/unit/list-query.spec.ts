@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { parseListQuery, DEFAULT_LIMIT, MAX_LIMIT } from '../../server/operations/list-query.ts';
 import { InvalidRequest } from '../../server/errors.ts';
-import { loadCatalog, type Collection } from '../../server/schemas/registry.ts';
+import { loadSchemaRegistry, type CompiledCollection } from '../../server/schemas/registry.ts';
 
 const VERSION_ID = 'ver_01HZZZZZZZZZZZZZZZZZZZZZZZ';
 const PATH_ID = 'path_01HAAAAAAAAAAAAAAAAAAAAAAA';
@@ -12,12 +12,12 @@ const SERVICE_ID = 'svc_01HBBBBBBBBBBBBBBBBBBBBBBB';
 const OPERATION_ID = 'op_01HCCCCCCCCCCCCCCCCCCCCCCC';
 
 describe('list query parameters (parseListQuery)', () => {
-  const catalog = loadCatalog();
+  const schemas = loadSchemaRegistry();
   const paths = collectionNamed('paths');
   const requests = collectionNamed('requests');
 
-  function collectionNamed(name: string): Collection {
-    const found = catalog.collections.find((collection) => collection.name === name);
+  function collectionNamed(name: string): CompiledCollection {
+    const found = schemas.collections.find((collection) => collection.name === name);
     if (!found) throw new Error(`schemas/collections.json has no ${name}`);
     return found;
   }

@@ -3,12 +3,12 @@
 import { expect } from 'chai';
 import { schemaComponents } from '../../server/openapi/components.ts';
 import { openApiPath } from '../../server/openapi/document.ts';
-import { loadCatalog } from '../../server/schemas/registry.ts';
+import { loadSchemaRegistry } from '../../server/schemas/registry.ts';
 
 const BASE = 'https://catalog.example/schemas/';
 
 describe('OpenAPI components from schemas/', () => {
-  const components = schemaComponents(loadCatalog());
+  const components = schemaComponents(loadSchemaRegistry());
   const schema = (name: string) => components.schemas[name] as Record<string, Record<string, Record<string, unknown>>>;
 
   it('names record and api schemas by title, and lifts each def of defs/ to its own component', () => {

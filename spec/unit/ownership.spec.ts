@@ -4,11 +4,11 @@ import { expect } from 'chai';
 import { RENDER } from '../../server/descriptions/render.ts';
 import { recordsOfService, serviceKinds } from '../../server/ownership/service-records.ts';
 import { keyOf } from '../../server/schemas/record-keys.ts';
-import { loadCatalog, type Collection } from '../../server/schemas/registry.ts';
+import { loadSchemaRegistry, type CompiledCollection } from '../../server/schemas/registry.ts';
 import type { CatalogRecord } from '../../server/store/records.ts';
 
 describe('unit: the records of a service', () => {
-  const { collections } = loadCatalog();
+  const { collections } = loadSchemaRegistry();
   const kinds = serviceKinds(collections);
   const names = kinds.map(({ name }) => name);
 
@@ -25,7 +25,7 @@ describe('unit: the records of a service', () => {
   });
 
   it('refuses references that go round in a circle', () => {
-    const kind = (name: string, references: Record<string, string>): Collection => ({ name, references: new Map(Object.entries(references)) }) as unknown as Collection;
+    const kind = (name: string, references: Record<string, string>): CompiledCollection => ({ name, references: new Map(Object.entries(references)) }) as unknown as CompiledCollection;
     expect(() => serviceKinds([kind('services', {}), kind('a', { serviceId: 'services', bId: 'b' }), kind('b', { aId: 'a' })])).to.throw(/a, b go round in a circle/);
   });
 
@@ -62,6 +62,6 @@ describe('unit: the key of a record under declared fields', () => {
   });
 
   it('is what every collection an import writes declares to match by', () => {
-    for (const kind of serviceKinds(loadCatalog().collections)) expect(kind.importKey, kind.name).to.not.be.empty;
+    for (const kind of serviceKinds(loadSchemaRegistry().collections)) expect(kind.importKey, kind.name).to.not.be.empty;
   });
 });

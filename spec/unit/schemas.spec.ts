@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { Ajv2020, type AnySchemaObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { createAjv, loadCatalog } from '../../server/schemas/registry.ts';
+import { createAjv, loadSchemaRegistry } from '../../server/schemas/registry.ts';
 import { ulid } from 'ulid';
 
 const SCHEMA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schemas');
@@ -261,7 +261,7 @@ describe('schemas/', () => {
     });
 
     it('declares the natural keys, references and scope rules of decisions.md', () => {
-      const byName = new Map(loadCatalog().collections.map((c) => [c.name, c]));
+      const byName = new Map(loadSchemaRegistry().collections.map((c) => [c.name, c]));
       const keys = Object.fromEntries([...byName].filter(([, c]) => c.naturalKey.length > 0).map(([name, c]) => [name, c.naturalKey]));
       expect(keys).to.deep.equal({
         services: ['slug'],
@@ -425,7 +425,7 @@ describe('schemas/', () => {
 
   describe('other records', () => {
     it('Server: at most one of serviceId, pathId, operationId (the descriptor\'s scope rule); variables need default and enum', () => {
-      const servers = loadCatalog().collections.find((c) => c.name === 'servers')!;
+      const servers = loadSchemaRegistry().collections.find((c) => c.name === 'servers')!;
       const base = { url: 'https://{region}.api.test/v1', versionId: VERSION };
       const problems = (extra: Record<string, unknown>): unknown => servers.checkRecord({ ...base, ...extra });
       expect(problems({})).to.deep.equal([]);
@@ -444,8 +444,8 @@ describe('schemas/', () => {
     });
 
     it('field rules answer with one problem a user understands', () => {
-      const catalog = loadCatalog();
-      const check = (name: string, value: Record<string, unknown>): unknown => catalog.collections.find((c) => c.name === name)!.checkRecord({ ...value, versionId: VERSION });
+      const schemas = loadSchemaRegistry();
+      const check = (name: string, value: Record<string, unknown>): unknown => schemas.collections.find((c) => c.name === name)!.checkRecord({ ...value, versionId: VERSION });
       const op = { method: 'get', pathId: id('path_'), operationId: 'listUsers' };
       expect(check('operations', { ...op, method: 'fetch' })).to.deep.equal([
         { field: '/method', message: 'must be one of: "get", "put", "post", "delete", "options", "head", "patch", "trace"' },

@@ -6,7 +6,7 @@ import type { Response } from 'supertest';
 import { expectError, tally } from '../../support/expect.ts';
 import { testDatabase } from '../../support/database.ts';
 import {
-  Client, VIAS, catalog, newIdOf, optionalTextField, sampleOf, variantOf, writableFields, type Fields,
+  Client, VIAS, schemas, newIdOf, optionalTextField, sampleOf, variantOf, writableFields, type Fields,
 } from '../../support/records.ts';
 import { serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
 
@@ -25,7 +25,7 @@ describe('collections: concurrent writes', () => {
   /** Via V, P by slug and P by id in turn, so both families race each other. */
   const via = (i: number): (typeof VIAS)[number] => VIAS[i % VIAS.length]!;
 
-  for (const collection of catalog.collections) {
+  for (const collection of schemas.collections) {
     const name = collection.name;
     const notFound = collection.notFound;
 

@@ -3,8 +3,8 @@
 import { expect } from 'chai';
 import { serviceForSuite, givenTenant, tokenFor, type TestService, type Tenant } from '../../support/service.ts';
 import { expectError } from '../../support/expect.ts';
-import { Client, VIAS, call, catalog, newIdOf, prefixOf } from '../../support/records.ts';
-import { INTEGRITY_CAP } from '../../../server/operations/integrity.ts';
+import { Client, VIAS, call, schemas, newIdOf, prefixOf } from '../../support/records.ts';
+import { INTEGRITY_CAP } from '../../../server/integrity/report.ts';
 
 describe('collections: integrity', () => {
   let service: TestService;
@@ -22,7 +22,7 @@ describe('collections: integrity', () => {
   it('an empty version has nothing dangling, and every collection is listed', async () => {
     const res = await report();
     expect(res.status, res.text).to.equal(200);
-    expect(Object.keys(res.body.collections)).to.deep.equal(catalog.collections.map((collection) => collection.name));
+    expect(Object.keys(res.body.collections)).to.deep.equal(schemas.collections.map((collection) => collection.name));
     for (const entry of Object.values(res.body.collections)) expect(entry).to.deep.equal({ dangling: [], truncated: false });
   });
 

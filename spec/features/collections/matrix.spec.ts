@@ -5,12 +5,12 @@ import { expect } from 'chai';
 import type { Response } from 'supertest';
 import { expectError, expectInvalid } from '../../support/expect.ts';
 import {
-  Client, ISO_UTC_MS, ULID, VIAS, call, catalog, fieldSchema, listQueryFor, minimalOf, newIdOf, optionalTextField,
+  Client, ISO_UTC_MS, ULID, VIAS, call, schemas, fieldSchema, listQueryFor, minimalOf, newIdOf, optionalTextField,
   otherKindId, referenceField, routeCases, sampleOf, urlOf, type Fields, type RouteCase,
 } from '../../support/records.ts';
 import { serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
 import { FAMILIES, OPERATIONS } from '../../../server/routes/table.ts';
-import type { Collection } from '../../../server/schemas/registry.ts';
+import type { CompiledCollection } from '../../../server/schemas/registry.ts';
 
 const ALL = routeCases();
 const only = (...names: string[]): RouteCase[] => ALL.filter((rc) => names.includes(rc.route.operation.name));
@@ -36,8 +36,8 @@ const NOT_FOUND: Record<string, string> = {
 /** The contract's defaults (decisions.md, Operations); other collections: their schema's. */
 const DEFAULTS: Record<string, Fields> = { paths: { kvStorage: {} }, requests: { kvStorage: {}, headers: {}, examples: {} } };
 
-const notFoundOf = (collection: Collection): string => NOT_FOUND[collection.name] ?? `${collection.record} not found`;
-const defaultsOf = (collection: Collection): Fields => DEFAULTS[collection.name] ?? { ...collection.defaults };
+const notFoundOf = (collection: CompiledCollection): string => NOT_FOUND[collection.name] ?? `${collection.record} not found`;
+const defaultsOf = (collection: CompiledCollection): Fields => DEFAULTS[collection.name] ?? { ...collection.defaults };
 
 /** A 400 with `details` entries of exactly `{field, message}`, one of them at `field`. */
 function expectInvalidAt(res: Response, field: string): void {
@@ -60,7 +60,7 @@ describe('collections: the route matrix', () => {
     client = new Client(service, tenant);
   });
   before(async () => {
-    for (const collection of catalog.collections) fixtures.set(collection.name, await client.given(collection.name));
+    for (const collection of schemas.collections) fixtures.set(collection.name, await client.given(collection.name));
   });
 
   const fixture = (rc: RouteCase): Fields & { id: string } => fixtures.get(rc.route.collection.name)!;
@@ -86,8 +86,8 @@ describe('collections: the route matrix', () => {
 
   describe('the route table', () => {
     it('walks every collection of the running catalog, through both families and all six operations', () => {
-      expect(service.runtime.catalog.collections.map((c) => c.name)).to.deep.equal(catalog.collections.map((c) => c.name));
-      const expected = catalog.collections.flatMap((collection) => FAMILIES.flatMap((family) => OPERATIONS.map((operation) =>
+      expect(service.runtime.schemas.collections.map((c) => c.name)).to.deep.equal(schemas.collections.map((c) => c.name));
+      const expected = schemas.collections.flatMap((collection) => FAMILIES.flatMap((family) => OPERATIONS.map((operation) =>
         `${family.name} ${collection.name} ${operation.name}`)));
       const walked = new Set(ALL.map((rc) => `${rc.route.family.name} ${rc.route.collection.name} ${rc.route.operation.name}`));
       expect([...walked].sort()).to.deep.equal(expected.sort());
@@ -95,7 +95,7 @@ describe('collections: the route matrix', () => {
     });
 
     it('has a valid sample body for every collection', () => {
-      for (const collection of catalog.collections) {
+      for (const collection of schemas.collections) {
         expect(collection.checkRecord({ ...sampleOf(collection), versionId: tenant.version.id }), collection.name).to.deep.equal([]);
         expect(collection.checkRecord({ ...minimalOf(collection), versionId: tenant.version.id }), collection.name).to.deep.equal([]);
       }
@@ -285,7 +285,7 @@ describe('collections: the route matrix', () => {
 
   describe('400 for a body that breaks the schema, with details pointing at the field', () => {
     /** [what to change in a valid body, the JSON pointer the details must name]. */
-    function violations(collection: Collection): [string, (body: Fields) => void, string][] {
+    function violations(collection: CompiledCollection): [string, (body: Fields) => void, string][] {
       const reference = referenceField(collection);
       const text = optionalTextField(collection);
       const references: [string, (body: Fields) => void, string][] = reference === undefined ? [] : [
@@ -372,7 +372,7 @@ describe('collections: the route matrix', () => {
 
   describe('PATCH refuses a change the record cannot take', () => {
     /** Null and a malformed id in the required reference field, where the kind has one. */
-    function reference(collection: Collection): [Fields, string][] {
+    function reference(collection: CompiledCollection): [Fields, string][] {
       const field = referenceField(collection);
       return field === undefined ? [] : [[{ [field]: null }, `/${field}`], [{ [field]: 'svc_' }, `/${field}`]];
     }
@@ -442,12 +442,12 @@ describe('collections: the route matrix', () => {
     }
 
     /** The minimal body without the defaulted fields at all (the service fills them). */
-    function emptied(collection: Collection): Fields {
+    function emptied(collection: CompiledCollection): Fields {
       return Object.fromEntries(Object.keys(defaultsOf(collection)).map((field) => [field, undefined]));
     }
   });
 
-  for (const collection of catalog.collections) {
+  for (const collection of schemas.collections) {
     const name = collection.name;
 
     describe(`${name}: updatedAt is assigned by the service`, () => {

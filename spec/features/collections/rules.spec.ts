@@ -4,15 +4,15 @@
 import { expect } from 'chai';
 import type { Response } from 'supertest';
 import { expectError, expectInvalid, tally } from '../../support/expect.ts';
-import { Client, catalog, collectionNamed, newIdOf, optionalTextField, sampleOf, uniqueWord, type Fields } from '../../support/records.ts';
+import { Client, schemas, collectionNamed, newIdOf, optionalTextField, sampleOf, uniqueWord, type Fields } from '../../support/records.ts';
 import { serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
-import type { Collection } from '../../../server/schemas/registry.ts';
+import type { CompiledCollection } from '../../../server/schemas/registry.ts';
 
 const RACERS = 10;
-const KEYED = catalog.collections.filter((collection) => collection.naturalKey.length > 0);
+const KEYED = schemas.collections.filter((collection) => collection.naturalKey.length > 0);
 
 /** A fresh sample that has `record`'s natural key (absent parts stay absent). */
-function sameKeyAs(collection: Collection, record: Fields): Fields {
+function sameKeyAs(collection: CompiledCollection, record: Fields): Fields {
   const body = sampleOf(collection);
   for (const field of collection.naturalKey) {
     if (record[field] === undefined) delete body[field];
@@ -21,7 +21,7 @@ function sameKeyAs(collection: Collection, record: Fields): Fields {
   return body;
 }
 
-function expectKeyConflict(res: Response, collection: Collection): void {
+function expectKeyConflict(res: Response, collection: CompiledCollection): void {
   expectError(res, 409, 'Conflict');
   expect(res.body.details.map((detail: { field: string }) => detail.field)).to.deep.equal(collection.naturalKey.map((field) => `/${field}`));
   for (const detail of res.body.details) expect(detail.message).to.match(/^is taken: /);

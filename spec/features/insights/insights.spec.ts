@@ -45,7 +45,7 @@ describe('traffic insights: {prefix}/insights', function () {
   async function view(tenant: Tenant, query: Record<string, string> = {}, prefix = tenant.prefixes.V): Promise<Item[]> {
     const res = await service.request.get(`${prefix}/insights/endpoints`).query(query).set(bearer(tenant.readOnlyKey));
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(service.runtime.catalog.check('https://catalog.example/schemas/api/insights.json#/$defs/endpointsPage')(res.body)).to.deep.equal([]);
+    expect(service.runtime.schemas.check('https://catalog.example/schemas/api/insights.json#/$defs/endpointsPage')(res.body)).to.deep.equal([]);
     return res.body.items as Item[];
   }
 

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '../../../server/config.ts';
 import { serviceDocument } from '../../../server/openapi/inventory.ts';
-import { loadCatalog } from '../../../server/schemas/registry.ts';
+import { loadSchemaRegistry } from '../../../server/schemas/registry.ts';
 import { expectError } from '../../support/expect.ts';
 import { Client, collectionNamed, newIdOf, sampleOf } from '../../support/records.ts';
 import { serviceForSuite, bearer, type Tenant, type TestService } from '../../support/service.ts';
@@ -89,7 +89,7 @@ describe('The document says what the service does', () => {
     });
 
     it('every collection\'s examples are valid by their schemas and accepted by the service when sent, in order', async () => {
-      for (const collection of service.runtime.catalog.collections) {
+      for (const collection of service.runtime.schemas.collections) {
         const list = `${V}/${collection.name}`;
         const item = `${list}/{id}`;
         const create = exampleOf(list, 'post');
@@ -241,7 +241,7 @@ describe('Request bodies grow with the record schemas', () => {
       schema.properties['color'] = { type: 'string', description: 'A colour.' };
       schema.required.push('color');
       await fs.promises.writeFile(file, JSON.stringify(schema));
-      const schemas = (serviceDocument(loadCatalog(dir)) as unknown as { components: { schemas: Record<string, { properties: Json; required?: string[] }> } }).components.schemas;
+      const schemas = (serviceDocument(loadSchemaRegistry(dir)) as unknown as { components: { schemas: Record<string, { properties: Json; required?: string[] }> } }).components.schemas;
       for (const body of ['PathCreate', 'PathReplace', 'PathUpdate']) {
         expect(schemas[body]!.properties['color'], body).to.deep.equal({ $ref: '#/components/schemas/Path/properties/color' });
       }

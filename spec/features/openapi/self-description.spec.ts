@@ -10,7 +10,7 @@ import type { Express } from 'express';
 import { DOCUMENT_FILE, renderedDocument } from '../../../scripts/openapi.ts';
 import { repoRoot } from '../../../server/config.ts';
 import { serviceDocument } from '../../../server/openapi/inventory.ts';
-import { loadCatalog } from '../../../server/schemas/registry.ts';
+import { loadSchemaRegistry } from '../../../server/schemas/registry.ts';
 import { startService, type TestService } from '../../support/service.ts';
 
 type Operation = Record<string, unknown> & { operationId: string; security: unknown[]; responses: Record<string, Record<string, unknown>>; tags: string[] };
@@ -145,7 +145,7 @@ describe('Self-description: GET /v2/openapi.json', () => {
     const parameters = list['parameters'] as { name: string; in: string }[];
     expect(parameters.map((parameter) => `${parameter.in}:${parameter.name}`)).to.deep.equal([
       'path:projectRef', 'path:versionType', 'path:versionSlug', 'query:cursor', 'query:limit', 'query:sort', 'query:updatedAfter',
-      ...[...service.runtime.catalog.collections.find((collection) => collection.name === 'requests')!.filters.keys()].map((field) => `query:${field}`),
+      ...[...service.runtime.schemas.collections.find((collection) => collection.name === 'requests')!.filters.keys()].map((field) => `query:${field}`),
     ]);
   });
 
@@ -157,7 +157,7 @@ describe('Self-description: GET /v2/openapi.json', () => {
     const create = document.paths['/v2/catalog/versions/{versionId}/paths']!['post']!;
     const example = (create['requestBody'] as { content: Record<string, { example: Record<string, unknown> }> }).content['application/json']!.example;
     // The service places the body in the routed version (document-matches-service.spec sends every example).
-    const problems = service.runtime.catalog.check('https://catalog.example/schemas/records/path.json')({ ...structuredClone(example), versionId: 'ver_01JD2Q6Z8M3N4P5R6S7T8V9W0X' });
+    const problems = service.runtime.schemas.check('https://catalog.example/schemas/records/path.json')({ ...structuredClone(example), versionId: 'ver_01JD2Q6Z8M3N4P5R6S7T8V9W0X' });
     expect(problems).to.deep.equal([]);
   });
 });
@@ -206,8 +206,8 @@ describe('Self-description grows with schemas/collections.json', () => {
   });
 
   it('documents a collection added to schemas/ on both families with no code change, and stays valid', async () => {
-    const before = serviceDocument(loadCatalog()) as unknown as Document;
-    const document = serviceDocument(loadCatalog(dir)) as unknown as Document;
+    const before = serviceDocument(loadSchemaRegistry()) as unknown as Document;
+    const document = serviceDocument(loadSchemaRegistry(dir)) as unknown as Document;
     const known = new Set(operations(before).map((operation) => operation.operationId));
     const added = operations(document).filter((operation) => !known.has(operation.operationId));
     expect(operations(document).length - added.length, 'every operation documented before is still there').to.equal(operations(before).length);

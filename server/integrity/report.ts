@@ -5,7 +5,7 @@
 // that section's components (Resources for `schemas`, Headers for `headers`).
 import { componentRef, escapeToken } from '../json/pointer.ts';
 import type { Outcome } from '../http/respond.ts';
-import type { Collection } from '../schemas/registry.ts';
+import type { CompiledCollection } from '../schemas/registry.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import type { ResolvedVersion } from '../versions/resolve.ts';
 
@@ -65,7 +65,7 @@ export const integrity: VersionOperation = async ({ version, stores }) => {
 };
 
 function* danglingIn(
-  collection: Collection,
+  collection: CompiledCollection,
   record: CatalogRecord,
   ids: ReadonlyMap<string, Set<unknown>>,
   components: ReadonlyMap<string, { target: string; names: Set<unknown> }>,

@@ -4,22 +4,22 @@
 // Record routes and version routes are both endpoints: data this one pipeline runs. The stages
 // from address to authorize are pipeline/stages.ts, which MCP tools take too.
 import type { Request, Response } from 'express';
-import type { Authenticate } from './auth/authenticate.ts';
-import type { Access, Credential } from './auth/credential.ts';
-import { Deadline } from './deadline.ts';
-import { Forbidden, InternalError, InvalidRequest, ServiceUnavailable, TooManyRequests, Unauthorized } from './errors.ts';
-import type { BodyReader } from './http/body.ts';
-import { compileQueryCheck } from './http/query.ts';
-import { send, type Outcome } from './http/respond.ts';
-import type { RouteDoc } from './openapi/documented-route.ts';
-import { checked, reachProject, reachVersion, versionAddress } from './pipeline/stages.ts';
-import type { Method, Route } from './routes/table.ts';
-import type { Catalog, Check } from './schemas/registry.ts';
-import type { RecordStore } from './store/records.ts';
-import type { ResolvedVersion, VersionAddress, VersionResolver } from './versions/resolve.ts';
+import type { Authenticate } from '../auth/authenticate.ts';
+import type { Access, Credential } from '../auth/credential.ts';
+import { Deadline } from '../deadline.ts';
+import { Forbidden, InternalError, InvalidRequest, ServiceUnavailable, TooManyRequests, Unauthorized } from '../errors.ts';
+import type { BodyReader } from '../http/body.ts';
+import { compileQueryCheck } from '../http/query.ts';
+import { send, type Outcome } from '../http/respond.ts';
+import type { RouteDoc } from '../openapi/documented-route.ts';
+import { checked, reachProject, reachVersion, versionAddress } from './stages.ts';
+import type { Method, Route } from '../routes/table.ts';
+import type { SchemaRegistry, Check } from '../schemas/registry.ts';
+import type { RecordStore } from '../store/records.ts';
+import type { ResolvedVersion, VersionAddress, VersionResolver } from '../versions/resolve.ts';
 
 export interface PipelineParts {
-  catalog: Catalog;
+  schemas: SchemaRegistry;
   authenticate: Authenticate;
   versions: VersionResolver;
   readBody: BodyReader;
@@ -111,15 +111,15 @@ export function recordEndpoint(route: Route, stores: ReadonlyMap<string, RecordS
 }
 
 export function handlerFor(endpoint: Endpoint, parts: PipelineParts): (req: Request, res: Response) => Promise<void> {
-  const { catalog, versions } = parts;
+  const { schemas, versions } = parts;
   const { target, access } = endpoint;
   const checkQuery = endpoint.checksOwnQuery ? undefined : compileQueryCheck((endpoint.doc.query ?? []).map((parameter) => parameter.name));
   return async (req, res) => {
     // One budget for the request's database work; reading the body does not count against it.
     const deadline = new Deadline(parts.dbTimeoutMs);
     const credential = await deadline.bound(() => parts.authenticate(req, res));
-    const address = target === 'project' ? undefined : versionAddress(catalog, target, (part) => req.params[part] as string);
-    const projectRef = target === 'project' ? checked(catalog.checkProjectRef, req.params['projectRef'] as string, 'projectRef') : undefined;
+    const address = target === 'project' ? undefined : versionAddress(schemas, target, (part) => req.params[part] as string);
+    const projectRef = target === 'project' ? checked(schemas.checkProjectRef, req.params['projectRef'] as string, 'projectRef') : undefined;
     const id = endpoint.checkId ? checked(endpoint.checkId, req.params['id'] as string, 'id') : '';
     checkQuery?.(req.query as Record<string, unknown>);
     const reach = { credential, access, versions, deadline };
