@@ -3,7 +3,7 @@
 // the reference fields each descriptor declares (field → collection), and the OpenAPI `$ref`s
 // `#/components/<section>/<name>` anywhere in a record, against the collections declared as
 // that section's components (Resources for `schemas`, Headers for `headers`).
-import { componentRef, escapeToken } from '../json/pointer.ts';
+import { componentRef, escapeToken, refsIn } from '../json/pointer.ts';
 import type { Outcome } from '../http/respond.ts';
 import type { CompiledCollection } from '../schemas/registry.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
@@ -80,18 +80,6 @@ function* danglingIn(
       const component = named && !named.inside ? components.get(named.section) : undefined;
       if (!component) continue; // another kind of $ref (external, into a component, or a section no collection holds)
       if (!component.names.has(named!.name)) yield { id: record.id, field, pointer, target: component.target };
-    }
-  }
-}
-
-/** Every `"$ref": "<string>"` in a JSON value, with the pointer to it. */
-function* refsIn(value: unknown, pointer: string): Generator<{ pointer: string; ref: string }> {
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) yield* refsIn(item, `${pointer}/${i}`);
-  } else if (typeof value === 'object' && value !== null) {
-    for (const [key, item] of Object.entries(value)) {
-      if (key === '$ref' && typeof item === 'string') yield { pointer: `${pointer}/$ref`, ref: item };
-      else yield* refsIn(item, `${pointer}/${escapeToken(key)}`);
     }
   }
 }

@@ -36,16 +36,24 @@ export function componentRef(ref: string): { section: string; name: string; insi
   }
 }
 
-/** The names of the `section` components the `$ref`s anywhere in `value` name, in the order met (repeats kept). */
-export function componentRefsIn(value: unknown, section: string, found: string[] = []): string[] {
-  if (Array.isArray(value)) for (const item of value) componentRefsIn(item, section, found);
-  else if (typeof value === 'object' && value !== null) {
+/** Every `"$ref": "<string>"` in a JSON value, with the JSON pointer to it (below `at`). */
+export function* refsIn(value: unknown, at = ''): Generator<{ pointer: string; ref: string }> {
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) yield* refsIn(item, `${at}/${i}`);
+  } else if (typeof value === 'object' && value !== null) {
     for (const [key, item] of Object.entries(value)) {
-      if (key === '$ref' && typeof item === 'string') {
-        const named = componentRef(item);
-        if (named?.section === section) found.push(named.name);
-      } else componentRefsIn(item, section, found);
+      if (key === '$ref' && typeof item === 'string') yield { pointer: `${at}/$ref`, ref: item };
+      else yield* refsIn(item, `${at}/${escapeToken(key)}`);
     }
+  }
+}
+
+/** The names of the `section` components the `$ref`s anywhere in `value` name, in the order met (repeats kept). */
+export function componentRefsIn(value: unknown, section: string): string[] {
+  const found: string[] = [];
+  for (const { ref } of refsIn(value)) {
+    const named = componentRef(ref);
+    if (named?.section === section) found.push(named.name);
   }
   return found;
 }
