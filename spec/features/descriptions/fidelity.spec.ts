@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { validate } from '@scalar/openapi-parser';
 import { compareDocuments } from '../../../scripts/fidelity/compare.ts';
 import { DIRECTORY } from '../../../scripts/bench/descriptions.ts';
-import { startService, givenTenant, bearer, type TestService, type Tenant } from '../../support/service.ts';
+import { serviceForSuite, bearer, type TestService, type Tenant } from '../../support/service.ts';
 
 const SPECS = ['ebay.com/commerce-charity.json', 'googleapis.com/cloudshell.json', 'xkcd.com.json', 'amazonaws.com/dataexchange.json'];
 
@@ -15,11 +15,7 @@ describe('descriptions: round trip of real public descriptions', function () {
   let service: TestService;
   let tenant: Tenant;
 
-  before(async () => {
-    service = await startService();
-    tenant = await givenTenant(service);
-  });
-  after(() => service.close());
+  serviceForSuite((made) => ({ service, tenant } = made));
 
   for (const id of SPECS) {
     it(`${id}: every operation comes back identical, and the export is valid OpenAPI 3.1`, async () => {

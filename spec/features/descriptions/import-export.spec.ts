@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { stringify as toYaml, parse as parseYaml } from 'yaml';
 import { validate } from '@scalar/openapi-parser';
-import { startService, givenTenant, bearer, tokenFor, type TestService, type Tenant } from '../../support/service.ts';
+import { serviceForSuite, startService, bearer, tokenFor, type TestService, type Tenant } from '../../support/service.ts';
 import { petstore } from './petstore.ts';
 
 type Changes = Record<string, { created: number; updated: number; deleted: number; unchanged: number }>;
@@ -16,11 +16,7 @@ describe('descriptions: OpenAPI import and export', function () {
   let service: TestService;
   let tenant: Tenant;
 
-  before(async () => {
-    service = await startService();
-    tenant = await givenTenant(service);
-  });
-  after(() => service.close());
+  serviceForSuite((made) => ({ service, tenant } = made));
 
   const credentials = () => [
     { scheme: 'API key', auth: bearer(tenant.key), readOnly: bearer(tenant.readOnlyKey) },

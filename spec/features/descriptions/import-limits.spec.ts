@@ -2,7 +2,7 @@
 // import makes as they hold for request bodies: a document that would make one record beyond a
 // limit is refused whole, naming the record by its pointer and the limit, and nothing is written.
 import { expect } from 'chai';
-import { startService, givenTenant, bearer, type TestService, type Tenant } from '../../support/service.ts';
+import { serviceForSuite, startService, bearer, type TestService, type Tenant } from '../../support/service.ts';
 import { petstore } from './petstore.ts';
 
 type Document = Record<string, unknown> & { components: { schemas: Record<string, unknown> } };
@@ -31,11 +31,7 @@ describe('descriptions: the record limits hold for imported records', function (
   let service: TestService;
   let tenant: Tenant;
 
-  before(async () => {
-    service = await startService();
-    tenant = await givenTenant(service);
-  });
-  after(() => service.close());
+  serviceForSuite((made) => ({ service, tenant } = made));
 
   const importAs = (slug: string, document: object, dryRun = false) =>
     service.request.post(`${tenant.prefixes.V}/imports/openapi?service=${slug}${dryRun ? '&dryRun=true' : ''}`).set(bearer(tenant.key)).send(document);

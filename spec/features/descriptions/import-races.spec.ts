@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { newId } from '../../../server/ids.ts';
 import { NaturalKeyTaken, type CatalogRecord } from '../../../server/store/records.ts';
-import { startService, givenTenant, bearer, type TestService, type Tenant } from '../../support/service.ts';
+import { serviceForSuite, bearer, type TestService, type Tenant } from '../../support/service.ts';
 import { petstore } from './petstore.ts';
 
 type Document = Record<string, unknown> & { paths: Record<string, unknown> };
@@ -24,11 +24,7 @@ describe('descriptions: an import racing writes of the same records', function (
   let service: TestService;
   let tenant: Tenant;
 
-  before(async () => {
-    service = await startService();
-    tenant = await givenTenant(service);
-  });
-  after(() => service.close());
+  serviceForSuite((made) => ({ service, tenant } = made));
 
   const all = async (collection: string, query = ''): Promise<Record<string, unknown>[]> => {
     const items: Record<string, unknown>[] = [];
