@@ -39,6 +39,16 @@ export async function refreshedView(stores: ReadonlyMap<string, RecordStore>, vi
   return viewFrom(versionId, SEARCH_COLLECTIONS.map((name) => [name, reread.get(name) ?? [...view.of(name)]] as const));
 }
 
+/** The view with the records of these ids read again in their collections (the deleted dropped), the others kept. */
+export async function patchedView(stores: ReadonlyMap<string, RecordStore>, view: VersionView, versionId: string, written: ReadonlyMap<string, ReadonlySet<string>>): Promise<VersionView> {
+  const reread = new Map(await Promise.all([...written].map(async ([name, ids]) => [name, await stores.get(name)!.matching(versionId, { id: [...ids] })] as const)));
+  return viewFrom(versionId, SEARCH_COLLECTIONS.map((name) => {
+    const ids = written.get(name);
+    const kept = view.of(name);
+    return [name, ids ? [...kept.filter((record) => !ids.has(record.id)), ...reread.get(name)!].sort(inDocumentOrder) : [...kept]] as const;
+  }));
+}
+
 /** A view with no records (of a version that is gone). */
 export function emptyView(versionId: string): VersionView {
   return viewFrom(versionId, SEARCH_COLLECTIONS.map((name) => [name, []] as const));

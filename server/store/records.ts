@@ -90,7 +90,7 @@ export class RecordStore {
    * everywhere); NaturalKeyTaken when another record holds its natural key.
    */
   insert(record: CatalogRecord, updatedAt: Date): Promise<CatalogRecord | null> {
-    return this.#changing(record.versionId, () => this.#insert(record, updatedAt));
+    return this.#changing(record.versionId, [record.id], () => this.#insert(record, updatedAt));
   }
 
   async #insert(record: CatalogRecord, updatedAt: Date): Promise<CatalogRecord | null> {
@@ -108,7 +108,7 @@ export class RecordStore {
 
   /** Replaces the whole record, or creates it; says which. */
   replace(record: CatalogRecord, updatedAt: Date): Promise<{ record: CatalogRecord; created: boolean }> {
-    return this.#changing(record.versionId, () => this.#replace(record, updatedAt));
+    return this.#changing(record.versionId, [record.id], () => this.#replace(record, updatedAt));
   }
 
   async #replace(record: CatalogRecord, updatedAt: Date): Promise<{ record: CatalogRecord; created: boolean }> {
@@ -136,7 +136,7 @@ export class RecordStore {
    * under the caller's lock when it skipped one; see below); null when the record is gone.
    */
   update(versionId: string, id: string, fields: Record<string, unknown>, updatedAt: Date, merged: Record<string, unknown>): Promise<CatalogRecord | null> {
-    return this.#changing(versionId, () => this.#update(versionId, id, fields, updatedAt, merged));
+    return this.#changing(versionId, [id], () => this.#update(versionId, id, fields, updatedAt, merged));
   }
 
   async #update(versionId: string, id: string, fields: Record<string, unknown>, updatedAt: Date, merged: Record<string, unknown>): Promise<CatalogRecord | null> {
@@ -161,7 +161,7 @@ export class RecordStore {
   }
 
   delete(versionId: string, id: string): Promise<boolean> {
-    return this.#changing(versionId, async () => (await this.#documents.deleteOne({ _id: documentId(versionId, id) })).deletedCount > 0);
+    return this.#changing(versionId, [id], async () => (await this.#documents.deleteOne({ _id: documentId(versionId, id) })).deletedCount > 0);
   }
 
   /** Every record of the version, in no particular order, read in batches. */
@@ -205,7 +205,8 @@ export class RecordStore {
   async bulk(versionId: string, writes: BulkWrites, updatedAt: Date): Promise<void> {
     // An import sends every collection, most with nothing to write: no change, no new revision.
     if (!writes.insert?.length && !writes.replace?.length && !writes.delete?.length) return;
-    return this.#changing(versionId, () => writeInBatches(this.#documents, versionId, writes, {
+    const ids = [...(writes.insert ?? []), ...(writes.replace ?? [])].map((record) => record.id).concat(writes.delete ?? []);
+    return this.#changing(versionId, ids, () => writeInBatches(this.#documents, versionId, writes, {
       toDocument: (record) => this.#toDocument(record, updatedAt),
       exclusive: (ids, work) => this.#exclusiveAll(versionId, ids, work),
       refusal: async (document) => new NaturalKeyTaken((await this.#keyTaken(document)).holder, this.toRecord(document)),
@@ -258,12 +259,13 @@ export class RecordStore {
   /**
    * Runs a write, then gives the version a new revision, whether the write succeeded or not (a
    * failed write may have changed some records: a bulk cut short, the second step of an update).
+   * `ids`: the records the write may change, listed with the revision when few (revisions.ts).
    */
-  async #changing<T>(versionId: string, write: () => Promise<T>): Promise<T> {
+  async #changing<T>(versionId: string, ids: readonly string[], write: () => Promise<T>): Promise<T> {
     try {
       return await write();
     } finally {
-      await this.#revisions.bump(versionId, [this.collection.name]);
+      await this.#revisions.bump(versionId, [this.collection.name], ids);
     }
   }
 

@@ -1,14 +1,23 @@
 // The revision of each catalog version: tokens on its document in `versions`, replaced after
 // every write to its records (one for the version, one per collection written), so that
 // anything kept in memory about a version (the search index) is known fresh by one read by
-// `_id` on any instance, and knows which collections to read again (docs/storage.md).
+// `_id` on any instance, and knows which collections, or which records, to read again: the
+// last writes are listed beside the tokens (docs/storage.md).
 import type { Collection, Db } from 'mongodb';
 import { ulid } from 'ulid';
 
 /** The version's tokens: `version` changes with every write, `collections[name]` with each write to that collection. */
 export interface Revision { version: string; collections: Readonly<Record<string, string>> }
 
-interface VersionDocument { _id: string; revision?: string; revisions?: Record<string, string> }
+/** One write as listed on the version: its token, the collections written and, for a small write, the record ids. */
+export interface Change { token: string; collections: readonly string[]; ids?: readonly string[] }
+
+/** Writes listed per version: enough for the writes between two searches; older ones fall off. */
+export const LISTED_CHANGES = 64;
+/** Ids listed per write at most; a bigger write is listed as one to the whole collection. */
+export const LISTED_IDS = 100;
+
+interface VersionDocument { _id: string; revision?: string; revisions?: Record<string, string>; changes?: Change[] }
 
 /**
  * Bumps of one version queued in this process, where the database needs it. On MongoDB one
@@ -34,11 +43,16 @@ export class Revisions {
    * counters: a `$inc` that FerretDB applies as a read and a write could store one count for
    * two writers, and an index built between the two would never see the second.
    */
-  bump(versionId: string, collections: readonly string[]): Promise<void> {
+  bump(versionId: string, collections: readonly string[], ids?: readonly string[]): Promise<void> {
     const token = ulid();
     const set = { revision: token, ...Object.fromEntries(collections.map((name) => [`revisions.${name}`, token])) };
+    const change: Change = { token, collections, ...(ids && ids.length <= LISTED_IDS && { ids }) };
+    // The change is listed in the same update as its tokens, so the list is in the order the
+    // bumps were applied whatever the tokens' order across instances.
+    // The whole document comes back: FerretDB 1.24 has no projection in findAndModify.
     const write = async () => {
-      await this.#versions.updateOne({ _id: versionId }, { $set: set });
+      const after = await this.#versions.findOneAndUpdate({ _id: versionId }, { $set: set, $push: { changes: { $each: [change], $slice: -LISTED_CHANGES } } }, { returnDocument: 'after' });
+      await this.#trim(versionId, token, after?.changes);
     };
     if (!this.#queued) return write();
     const previous = queues.get(versionId) ?? Promise.resolve();
@@ -51,6 +65,24 @@ export class Revisions {
   }
 
   /**
+   * FerretDB 1.24 accepts `$slice` in a `$push` and ignores it (checked against the binary), and
+   * has no update pipelines: there the list is cut to its last entries by a second update, kept
+   * only if no bump landed since ours (bumps of a version are queued in the process FerretDB
+   * serves). Dropping the oldest entries is always safe: a reader whose entry is gone reads the
+   * collections whole. On MongoDB the list never passes the cap and this does nothing.
+   */
+  async #trim(versionId: string, token: string, changes: Change[] | undefined): Promise<void> {
+    if (!changes || changes.length <= LISTED_CHANGES) return;
+    await this.#versions.updateOne({ _id: versionId, revision: token }, { $set: { changes: changes.slice(-LISTED_CHANGES) } });
+  }
+
+  /** The writes listed on the version, oldest first (empty when it is gone). */
+  async changes(versionId: string): Promise<readonly Change[]> {
+    const document = await this.#versions.findOne({ _id: versionId }, { projection: { changes: 1 } });
+    return document?.changes ?? [];
+  }
+
+  /**
    * The version's tokens ('' where never written since revisions exist), or null when the
    * version document is gone (deleted). Read BEFORE the records they stand for: a write landing
    * in between then leaves newer tokens than the ones kept.
@@ -59,4 +91,31 @@ export class Revisions {
     const document = await this.#versions.findOne({ _id: versionId }, { projection: { revision: 1, revisions: 1 } });
     return document ? { version: document.revision ?? '', collections: document.revisions ?? {} } : null;
   }
+}
+
+/**
+ * The record ids written to `collections` between two revisions of a version, by collection,
+ * from its listed changes; null when the list cannot say (the entry of `from` has fallen off,
+ * a write between names a whole collection, or an entry is missing: the last listed write to
+ * a collection must carry the collection's token in `to`). The caller then reads whole collections.
+ */
+export function writtenBetween(changes: readonly Change[], from: Revision, to: Revision, collections: readonly string[]): Map<string, Set<string>> | null {
+  const start = changes.findIndex((change) => change.token === from.version);
+  const end = changes.findIndex((change) => change.token === to.version);
+  if (start < 0 || end < start) return null;
+  const written = new Map<string, Set<string>>();
+  const last = new Map<string, string>();
+  for (const change of changes.slice(start + 1, end + 1)) {
+    const named = change.collections.filter((name) => collections.includes(name));
+    if (named.length === 0) continue;
+    if (!change.ids) return null;
+    for (const name of named) {
+      const ids = written.get(name) ?? new Set<string>();
+      for (const id of change.ids) ids.add(id);
+      written.set(name, ids);
+      last.set(name, change.token);
+    }
+  }
+  const accounted = collections.every((name) => (to.collections[name] ?? '') === (from.collections[name] ?? '') || last.get(name) === to.collections[name]);
+  return accounted ? written : null;
 }

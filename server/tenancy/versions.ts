@@ -110,7 +110,8 @@ export class Versions {
 
 /** The interface's Version: no state; documents older than these fields get their defaults. */
 function toVersion(document: StoredVersion): Version {
-  const { _id, state: _state, heartbeatAt: _heartbeat, ...version } = document;
+  // `changes`: the writes listed for caches of the version (store/revisions.ts), up to thousands of ids.
+  const { _id, state: _state, heartbeatAt: _heartbeat, changes: _changes, ...version } = document as StoredVersion & { changes?: unknown };
   return { ...version, updatedAt: version.updatedAt ?? version.createdAt, copiedFrom: version.copiedFrom ?? null };
 }
 
