@@ -63,6 +63,13 @@ describe('search: the records of a small write are read back, not whole collecti
     for (const query of QUERIES) expect(kept.search({ query, limit: 50 }), query).to.deep.equal(fresh.search({ query, limit: 50 }));
   }
 
+  /** A write through `b`, then `a`'s next index: patched, and as fresh as one built from scratch. */
+  const seen = async (tenant: Tenant, method: 'post' | 'patch' | 'delete', path: string, body?: Record<string, unknown>): Promise<Record<string, unknown>> => {
+    const answer = await write(tenant, method, path, body);
+    await expectFresh(tenant, 'patched');
+    return answer;
+  };
+
   it('creates, replaces, patches and deletes operations, paths, parameters and services', async () => {
     const tenant = await shopTenant();
     expect(await hits(tenant, 'zebra')).to.deep.equal([]);
@@ -70,54 +77,37 @@ describe('search: the records of a small write are read back, not whole collecti
     const { pathId, id: statusId } = await first(tenant, 'operations', { operationId: 'getStatus' });
 
     // Operations.
-    const zebras = await write(tenant, 'post', 'operations', { pathId, method: 'put', operationId: 'feedZebras', summary: 'Feed the zebras' });
-    await expectFresh(tenant, 'patched');
+    const zebras = await seen(tenant, 'post', 'operations', { pathId, method: 'put', operationId: 'feedZebras', summary: 'Feed the zebras' });
     expect(await hits(tenant, 'zebra')).to.deep.equal(['feedZebras']);
-    await write(tenant, 'post', `operations/${String(zebras['id'])}`, replacement(zebras, { operationId: 'feedGiraffes', summary: 'Feed the giraffes' }));
-    await expectFresh(tenant, 'patched');
+    await seen(tenant, 'post', `operations/${String(zebras['id'])}`, replacement(zebras, { operationId: 'feedGiraffes', summary: 'Feed the giraffes' }));
     expect(await hits(tenant, 'zebra')).to.deep.equal([]);
     expect(await hits(tenant, 'giraffe')).to.deep.equal(['feedGiraffes']);
-    await write(tenant, 'patch', `operations/${String(statusId)}`, { summary: 'Okapi probe' });
-    await expectFresh(tenant, 'patched');
+    await seen(tenant, 'patch', `operations/${String(statusId)}`, { summary: 'Okapi probe' });
     expect(await hits(tenant, 'okapi')).to.deep.equal(['getStatus']);
-    await write(tenant, 'delete', `operations/${String(zebras['id'])}`);
-    await expectFresh(tenant, 'patched');
+    await seen(tenant, 'delete', `operations/${String(zebras['id'])}`);
     expect(await hits(tenant, 'giraffe')).to.deep.equal([]);
 
     // Parameters.
-    const currency = await write(tenant, 'post', 'parameters', { operationId: statusId, name: 'currency', in: 'query', schema: { type: 'string' } });
-    await expectFresh(tenant, 'patched');
+    const currency = await seen(tenant, 'post', 'parameters', { operationId: statusId, name: 'currency', in: 'query', schema: { type: 'string' } });
     expect(await hits(tenant, 'currency')).to.deep.equal(['getStatus']);
-    await write(tenant, 'post', `parameters/${String(currency['id'])}`, replacement(currency, { description: 'Zebra count' }));
-    await expectFresh(tenant, 'patched');
-    await write(tenant, 'patch', `parameters/${String(currency['id'])}`, { description: 'Lines per page' });
-    await expectFresh(tenant, 'patched');
-    await write(tenant, 'delete', `parameters/${String(currency['id'])}`);
-    await expectFresh(tenant, 'patched');
+    await seen(tenant, 'post', `parameters/${String(currency['id'])}`, replacement(currency, { description: 'Zebra count' }));
+    await seen(tenant, 'patch', `parameters/${String(currency['id'])}`, { description: 'Lines per page' });
+    await seen(tenant, 'delete', `parameters/${String(currency['id'])}`);
     expect(await hits(tenant, 'currency')).to.deep.equal([]);
 
     // Paths, with an operation under the new one.
-    const refunds = await write(tenant, 'post', 'paths', { serviceId: service['id'], path: '/refunds' });
-    await expectFresh(tenant, 'patched');
-    await write(tenant, 'post', 'operations', { pathId: refunds['id'], method: 'post', operationId: 'createRefund', summary: 'Refund an invoice' });
-    await expectFresh(tenant, 'patched');
+    const refunds = await seen(tenant, 'post', 'paths', { serviceId: service['id'], path: '/refunds' });
+    await seen(tenant, 'post', 'operations', { pathId: refunds['id'], method: 'post', operationId: 'createRefund', summary: 'Refund an invoice' });
     expect(await hits(tenant, 'refund')).to.deep.equal(['createRefund']);
-    await write(tenant, 'post', `paths/${String(refunds['id'])}`, replacement(refunds, { path: '/zebra-refunds' }));
-    await expectFresh(tenant, 'patched');
-    await write(tenant, 'patch', `paths/${String(refunds['id'])}`, { summary: 'Okapi refunds' });
-    await expectFresh(tenant, 'patched');
-    await write(tenant, 'delete', `paths/${String(refunds['id'])}`);
-    await expectFresh(tenant, 'patched');
+    await seen(tenant, 'post', `paths/${String(refunds['id'])}`, replacement(refunds, { path: '/zebra-refunds' }));
+    await seen(tenant, 'patch', `paths/${String(refunds['id'])}`, { summary: 'Okapi refunds' });
+    await seen(tenant, 'delete', `paths/${String(refunds['id'])}`);
 
     // Services.
-    const other = await write(tenant, 'post', 'services', { slug: 'zoo', name: 'Zoo', organizationId: service['organizationId'] });
-    await expectFresh(tenant, 'patched');
-    await write(tenant, 'post', `services/${String(other['id'])}`, replacement(other, { name: 'Zebra zoo' }));
-    await expectFresh(tenant, 'patched');
-    await write(tenant, 'patch', `services/${String(service['id'])}`, { name: 'Okapi shop' });
-    await expectFresh(tenant, 'patched');
-    await write(tenant, 'delete', `services/${String(other['id'])}`);
-    await expectFresh(tenant, 'patched');
+    const other = await seen(tenant, 'post', 'services', { slug: 'zoo', name: 'Zoo', organizationId: service['organizationId'] });
+    await seen(tenant, 'post', `services/${String(other['id'])}`, replacement(other, { name: 'Zebra zoo' }));
+    await seen(tenant, 'patch', `services/${String(service['id'])}`, { name: 'Okapi shop' });
+    await seen(tenant, 'delete', `services/${String(other['id'])}`);
   });
 
   it('reads several writes since the last search back at once', async () => {
