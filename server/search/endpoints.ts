@@ -41,7 +41,7 @@ export async function refreshedView(stores: ReadonlyMap<string, RecordStore>, vi
 
 /** The view with the records of these ids read again in their collections (the deleted dropped), the others kept. */
 export async function patchedView(stores: ReadonlyMap<string, RecordStore>, view: VersionView, versionId: string, written: ReadonlyMap<string, ReadonlySet<string>>): Promise<VersionView> {
-  const reread = new Map(await Promise.all([...written].map(async ([name, ids]) => [name, await stores.get(name)!.matching(versionId, { id: [...ids] })] as const)));
+  const reread = new Map(await Promise.all([...written].map(async ([name, ids]) => [name, await stores.get(name)!.withIds(versionId, [...ids])] as const)));
   return viewFrom(versionId, SEARCH_COLLECTIONS.map((name) => {
     const ids = written.get(name);
     const kept = view.of(name);
