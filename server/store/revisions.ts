@@ -54,12 +54,15 @@ export class Revisions {
     const change: Change = { token, collections, ...(ids && ids.length <= LISTED_IDS && { ids }) };
     // The change is listed in the same update as its tokens, so the list is in the order the
     // bumps were applied whatever the tokens' order across instances.
-    // The whole document comes back: FerretDB 1.24 has no projection in findAndModify.
+    const update = { $set: set, $push: { changes: { $each: [JSON.stringify(change)], $slice: -LISTED_CHANGES } } };
+    // MongoDB applies `$slice`: one update, nothing read back.
+    if (!this.#queued) return this.#versions.updateOne({ _id: versionId }, update).then(() => undefined);
+    // FerretDB ignores it: the list comes back to be cut (the whole document: FerretDB 1.24 has
+    // no projection in findAndModify).
     const write = async () => {
-      const after = await this.#versions.findOneAndUpdate({ _id: versionId }, { $set: set, $push: { changes: { $each: [JSON.stringify(change)], $slice: -LISTED_CHANGES } } }, { returnDocument: 'after' });
+      const after = await this.#versions.findOneAndUpdate({ _id: versionId }, update, { returnDocument: 'after' });
       await this.#trim(versionId, token, after?.changes);
     };
-    if (!this.#queued) return write();
     const previous = queues.get(versionId) ?? Promise.resolve();
     const bumped = previous.catch(() => {}).then(write);
     queues.set(versionId, bumped);
@@ -74,7 +77,7 @@ export class Revisions {
    * has no update pipelines: there the list is cut to its last entries by a second update, kept
    * only if no bump landed since ours (bumps of a version are queued in the process FerretDB
    * serves). Dropping the oldest entries is always safe: a reader whose entry is gone reads the
-   * collections whole. On MongoDB the list never passes the cap and this does nothing.
+   * collections whole. Not called on MongoDB, where `$slice` keeps the list to the cap.
    */
   async #trim(versionId: string, token: string, changes: string[] | undefined): Promise<void> {
     if (!changes || changes.length <= LISTED_CHANGES) return;
