@@ -1,6 +1,7 @@
 // A request's budget for database work (DB_TIMEOUT_MS): the answer is bounded even where the
 // driver is not, so a frozen database gives 503 within the budget instead of a hang; and every
 // database call of the request asks the server to give up when the budget does (maxTimeMS).
+import type { ServerResponse } from 'node:http';
 import { ServiceUnavailable } from './errors.ts';
 import { withinBudget, type Budget } from './store/budget.ts';
 
@@ -58,5 +59,24 @@ export class Deadline implements Budget {
     return call
       ? `${this.#ranOut(now)} waiting on ${call.name} (sent ${now - call.at} ms before)`
       : `${this.#ranOut(now)} before any database call was sent`;
+  }
+}
+
+/**
+ * Whole-version work of a request (an import, a copy): each database call gets
+ * DB_LONG_TIMEOUT_MS (store/budget.ts), and every call still running ends once the client has
+ * gone (it closed the connection, or shutdown closed it past SHUTDOWN_TIMEOUT_MS): nobody is
+ * left to answer, so the database is freed of the work.
+ */
+export async function whileClientWaits<T>(res: ServerResponse, work: () => Promise<T>): Promise<T> {
+  const abandoned = new AbortController();
+  const onClose = () => {
+    if (!res.writableFinished) abandoned.abort(new ServiceUnavailable('the client went away; its whole-version work was abandoned'));
+  };
+  res.once('close', onClose);
+  try {
+    return await withinBudget({ callMs: () => undefined, signal: abandoned.signal }, work);
+  } finally {
+    res.off('close', onClose);
   }
 }
