@@ -64,18 +64,31 @@ export class Deadline implements Budget {
 
 /**
  * Whole-version work of a request (an import, a copy): each database call gets
- * DB_LONG_TIMEOUT_MS (store/budget.ts), and every call still running ends once the client has
- * gone (it closed the connection, or shutdown closed it past SHUTDOWN_TIMEOUT_MS): nobody is
- * left to answer, so the database is freed of the work.
+ * DB_LONG_TIMEOUT_MS (store/budget.ts). Every call still running ends once the client has gone
+ * (it closed the connection, or shutdown closed it past SHUTDOWN_TIMEOUT_MS): nobody is left to
+ * answer, so the database is freed of the work. And once one call was ended for outliving its
+ * bound, the work gives up as a whole: no call is sent after it (a stalled database would hold
+ * each of them as long), so the client has its 503 one bound after the stall began.
  */
 export async function whileClientWaits<T>(res: ServerResponse, work: () => Promise<T>): Promise<T> {
   const abandoned = new AbortController();
+  const abandon = (reason: ServiceUnavailable) => {
+    if (!abandoned.signal.aborted) abandoned.abort(reason);
+  };
   const onClose = () => {
-    if (!res.writableFinished) abandoned.abort(new ServiceUnavailable('the client went away; its whole-version work was abandoned'));
+    if (!res.writableFinished) abandon(new ServiceUnavailable('the client went away; its whole-version work was abandoned'));
   };
   res.once('close', onClose);
+  const budget = {
+    signal: abandoned.signal,
+    callMs: (call: string) => {
+      if (abandoned.signal.aborted) throw new ServiceUnavailable(`${(abandoned.signal.reason as Error).message}; ${call} was not sent`);
+      return undefined;
+    },
+    callEnded: abandon,
+  };
   try {
-    return await withinBudget({ callMs: () => undefined, signal: abandoned.signal }, work);
+    return await withinBudget(budget, work);
   } finally {
     res.off('close', onClose);
   }

@@ -11,6 +11,8 @@ export interface Budget {
   callMs(call: string): number | undefined;
   /** Aborted when the work is abandoned (its client went away, the service is stopping): its calls end at once. */
   readonly signal?: AbortSignal | undefined;
+  /** Told when one of its calls was ended for outliving its bound (whole-version work then gives up as a whole). */
+  callEnded?(reason: ServiceUnavailable): void;
 }
 
 const current = new AsyncLocalStorage<Budget>();
@@ -48,10 +50,10 @@ interface Closable { once(event: 'close', listener: () => void): unknown }
  * close, over all its batches. See docs/database.md.
  */
 export function budgeted(db: Db, outsideMs: number | undefined, stopping?: AbortSignal): Db {
-  const boundOf = (call: string): { ms: number | undefined; long: boolean; signal: AbortSignal | undefined } => {
+  const boundOf = (call: string) => {
     const budget = current.getStore();
     const asked = budget?.callMs(call);
-    return { ms: asked ?? outsideMs, long: asked === undefined, signal: budget?.signal };
+    return { ms: asked ?? outsideMs, long: asked === undefined, signal: budget?.signal, ended: (reason: ServiceUnavailable) => budget?.callEnded?.(reason) };
   };
   const collection = (target: Collection): Collection => new Proxy(target, {
     get(target, property, receiver) {
@@ -60,8 +62,8 @@ export function budgeted(db: Db, outsideMs: number | undefined, stopping?: Abort
       if (at === undefined || typeof value !== 'function') return value;
       return (...args: unknown[]) => {
         const call = `${target.collectionName}.${String(property)}`;
-        const { ms, long, signal: abandoned } = boundOf(call);
-        const ended = callEnd(call, ms, long, [abandoned, stopping]);
+        const { ms, long, signal: abandoned, ended: onEnded } = boundOf(call);
+        const ended = callEnd(call, ms, long, [abandoned, stopping], onEnded);
         const given = [...args];
         given[at] = { ...(given[at] as object | undefined), ...(ms ? { maxTimeMS: ms } : {}), ...(ended && { signal: ended.signal }) };
         const result = (value as (...args: unknown[]) => unknown).apply(target, given);
@@ -90,7 +92,7 @@ export function budgeted(db: Db, outsideMs: number | undefined, stopping?: Abort
 }
 
 /** The signal that ends one call (its bound spent, or one of `others` aborted), and `done` to release its timer. */
-function callEnd(call: string, ms: number | undefined, long: boolean, others: (AbortSignal | undefined)[]):
+function callEnd(call: string, ms: number | undefined, long: boolean, others: (AbortSignal | undefined)[], onEnded: (reason: ServiceUnavailable) => void):
   { signal: AbortSignal; done: () => void } | undefined {
   const given = others.filter((signal): signal is AbortSignal => signal !== undefined);
   if (!ms && given.length === 0) return undefined;
@@ -98,7 +100,11 @@ function callEnd(call: string, ms: number | undefined, long: boolean, others: (A
   let timer: NodeJS.Timeout | undefined;
   if (ms) {
     const bound = long ? `DB_LONG_TIMEOUT_MS (${ms} ms)` : `what was left of the request's budget (${ms} ms)`;
-    timer = setTimeout(() => controller.abort(new ServiceUnavailable(`the database did not answer ${call} within ${bound}; the call was ended`)), ms + CALL_END_GRACE_MS);
+    timer = setTimeout(() => {
+      const reason = new ServiceUnavailable(`the database did not answer ${call} within ${bound}; the call was ended`);
+      controller.abort(reason);
+      onEnded(reason);
+    }, ms + CALL_END_GRACE_MS);
     // A bound alone must not keep Node alive.
     timer.unref();
   }
