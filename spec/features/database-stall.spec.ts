@@ -153,6 +153,7 @@ describe('A database that stalls during an import (issue 25)', function () {
 
     freeze(ferretdbPid(dataDir));
     const stalled = await api.post(IMPORT).set(bearer(key)).type('json').send(document);
+    expect(stalled.status, service.output().split('\n').filter((line) => /"level":[45]0/.test(line)).join('\n')).to.equal(503);
     expectError(stalled, 503, 'Service Unavailable');
     expect(stalled.headers['retry-after']).to.equal('1');
     expectError(await api.get('/healthz'), 503, 'Service Unavailable');
