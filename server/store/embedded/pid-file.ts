@@ -58,15 +58,29 @@ export async function waitForDyingServer(dataDir: string, log: (message: string)
   } catch {
     return;
   }
-  if (saved.owner === process.pid || !isAlive(saved.pid)) return;
+  if (saved.owner === process.pid || !servesFrom(saved.pid, dataDir)) return;
   if (saved.state === 'serving' && isAlive(saved.owner)) return;
   log(`database: the embedded database of ${dataDir} (pid ${saved.pid}, port ${saved.port}) is shutting down; waiting for it to exit`);
   const ends = Date.now() + DYING_WAIT_MS;
-  while (isAlive(saved.pid) || (await acceptsTcp(saved.port, 250))) {
+  while (servesFrom(saved.pid, dataDir) || (await acceptsTcp(saved.port, 250))) {
     if (Date.now() > ends) {
       throw new Error(`the embedded database of ${dataDir} (pid ${saved.pid}, port ${saved.port}) is shutting down and did not exit within ${DYING_WAIT_MS / 1000} s; wait for it, or end it (kill -9 ${saved.pid})`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Whether `pid` is still the server of `dataDir`: its command line names the folder (FerretDB's
+ * wrapper passes `--state-dir=<dataDir>/ferretdb`, mongod its `--dbpath`), so a pid the system
+ * has since given to another process is not mistaken for it. Without /proc: whether it is alive.
+ */
+function servesFrom(pid: number, dataDir: string): boolean {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`${dataDir}${path.sep}`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && fs.existsSync('/proc/self')) return false;
+    return isAlive(pid);
   }
 }
 
