@@ -20,9 +20,11 @@ export interface Instance {
 const RESTART_BACKOFF_MS = 250;
 const RESTART_BACKOFF_MAX_MS = 10_000;
 // How a stall is told from a busy moment: reads of a record fail this many times in a row, one
-// probe a second, each bounded by the service's DB_TIMEOUT_MS (so 15 s by default).
+// probe a second, each bounded by the service's DB_TIMEOUT_MS (so 15 s by default), and none
+// succeeded for 10 s (a short DB_TIMEOUT_MS on a loaded machine must not restart a slow server).
 const PROBE_INTERVAL_MS = 1_000;
 const STALLED_AFTER_FAILURES = 3;
+const STALLED_AFTER_MS = 10_000;
 
 /** A launch that failed: "exited" at once, so the supervisor tries again after its pause. */
 const FAILED: Instance = { pid: undefined, exited: Promise.resolve(), describeExit: () => 'failed to start', stop: async () => {}, kill: () => {} };
@@ -72,23 +74,27 @@ export function supervisedServer(
   watch(first, 0);
 
   let probing: NodeJS.Timeout | undefined;
-  /** Reads a record every second; after three failures in a row the instance is killed, and so restarted. */
+  /** Reads a record every second; after three failures in a row and 10 s without an answer the instance is killed, and so restarted. */
   const watchReads = (readable: (timeoutMs: number) => Promise<void>, timeoutMs: number) => {
     let failures = 0;
+    let answered = Date.now();
     const probe = async () => {
       const instance = current;
       try {
         await readable(timeoutMs);
         failures = 0;
+        answered = Date.now();
       } catch (error) {
-        if (stopping || instance !== current) return;
-        failures += 1;
-        if (failures >= STALLED_AFTER_FAILURES) {
+        if (stopping) return;
+        if (instance !== current) answered = Date.now(); // restarted meanwhile: a new instance, a new count
+        failures = instance === current ? failures + 1 : 0;
+        if (failures >= STALLED_AFTER_FAILURES && Date.now() - answered >= STALLED_AFTER_MS) {
           failures = 0;
-          log(`database: ${name} does not answer reads of records (${STALLED_AFTER_FAILURES} reads in a row failed, each given ${timeoutMs} ms; last: ${oneLine(messageOf(error))}); killing it to restart it`);
+          log(`database: ${name} does not answer reads of records (${STALLED_AFTER_FAILURES} reads in a row failed, each given ${timeoutMs} ms, none answered for ${Math.round((Date.now() - answered) / 1000)} s; last: ${oneLine(messageOf(error))}); killing it to restart it`);
           instance.kill();
           // The restart comes from its exit (watch above); wait for it before probing again.
           await instance.exited;
+          answered = Date.now();
         }
       }
       if (!stopping) {
