@@ -1,10 +1,10 @@
 // Issue 25: the service as a real process on an embedded FerretDB of its own that stalls during
-// an import: its writes held by a lock on its SQLite file (FerretDB keeps answering, as in the
-// issue, and never finishes them), or frozen whole (SIGSTOP). The import answers 503 within
-// DB_LONG_TIMEOUT_MS; frozen, /healthz says the database does not answer, the supervisor restarts
-// it and the service recovers without a SIGCONT; shutdown ends with a call stuck in the database
-// and takes the database down, even on a second signal; a new start waits for a database that is
-// dying instead of attaching to it.
+// an import: its writes held by a lock on its SQLite file (FerretDB keeps answering pings and
+// reads, as in the issue, and holds the writes), or frozen whole (SIGSTOP). The import answers 503
+// within DB_LONG_TIMEOUT_MS; frozen, /healthz says the database does not answer, the supervisor
+// restarts it and the service recovers without a SIGCONT; the work of a client that went away is
+// abandoned; shutdown ends with a call stuck in the database and takes the database down, even on
+// a second signal; a new start waits for a database that is dying instead of attaching to it.
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -169,14 +169,20 @@ describe('A database that stalls during an import (issue 25)', function () {
     expect(databaseProcesses(dataDir)).to.deep.equal([]);
   });
 
-  it('ends within SHUTDOWN_TIMEOUT_MS with a whole-version call stuck in the database, leaving no database process', async () => {
-    // A long bound far past the shutdown's: only the shutdown can end the stuck call.
+  it('abandons the work of a client that went away, and ends within SHUTDOWN_TIMEOUT_MS with a call stuck in the database, leaving no database process', async () => {
+    // A long bound far past the shutdown's: only the client's going, or the shutdown, can end a stuck call.
     const { service, api } = await start({ DB_LONG_TIMEOUT_MS: '600000' });
     const key = await demoKey(service);
     expect((await api.post(IMPORT).set(bearer(key)).type('json').send(document)).status).to.equal(201);
     const lock = holdWriteLock(dataDir);
     try {
       const edited = { ...JSON.parse(document), info: { title: 'Asana, edited', version: '2' } };
+      const leaving = api.post(IMPORT).set(bearer(key)).send(edited);
+      leaving.then(() => {}, () => {});
+      await sleep(1000);
+      leaving.abort();
+      await service.waitFor(/its whole-version work was abandoned/, 30_000);
+
       const stuck = api.post(IMPORT).set(bearer(key)).send(edited).then((res) => res.status, (error: Error) => error.message);
       await sleep(1000);
       expect(await service.stop('SIGTERM')).to.equal(0);
