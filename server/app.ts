@@ -26,7 +26,7 @@ import { mcpRouter } from './mcp/route.ts';
 /** What the app is built from: the runtime's parts (see boot.ts), a logger, and only what it calls of the database. */
 export type AppParts = Pick<Runtime, 'config' | 'schemas' | 'tenancy' | 'stores' | 'versionRecords' | 'versionManager' | 'observations' | 'searchIndexes'> & {
   logger: Logger;
-  database: Pick<Database, 'ping' | 'client'>;
+  database: Pick<Database, 'readable' | 'client'>;
   /** The embedded server, for its restart count in the metrics (see RestartCounting). */
   databaseServer?: object;
 };
@@ -51,7 +51,7 @@ export function createApp(parts: AppParts): express.Express {
   }
   app.use(helmet());
   if (metrics && parts.config.metrics?.port === undefined) app.route(METRICS_PATH).get(metrics.expose).all(refuseOtherMethods(['GET']));
-  app.route(HEALTH_PATH).get(health((timeoutMs) => parts.database.ping(timeoutMs), parts.config.dbTimeoutMs)).all(refuseOtherMethods(['GET']));
+  app.route(HEALTH_PATH).get(health((timeoutMs) => parts.database.readable(timeoutMs), parts.config.dbTimeoutMs)).all(refuseOtherMethods(['GET']));
   const endpoints = serviceEndpoints({ ...parts, recordLimits: parts.config.recordLimits, importBodyLimit: parts.config.importBodyLimit });
   app.use(selfDescriptionRouter(serviceDocument(parts.schemas, endpoints)));
   const authenticate = bearerAuthentication(new ApiKeyLookup(parts.tenancy, parts.config.apiKeyCacheMs), parts.config.jwtSecret);

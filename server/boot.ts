@@ -33,7 +33,7 @@ export interface Runtime {
   versionManager: VersionManager;
   /** This process's search index per version, kept fresh by the versions' revisions. */
   searchIndexes: SearchIndexes;
-  /** Closes the client, then stops the embedded server if this process started it. */
+  /** Ends the database calls in flight, closes the client, then stops the embedded server if this process started it. */
   close(): Promise<void>;
 }
 
@@ -52,6 +52,9 @@ export async function openRuntime(config: Config, logger: Logger, schemas: Schem
     const database = await connectDatabase(uri, config.databaseName, { timeoutMs: config.dbTimeoutMs, longTimeoutMs: config.dbLongTimeoutMs });
     logger.info({ server: database.server.label, database: config.databaseName, embedded: databaseServer.kind !== 'external' }, 'database ready');
     const runtime = await assemble(config, schemas, database, databaseServer, logger);
+    // A stalled engine answers pings but no reads (issue 25): the supervisor reads a record every
+    // second and restarts a server that fails three times in a row.
+    databaseServer.watchReads?.((timeoutMs) => database.readable(timeoutMs), config.dbTimeoutMs);
     return runtime;
   } catch (error) {
     await databaseServer.stop();
@@ -94,6 +97,8 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
     observations,
     searchIndexes: new SearchIndexes(stores, new Revisions(database.db)),
     async close() {
+      // Whatever is still running is abandoned: a stuck call must not hold the shutdown.
+      database.abandonCalls('the service is stopping');
       await versionManager.stopSweeper();
       await database.close();
       await databaseServer.stop();

@@ -1,6 +1,7 @@
 // A request's budget for database work (DB_TIMEOUT_MS): the answer is bounded even where the
 // driver is not, so a frozen database gives 503 within the budget instead of a hang; and every
 // database call of the request asks the server to give up when the budget does (maxTimeMS).
+import type { ServerResponse } from 'node:http';
 import { ServiceUnavailable } from './errors.ts';
 import { withinBudget, type Budget } from './store/budget.ts';
 
@@ -58,5 +59,37 @@ export class Deadline implements Budget {
     return call
       ? `${this.#ranOut(now)} waiting on ${call.name} (sent ${now - call.at} ms before)`
       : `${this.#ranOut(now)} before any database call was sent`;
+  }
+}
+
+/**
+ * Whole-version work of a request (an import, a copy): each database call gets
+ * DB_LONG_TIMEOUT_MS (store/budget.ts). Every call still running ends once the client has gone
+ * (it closed the connection, or shutdown closed it past SHUTDOWN_TIMEOUT_MS): nobody is left to
+ * answer, so the database is freed of the work. And once one call was ended for outliving its
+ * bound, the work gives up as a whole: no call is sent after it (a stalled database would hold
+ * each of them as long), so the client has its 503 one bound after the stall began.
+ */
+export async function whileClientWaits<T>(res: ServerResponse, work: () => Promise<T>): Promise<T> {
+  const abandoned = new AbortController();
+  const abandon = (reason: ServiceUnavailable) => {
+    if (!abandoned.signal.aborted) abandoned.abort(reason);
+  };
+  const onClose = () => {
+    if (!res.writableFinished) abandon(new ServiceUnavailable('the client went away; its whole-version work was abandoned'));
+  };
+  res.once('close', onClose);
+  const budget = {
+    signal: abandoned.signal,
+    callMs: (call: string) => {
+      if (abandoned.signal.aborted) throw new ServiceUnavailable(`${(abandoned.signal.reason as Error).message}; ${call} was not sent`);
+      return undefined;
+    },
+    callEnded: abandon,
+  };
+  try {
+    return await withinBudget(budget, work);
+  } finally {
+    res.off('close', onClose);
   }
 }

@@ -244,7 +244,10 @@ const TRANSIENT_CODES = new Set([50, 89, 91, 189, 262, 11600, 11602, 13435, 1343
 export function isTransientDatabaseError(thrown: unknown): boolean {
   if (thrown instanceof MongoOperationTimeoutError) return true;
   if (!(thrown instanceof MongoError)) return false;
-  if (['TransientTransactionError', 'RetryableWriteError', 'SystemOverloadedError', 'RetryableError'].some((label) => thrown.hasErrorLabel(label))) return true;
+  // PoolRequestedRetry: a call whose connection the driver interrupted when its monitor lost the
+  // server (a frozen database); a bulk write wraps it in a MongoBulkWriteError with no code, which
+  // answered 500 to an import (issue 25).
+  if (['TransientTransactionError', 'RetryableWriteError', 'SystemOverloadedError', 'RetryableError', 'PoolRequestedRetry'].some((label) => thrown.hasErrorLabel(label))) return true;
   if (thrown instanceof MongoServerError && typeof thrown.code === 'number' && TRANSIENT_CODES.has(thrown.code)) return true;
   return BUSY.test(thrown.message);
 }

@@ -1,5 +1,6 @@
 // Process entry: configuration, database, HTTP server, and a graceful shutdown on SIGTERM or
-// SIGINT (stop accepting, finish in-flight requests, close the database, exit 0).
+// SIGINT within SHUTDOWN_TIMEOUT_MS (stop accepting, finish in-flight requests, close the
+// database, exit 0; a second signal exits at once, the embedded database killed).
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -38,30 +39,57 @@ async function main(): Promise<void> {
 
   if (demo) process.stdout.write(`${demoBanner(demo, baseUrl)}\n`);
 
+  let stopping = false;
   const shutdown = (signal: string) => {
-    process.removeAllListeners('SIGTERM').removeAllListeners('SIGINT');
+    if (stopping) {
+      // A second signal: stop now, and take the embedded database down with us, so that a new
+      // start does not meet it still running (or attach to it while it dies).
+      logger.warn({ signal }, 'second signal: exiting now, the embedded database killed');
+      runtime.databaseServer.kill?.();
+      process.exit(1);
+    }
+    stopping = true;
     void stop(server, runtime, logger, signal).then(() => process.exit(0), (error: unknown) => {
       logger.error({ err: error }, 'shutdown failed');
+      runtime.databaseServer.kill?.();
       process.exit(1);
     });
   };
-  process.once('SIGTERM', shutdown).once('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown).on('SIGINT', shutdown);
 }
 
+/**
+ * Within SHUTDOWN_TIMEOUT_MS whatever happens: requests in flight get three quarters of it, then
+ * their connections are closed (whole-version work whose client has gone ends with its calls,
+ * server/deadline.ts); the database calls still running are ended, the client closed and the
+ * embedded database stopped in what is left; past it, the embedded database is killed.
+ */
 async function stop(server: Server, runtime: Runtime, logger: Logger, signal: string): Promise<void> {
+  const boundMs = runtime.config.shutdownTimeoutMs;
   logger.info({ signal }, 'shutting down: finishing in-flight requests');
   const closed = new Promise((resolve) => server.close(resolve));
   // close() drops only the keep-alive connections idle at this moment; a connection whose
   // request finishes later would hold it open until the keep-alive timeout, so keep sweeping.
   const sweep = setInterval(() => server.closeIdleConnections(), 50);
-  const deadline = setTimeout(() => {
+  const requestsEnd = setTimeout(() => {
     logger.warn('shutdown timeout: closing the remaining connections');
     server.closeAllConnections();
-  }, runtime.config.shutdownTimeoutMs);
-  await closed;
-  clearInterval(sweep);
-  clearTimeout(deadline);
-  await runtime.close();
+  }, Math.floor(boundMs * 0.75));
+  let outOfTime: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'out of time'>((resolve) => {
+    outOfTime = setTimeout(() => resolve('out of time'), boundMs);
+  });
+  try {
+    const ended = await Promise.race([closed.then(() => runtime.close()), deadline]);
+    if (ended === 'out of time') {
+      logger.warn(`shutdown timeout: the database did not close within SHUTDOWN_TIMEOUT_MS (${boundMs} ms); killing the embedded database`);
+      runtime.databaseServer.kill?.();
+    }
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(requestsEnd);
+    clearTimeout(outOfTime);
+  }
   logger.info('stopped');
 }
 

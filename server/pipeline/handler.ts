@@ -6,7 +6,7 @@
 import type { Request, Response } from 'express';
 import type { Authenticate } from '../auth/authenticate.ts';
 import type { Access, Credential } from '../auth/credential.ts';
-import { Deadline } from '../deadline.ts';
+import { Deadline, whileClientWaits } from '../deadline.ts';
 import { Forbidden, InternalError, InvalidRequest, ServiceUnavailable, TooManyRequests, Unauthorized } from '../errors.ts';
 import type { BodyReader } from '../http/body.ts';
 import { compileQueryCheck } from '../http/query.ts';
@@ -133,8 +133,9 @@ export function handlerFor(endpoint: Endpoint, parts: PipelineParts): (req: Requ
       reachForRead: (other) => reachVersion(other, { ...reach, access: 'read' }),
       accepts: (types) => req.accepts([...types]),
     });
-    // Long-running work runs outside the request's budget: its calls get DB_LONG_TIMEOUT_MS each.
-    const outcome = await (endpoint.longRunning ? work() : deadline.bound(work, 'restart'));
+    // Long-running work runs outside the request's budget: its calls get DB_LONG_TIMEOUT_MS each,
+    // and end when the client goes.
+    const outcome = await (endpoint.longRunning ? whileClientWaits(res, work) : deadline.bound(work, 'restart'));
     send(res, outcome.status === 201 ? withLocation(outcome, req, endpoint.checkId !== undefined) : outcome);
   };
 }

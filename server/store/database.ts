@@ -1,6 +1,7 @@
 // The MongoDB client: connecting with durable and bounded defaults, naming the server that answers.
 import { MongoClient, type Db } from 'mongodb';
 import { budgeted } from './budget.ts';
+import { ServiceUnavailable } from '../errors.ts';
 import { withTimeout } from './embedded/util.ts';
 
 export interface ServerInfo {
@@ -14,8 +15,14 @@ export interface Database {
   client: MongoClient;
   db: Db;
   server: ServerInfo;
-  /** Resolves when the server answers a ping within `timeoutMs`; rejects otherwise. */
-  ping(timeoutMs: number): Promise<void>;
+  /**
+   * Resolves when a record can be read within `timeoutMs`; rejects otherwise. A read, not a
+   * ping: a stalled engine (issue 25) answered pings while every read of records hung.
+   */
+  readable(timeoutMs: number): Promise<void>;
+  /** Ends every database call in flight at once (shutdown: what is left of work nobody will wait for). */
+  abandonCalls(reason: string): void;
+  /** Ends the calls in flight, then closes the client. */
   close(): Promise<void>;
 }
 
@@ -47,18 +54,35 @@ export async function connectDatabase(uri: string, databaseName: string, options
   const bounded = Object.fromEntries(Object.entries(steps).filter(([option]) => !uriHas(uri, option.toLowerCase())));
   const client = new MongoClient(uri, { ...defaultsNotIn(uri), ...bounded, appName: 'catalog-service', monitorCommands: true });
   await client.connect();
-  const db = budgeted(client.db(databaseName), longTimeoutMs);
+  const stopping = new AbortController();
+  const db = budgeted(client.db(databaseName), longTimeoutMs, stopping.signal);
   const server = await identifyServer(db);
+  const abandonCalls = (reason: string) => {
+    if (!stopping.signal.aborted) stopping.abort(new ServiceUnavailable(reason));
+  };
   return {
     client,
     db,
     server,
-    async ping(pingTimeoutMs) {
-      // The race is the guarantee: a health check must answer in time whatever the driver does.
-      await withTimeout(db.command({ ping: 1 }), pingTimeoutMs, 'database ping');
+    readable: (readTimeoutMs) => readsRecords(client.db(databaseName), readTimeoutMs),
+    abandonCalls,
+    async close() {
+      abandonCalls('the service is stopping');
+      await client.close();
     },
-    close: () => client.close(),
   };
+}
+
+// The collection every request's credentials lead to (the tenancy's root); its lookup by `_id`
+// reaches FerretDB's SQLite, where a stall shows, and costs the same whatever the catalog holds.
+const PROBED_COLLECTION = 'projects';
+const PROBE_ID = 'readable-probe';
+
+/** One read of a record by `_id`, bounded three ways: on the server, on the connection, and by the race (the guarantee). */
+export async function readsRecords(db: Db, timeoutMs: number): Promise<void> {
+  const read = db.collection<{ _id: string }>(PROBED_COLLECTION)
+    .findOne({ _id: PROBE_ID }, { projection: { _id: 1 }, maxTimeMS: timeoutMs, signal: AbortSignal.timeout(timeoutMs) });
+  await withTimeout(read, timeoutMs, 'reading a record');
 }
 
 function uriOptions(uri: string): Set<string> {

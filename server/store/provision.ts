@@ -6,6 +6,7 @@ import { buildFerretDB, ferretdbPath } from './embedded/build-ferretdb.ts';
 import type { DatabaseServer, ProvisionOptions } from './embedded/engine.ts';
 import { startFerretDB } from './embedded/ferretdb.ts';
 import { MONGOD_FAILURE_FILE, MONGOD_FAILURE_TTL_MS, startMongod } from './embedded/mongod.ts';
+import { forgetServer, recordServer, waitForDyingServer } from './embedded/pid-file.ts';
 import { LOOPBACK, acceptsTcp, loopbackUri, serverKind } from './embedded/probe.ts';
 import { messageOf, oneLine } from './embedded/util.ts';
 
@@ -18,6 +19,8 @@ export async function provisionDatabase(given: ProvisionOptions): Promise<Databa
   if (!['auto', 'mongodb', 'ferretdb'].includes(engine)) throw new Error(`unknown database engine "${engine}" (auto, mongodb or ferretdb)`);
   const options = { ...given, dataDir: path.resolve(given.dataDir), cacheDir: path.resolve(given.cacheDir) };
 
+  // A server of this data folder that is going away is waited for, never attached to (issue 25).
+  await waitForDyingServer(options.dataDir, log);
   const running = await attachToRunning(port);
   if (running) {
     log(`database: using the ${running.kind} server already listening on ${running.uri}`);
@@ -27,7 +30,7 @@ export async function provisionDatabase(given: ProvisionOptions): Promise<Databa
   const failures: string[] = [];
   if (engine === 'auto' || engine === 'mongodb') {
     try {
-      return await startMongod(options, port || (await freePort()));
+      return tracked(await startMongod(options, port || (await freePort())), options.dataDir);
     } catch (error) {
       failures.push(`mongod: ${messageOf(error)}`);
       if (engine === 'auto') log(`database: no mongod (${oneLine(messageOf(error))}); falling back to FerretDB`);
@@ -36,7 +39,7 @@ export async function provisionDatabase(given: ProvisionOptions): Promise<Databa
   if (engine === 'auto' || engine === 'ferretdb') {
     try {
       const binary = await buildFerretDB(options.cacheDir, log);
-      return await startFerretDB(binary, options, port || (await freePort()));
+      return tracked(await startFerretDB(binary, options, port || (await freePort())), options.dataDir);
     } catch (error) {
       failures.push(`FerretDB: ${messageOf(error)}`);
     }
@@ -61,6 +64,38 @@ function waysOut(failures: string[], cacheDir: string): string {
       ` a failed download is remembered for ${MONGOD_FAILURE_TTL_MS / 3_600_000} h in ${path.join(cacheDir, MONGOD_FAILURE_FILE)}: delete it to retry at once);`,
     `  - install Go (>= 1.24, \`go\` on PATH) so FerretDB can be built into ${ferretdbPath(cacheDir)} (npm run db:build).`,
   ].join('\n');
+}
+
+/** The server, with its process recorded beside its data while it runs (embedded/pid-file.ts). */
+function tracked(server: DatabaseServer, dataDir: string): DatabaseServer {
+  const port = Number(new URL(server.uri).port);
+  const record = (state: 'serving' | 'stopping') => {
+    if (server.pid !== undefined) recordServer(dataDir, { pid: server.pid, port, state });
+  };
+  record('serving');
+  server.onRestart?.(() => record('serving'));
+  return {
+    uri: server.uri,
+    kind: server.kind,
+    reused: server.reused,
+    get restarts() {
+      return server.restarts;
+    },
+    get pid() {
+      return server.pid;
+    },
+    onRestart: (listener) => server.onRestart?.(listener),
+    watchReads: (readable, timeoutMs) => server.watchReads?.(readable, timeoutMs),
+    stop: async () => {
+      record('stopping');
+      await server.stop();
+      forgetServer(dataDir);
+    },
+    kill: () => {
+      server.kill?.();
+      forgetServer(dataDir);
+    },
+  };
 }
 
 // ---- reuse ---------------------------------------------------------------------------------

@@ -101,6 +101,10 @@ async function launch(binary: string, args: string[], uri: string, port: number,
     exited,
     describeExit: () => `code ${child.exitCode ?? child.signalCode}`,
     stop,
+    kill: () => {
+      child.stdin?.destroy();
+      if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
+    },
   };
 }
 

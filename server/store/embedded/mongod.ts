@@ -76,7 +76,14 @@ async function launch(dbPath: string, port: number, timeoutMs: number): Promise<
   const stop = () => (stopping ??= server.stop(KEEP_DATA).then(() => {}));
   // A mongod that died on its own leaves mongodb-memory-server's watchdog process behind: end it.
   void exited.then(() => stop().catch(() => {}));
-  return { pid: mongod?.pid, exited, describeExit: () => `code ${mongod?.exitCode ?? mongod?.signalCode}`, stop };
+  const kill = () => {
+    try {
+      if (mongod?.pid !== undefined) process.kill(mongod.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  return { pid: mongod?.pid, exited, describeExit: () => `code ${mongod?.exitCode ?? mongod?.signalCode}`, stop, kill };
 }
 
 /** What a remembered failure applies to: the same binary wanted from the same place (a changed mirror or URL deserves a new attempt). */

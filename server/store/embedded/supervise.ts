@@ -1,6 +1,7 @@
-// Supervision of an embedded database server (issue 9, defect 3): one that dies while we still
-// want it is started again on the same port and data, with a growing pause between attempts,
-// logged and counted; the driver reconnects by itself. The same for FerretDB and mongod.
+// Supervision of an embedded database server (issue 9, defect 3; issue 25): one that dies while
+// we still want it, or stops answering reads of records, is started again on the same port and
+// data, with a growing pause between attempts, logged and counted; the driver reconnects by
+// itself. The same for FerretDB and mongod.
 import type { DatabaseServer } from './engine.ts';
 import { messageOf, oneLine } from './util.ts';
 
@@ -12,13 +13,21 @@ export interface Instance {
   exited: Promise<void>;
   describeExit(): string;
   stop(): Promise<void>;
+  /** Ends the process at once (SIGKILL), stalled or frozen as it may be; `exited` then settles. */
+  kill(): void;
 }
 
 const RESTART_BACKOFF_MS = 250;
 const RESTART_BACKOFF_MAX_MS = 10_000;
+// How a stall is told from a busy moment: reads of a record fail this many times in a row, one
+// probe a second, each bounded by the service's DB_TIMEOUT_MS (so 15 s by default), and none
+// succeeded for 10 s (a short DB_TIMEOUT_MS on a loaded machine must not restart a slow server).
+const PROBE_INTERVAL_MS = 1_000;
+const STALLED_AFTER_FAILURES = 3;
+const STALLED_AFTER_MS = 10_000;
 
 /** A launch that failed: "exited" at once, so the supervisor tries again after its pause. */
-const FAILED: Instance = { pid: undefined, exited: Promise.resolve(), describeExit: () => 'failed to start', stop: async () => {} };
+const FAILED: Instance = { pid: undefined, exited: Promise.resolve(), describeExit: () => 'failed to start', stop: async () => {}, kill: () => {} };
 
 /**
  * The embedded server at `uri`, whose process is `first`: whenever the current instance exits
@@ -64,6 +73,39 @@ export function supervisedServer(
   };
   watch(first, 0);
 
+  let probing: NodeJS.Timeout | undefined;
+  /** Reads a record every second; after three failures in a row and 10 s without an answer the instance is killed, and so restarted. */
+  const watchReads = (readable: (timeoutMs: number) => Promise<void>, timeoutMs: number) => {
+    let failures = 0;
+    let answered = Date.now();
+    const probe = async () => {
+      const instance = current;
+      try {
+        await readable(timeoutMs);
+        failures = 0;
+        answered = Date.now();
+      } catch (error) {
+        if (stopping) return;
+        if (instance !== current) answered = Date.now(); // restarted meanwhile: a new instance, a new count
+        failures = instance === current ? failures + 1 : 0;
+        if (failures >= STALLED_AFTER_FAILURES && Date.now() - answered >= STALLED_AFTER_MS) {
+          failures = 0;
+          log(`database: ${name} does not answer reads of records (${STALLED_AFTER_FAILURES} reads in a row failed, each given ${timeoutMs} ms, none answered for ${Math.round((Date.now() - answered) / 1000)} s; last: ${oneLine(messageOf(error))}); killing it to restart it`);
+          instance.kill();
+          // The restart comes from its exit (watch above); wait for it before probing again.
+          await instance.exited;
+          answered = Date.now();
+        }
+      }
+      if (!stopping) {
+        probing = setTimeout(() => void probe(), PROBE_INTERVAL_MS);
+        probing.unref();
+      }
+    };
+    probing = setTimeout(() => void probe(), PROBE_INTERVAL_MS);
+    probing.unref();
+  };
+
   return {
     uri,
     kind,
@@ -77,8 +119,16 @@ export function supervisedServer(
     onRestart(listener: (count: number) => void) {
       restartListeners.add(listener);
     },
+    watchReads,
+    kill() {
+      stopping ??= current.exited;
+      clearTimeout(restartTimer);
+      clearTimeout(probing);
+      current.kill();
+    },
     stop: () => (stopping ??= (async () => {
       clearTimeout(restartTimer);
+      clearTimeout(probing);
       await current.stop();
     })()),
   };
