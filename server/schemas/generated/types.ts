@@ -974,7 +974,7 @@ export type ResourceId = string;
 export type PathId = string;
 
 /**
- * Identifier of a operation: the prefix `op_` followed by exactly 26 characters of `[0-9A-Za-z]` (29 characters in total). Generated ids are ULIDs, so they sort by creation time.
+ * Identifier of an operation: the prefix `op_` followed by exactly 26 characters of `[0-9A-Za-z]` (29 characters in total). Generated ids are ULIDs, so they sort by creation time.
  *
  * From schemas/defs/ids.json#/$defs/operationId.
  */
