@@ -82,10 +82,23 @@ export class Unauthorized extends ApiError {
 
 export class Forbidden extends ApiError {
   static readonly documented: DocumentedOutcome = { name: 'Forbidden', example: () => new Forbidden(),
-    description: 'The credential may not reach this project or version (an unknown one gets the same answer), or is read-only on a write.' };
+    description: 'The credential may not reach this project or version (an unknown one gets the same answer), or is read-only on a write (then the `error` is `Forbidden: the credential is read-only`).' };
 
   readonly status = 403;
   readonly error = 'Forbidden';
+  constructor() {
+    super();
+  }
+}
+
+/**
+ * A write with a credential that reaches the project but may only read. Its own text, so the
+ * caller knows to use another credential; it tells nothing a read could not (the credential can
+ * read the version), and an unknown or out-of-reach version still gets Forbidden.
+ */
+export class ReadOnlyCredential extends ApiError {
+  readonly status = 403;
+  readonly error = 'Forbidden: the credential is read-only';
   constructor() {
     super();
   }
@@ -179,7 +192,7 @@ export class InternalError extends ApiError {
 
 /** The status table of decisions.md, as classes; a test holds this, the docs and the classes together. */
 export const ERROR_CLASSES = [
-  InvalidRequest, PayloadTooLarge, HeadersTooLarge, UnsupportedMediaType, Unauthorized, Forbidden, RecordNotFound,
+  InvalidRequest, PayloadTooLarge, HeadersTooLarge, UnsupportedMediaType, Unauthorized, Forbidden, ReadOnlyCredential, RecordNotFound,
   RouteNotFound, MethodNotAllowed, Conflict, TooManyRequests, ServiceUnavailable, InternalError,
 ] as const;
 

@@ -324,9 +324,9 @@ describe('versions over HTTP', function () {
       for (const secret of readers) {
         expect((await service.request.get(versionsOf(tenant)).set(bearer(secret))).status).to.equal(200);
         expect((await service.request.get(byId(tenant.version.id)).set(bearer(secret))).status).to.equal(200);
-        expectError(await create(tenant, { type: 'branch', slug: `ro-${ulid()}` }, secret), 403, 'Forbidden');
-        expectError(await service.request.delete(byId(tenant.version.id)).set(bearer(secret)), 403, 'Forbidden');
-        expectError(await service.request.delete(byAddress(tenant, 'branch', 'main')).set(bearer(secret)), 403, 'Forbidden');
+        expectError(await create(tenant, { type: 'branch', slug: `ro-${ulid()}` }, secret), 403, 'Forbidden: the credential is read-only');
+        expectError(await service.request.delete(byId(tenant.version.id)).set(bearer(secret)), 403, 'Forbidden: the credential is read-only');
+        expectError(await service.request.delete(byAddress(tenant, 'branch', 'main')).set(bearer(secret)), 403, 'Forbidden: the credential is read-only');
       }
       for (const secret of writers) expect((await create(tenant, { type: 'branch', slug: `rw-${ulid()}` }, secret)).status).to.equal(201);
       expect((await service.request.get(byId(tenant.version.id)).set(bearer(tenant.key))).status).to.equal(200);
