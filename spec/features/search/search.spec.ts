@@ -106,6 +106,25 @@ describe('search: GET {prefix}/search', function () {
     }
   });
 
+  it('publishes a q pattern that a browser\'s RegExp (no u flag) compiles and that takes words of any script', async () => {
+    const document = (await service.request.get('/v2/openapi.json')).body as { paths: Record<string, { get: { parameters: { name: string; schema: { pattern: string } }[] } }> };
+    for (const route of ['/v2/catalog/versions/{versionId}/search', '/v2/catalog/projects/{projectRef}/{versionType}/{versionSlug}/search']) {
+      const { pattern } = document.paths[route]!.get.parameters.find((parameter) => parameter.name === 'q')!.schema;
+      // As Swagger UI checks a parameter: new RegExp(pattern), no flags; and as Unicode-aware validators do.
+      for (const regExp of [new RegExp(pattern), new RegExp(pattern, 'u')]) {
+        for (const q of ['send an sms', 'sms', '42', 'Größe ändern', '検索', '  x  ']) expect(regExp.test(q), `${regExp} ${q}`).to.equal(true);
+        for (const q of ['', ' ', '!!!', ' , ', '{}', '\t-_/']) expect(regExp.test(q), `${regExp} ${JSON.stringify(q)}`).to.equal(false);
+      }
+    }
+    // The server still refuses what has no letter or digit, the symbols the pattern lets through too.
+    for (const q of ['€', '!!!', '→ ★']) {
+      const res = await service.request.get(`${tenant.prefixes.V}/search`).query({ q }).set(bearer(tenant.readOnlyKey));
+      expect(res.status, q).to.equal(400);
+      expect(res.body.details, q).to.deep.equal([{ field: 'q', message: 'must have at least one word' }]);
+    }
+    expect((await find('q=send%20an%20invoice')).length).to.be.greaterThan(0);
+  });
+
   it('never shows another project\'s endpoints: 401 without credentials, 403 out of reach', async () => {
     expect((await service.request.get(`${tenant.prefixes.V}/search?q=invoice`)).status).to.equal(401);
     for (const auth of [bearer(other.key), bearer(tokenFor([other.project.id], { readOnly: true }))]) {
