@@ -54,9 +54,12 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
         doc: {
           ...common, operationId: `connectAnalyzer${suffix}`,
           summary: 'Start (or keep alive) an analyzer connection',
-          description: 'An analyzer reports for this service from now on: sets the Service\'s `hasConnection` to true and `lastConnectionAt` to now. Call it again as a heartbeat. These are Service record fields: the write moves the record\'s `updatedAt`.',
+          description: 'An analyzer reports for this service from now on: sets the Service\'s `hasConnection` to true and `lastConnectionAt` to now. Call it again as a heartbeat. These are Service record fields: the write moves the record\'s `updatedAt`. The answer is the connection, not the Service record (which can be large).',
           body: { schema: { $ref: `${INSIGHTS}connectionRequest` }, example: { service: 'petstore' } },
-          responses: [{ status: 200, description: 'The Service record after the change.', schema: { $ref: `${SCHEMA_BASE}records/service.json` } }],
+          responses: [{
+            status: 200, description: 'The connection after the change.', schema: { $ref: `${INSIGHTS}connection` },
+            example: { service: { id: 'svc_01M84F1JTPJ82S6K6669243TB0', slug: 'petstore' }, hasConnection: true, lastConnectionAt: '2026-11-24T08:00:00.000Z' },
+          }],
           errors: [NOT_FOUND, 413, 415],
         },
         async run({ version, body }) {
@@ -68,7 +71,12 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
           const service = await serviceNamed(services, version!.versionId, ref);
           const now = new Date();
           const record = await touchService(services, version!.versionId, service.id, { hasConnection: true, lastConnectionAt: now.toISOString() }, now);
-          return { status: 200, body: record ?? service };
+          // Deleted meanwhile: the connection was made, on a service that is gone.
+          const after = record ?? service;
+          return {
+            status: 200,
+            body: { service: { id: after.id, slug: after['slug'] }, hasConnection: after['hasConnection'] === true, lastConnectionAt: after['lastConnectionAt'] ?? null },
+          };
         },
       },
       {

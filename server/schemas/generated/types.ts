@@ -105,6 +105,29 @@ export interface ConnectionRequest {
 }
 
 /**
+ * A service's analyzer connection after the change: what the caller set, not the whole Service record.
+ *
+ * From schemas/api/insights.json#/$defs/connection.
+ */
+export interface Connection {
+  /**
+   * The service the connection is for.
+   */
+  service: {
+    id: ServiceId;
+    slug: ServiceSlug;
+  };
+  /**
+   * Whether an analyzer reports for the service: true after a connection.
+   */
+  hasConnection: boolean;
+  /**
+   * When the analyzer last connected (this call); null if never.
+   */
+  lastConnectionAt: string | null;
+}
+
+/**
  * What a report counted.
  *
  * From schemas/api/insights.json#/$defs/reportAnswer.

@@ -210,7 +210,10 @@ describe('traffic insights: {prefix}/insights', function () {
       const tenant = await givenZoo();
       const connected = await service.request.post(`${tenant.prefixes.P}/insights/connections`).set(bearer(tenant.key)).send({ service: 'zoo' });
       expect(connected.status, JSON.stringify(connected.body)).to.equal(200);
-      expect(connected.body).to.include({ slug: 'zoo', hasConnection: true });
+      // The connection, not the whole Service record (40 KB for a large description).
+      const zooRecord = await serviceRecord(tenant, 'zoo');
+      expect(connected.body).to.deep.equal({ service: { id: zooRecord.id, slug: 'zoo' }, hasConnection: true, lastConnectionAt: zooRecord['lastConnectionAt'] });
+      expect(service.runtime.schemas.check('https://catalog.example/schemas/api/insights.json#/$defs/connection')(connected.body)).to.deep.equal([]);
       expect(Date.parse(connected.body.lastConnectionAt)).to.be.closeTo(Date.now(), 60_000);
       expect(byKey(await view(tenant, { service: 'zoo' })).get('POST /feeding')).to.include({ status: 'orphan' });
       expect(byKey(await view(tenant, { service: 'keeper' })).get('GET /shifts')).to.include({ status: 'unobserved' });
