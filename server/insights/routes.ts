@@ -109,7 +109,7 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
             mediaTypes: ['application/json', 'application/har+json', 'application/x-ndjson'],
             example: { log: { version: '1.2', entries: [{ startedDateTime: '2026-11-24T08:00:00.000Z', request: { method: 'GET', url: 'https://petstore.example/v1/pets/42' }, response: { status: 200 } }] } },
           },
-          responses: [{ status: 200, description: 'What was counted.', schema: { $ref: `${INSIGHTS}reportAnswer` }, example: { received: 1, matched: 1, unmatched: 0, duplicate: false } }],
+          responses: [{ status: 200, description: 'What was counted.', schema: { $ref: `${INSIGHTS}reportAnswer` }, example: { received: 1, matched: 1, shadow: 0, unmatched: 0, duplicate: false } }],
           errors: [NOT_FOUND, 413, 415],
         },
         async run({ version, body, query }) {

@@ -142,7 +142,11 @@ export interface ReportAnswer {
    */
   matched: number;
   /**
-   * Calls of no documented operation: shadow calls of a known service, and calls of no known service (not kept).
+   * Calls of a known service that no documented operation matches: the endpoints view lists them as `shadow` endpoints.
+   */
+  shadow: number;
+  /**
+   * Calls kept nowhere: of no known service, or answered 404 on a path no operation documents (a path nobody serves is not an endpoint). `received` is `matched` + `shadow` + `unmatched`.
    */
   unmatched: number;
   /**
