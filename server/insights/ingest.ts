@@ -1,12 +1,11 @@
 // Counting one report: its calls matched to services and operations, summed per endpoint and
 // added to the observations at once, then the services' lastReportAt and lastMentionAt. An
 // Idempotency-Key is claimed first, so a retried report is counted once.
-import { RecordNotFound } from '../errors.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { Matcher } from './match.ts';
 import type { ObservationDelta, Observations, ReportAnswer } from './observations.ts';
 import type { Call } from './reports.ts';
-import { findService, touchService } from './services.ts';
+import { touchService } from './services.ts';
 
 const NOT_FOUND = 404;
 
@@ -18,8 +17,8 @@ export interface IngestParts {
 export interface Report {
   versionId: string;
   calls: readonly Call[];
-  /** `?service=`: whose calls those with no (known) host are, and who made the client calls. */
-  service?: string;
+  /** `?service=`, found by the caller: whose calls those with no (known) host are, and who made the client calls. */
+  service?: CatalogRecord;
   idempotencyKey?: string;
 }
 
@@ -27,8 +26,7 @@ export async function ingest(parts: IngestParts, report: Report, now = new Date(
   const { versionId } = report;
   const read = (name: string) => parts.stores.get(name)!.all(versionId);
   const [services, paths, operations, servers] = await Promise.all(['services', 'paths', 'operations', 'servers'].map(read)) as CatalogRecord[][];
-  const fallback = report.service === undefined ? undefined : findService(services!, report.service);
-  if (report.service !== undefined && !fallback) throw new RecordNotFound('Service not found');
+  const fallback = report.service;
 
   if (report.idempotencyKey !== undefined) {
     const earlier = await parts.observations.claim(versionId, report.idempotencyKey, now);

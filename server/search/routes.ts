@@ -2,9 +2,11 @@
 // caller needs to call it (servers, resolved security). Read access, run by the one pipeline.
 import { InvalidRequest } from '../errors.ts';
 import type { Endpoint } from '../pipeline/handler.ts';
+import { serviceNamed } from '../pipeline/stages.ts';
 import { FAMILIES } from '../routes/table.ts';
 import type { Tag } from '../openapi/documented-route.ts';
-import { SCHEMA_BASE } from '../schemas/registry.ts';
+import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
+import type { RecordStore } from '../store/records.ts';
 import { withObserved } from '../insights/observed.ts';
 import type { Observations } from '../insights/observations.ts';
 import type { SearchIndexes } from './indexes.ts';
@@ -27,7 +29,14 @@ export const SEARCH_TAG: Tag = {
   description: 'Find an endpoint and the credentials it needs: a ranked search over operations, and the same catalog as Model Context Protocol tools for agents.',
 };
 
-export function searchEndpoints(indexes: SearchIndexes, observations: Observations): Endpoint[] {
+export interface SearchParts {
+  indexes: SearchIndexes;
+  observations: Observations;
+  schemas: SchemaRegistry;
+  services: RecordStore;
+}
+
+export function searchEndpoints({ indexes, observations, schemas, services }: SearchParts): Endpoint[] {
   return FAMILIES.map((family): Endpoint => ({
     method: 'GET', path: `${family.prefix}${SEARCH_SEGMENT}`, target: family.name, access: 'read',
     body: false,
@@ -41,20 +50,22 @@ export function searchEndpoints(indexes: SearchIndexes, observations: Observatio
       query: [
         { name: 'q', description: 'What to look for, in plain words ("delete a repository"); a `q` with no letter or digit (of any script) is 400.', schema: { type: 'string', pattern: Q_PATTERN }, required: true },
         { name: 'limit', description: `At most this many hits; default ${DEFAULT_HITS}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_HITS, default: DEFAULT_HITS } },
-        { name: 'service', description: 'Only the operations of this service (slug); an unknown slug is 404.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceSlug` } },
+        { name: 'service', description: 'Only the operations of this service (slug or `svc_` id); an unknown service is 404.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceRef` } },
       ],
       responses: [{ status: 200, description: 'The hits, best first.', schema: { $ref: `${SCHEMA_BASE}api/search.json` } }],
       errors: [404],
     },
     async run({ version, query }) {
-      const options = searchOptions(query as Record<string, string | undefined>);
+      const { service, ...options } = searchOptions(query as Record<string, string | undefined>);
+      const serviceId = service === undefined ? undefined : (await serviceNamed(schemas, services, version!.versionId, service, 'service')).id;
       const index = await indexes.of(version!.versionId);
-      return { status: 200, body: { hits: await withObserved(observations, version!.versionId, index.search(options)) } };
+      const hits = index.search({ ...options, ...(serviceId !== undefined && { serviceId }) });
+      return { status: 200, body: { hits: await withObserved(observations, version!.versionId, hits) } };
     },
   }));
 }
 
-/** The query parameters, each given once (the pipeline checked): `q` has words, `limit` is 1–100, `service` a slug. */
+/** The query parameters, each given once (the pipeline checked): `q` has words, `limit` is 1–100; `service` is checked where it is found. */
 export function searchOptions(query: Readonly<Record<string, string | undefined>>): { query: string; limit: number; service?: string } {
   const q = query['q'];
   if (q === undefined || wordsOf(q).length === 0) throw InvalidRequest.field('q', 'must have at least one word');
@@ -64,6 +75,5 @@ export function searchOptions(query: Readonly<Record<string, string | undefined>
     throw InvalidRequest.field('limit', `must be an integer from 1 to ${MAX_HITS}`);
   }
   const service = query['service'];
-  if (service !== undefined && !/^[a-z0-9-]+$/.test(service)) throw InvalidRequest.field('service', 'must be a service slug (lowercase letters, digits and hyphens)');
   return { query: q, limit, ...(service === undefined ? {} : { service }) };
 }

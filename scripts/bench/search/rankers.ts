@@ -14,7 +14,7 @@ export async function indexRanker(view: VersionView): Promise<Ranker> {
   const index = await VersionIndex.of(view);
   return {
     name: 'new index',
-    rank: (query, _serviceId, slug, limit) => index.search({ query, limit, ...(slug === undefined ? {} : { service: slug }) })
+    rank: (query, serviceId, _slug, limit) => index.search({ query, limit, ...(serviceId === undefined ? {} : { serviceId }) })
       .map((hit) => String((hit['operation'] as { operationId: unknown }).operationId)),
   };
 }

@@ -114,7 +114,13 @@ export interface Connection {
    * The service the connection is for.
    */
   service: {
+    /**
+     * The service's `svc_` id.
+     */
     id: ServiceId;
+    /**
+     * The service's slug.
+     */
     slug: ServiceSlug;
   };
   /**
@@ -546,9 +552,20 @@ export interface NewCatalogVersion {
    */
   slug: VersionSlug;
   /**
-   * Id of a version of the same project whose records (every collection, ids kept) the new version starts with. The new version is not visible until the copy has finished.
+   * A version of the same project whose records (every collection, ids kept) the new version starts with: its `ver_` id, `type/slug` (`branch/main`), `project/type/slug`, or `{"type", "slug"}`. The new version is not visible until the copy has finished.
    */
-  copyFrom?: CatalogVersionId;
+  copyFrom?:
+    | VersionReference
+    | {
+        /**
+         * `branch` or `environment`.
+         */
+        type: VersionType;
+        /**
+         * The version's slug.
+         */
+        slug: VersionSlug;
+      };
 }
 
 /**
@@ -1076,6 +1093,20 @@ export type ProjectSlug = string;
  * From schemas/defs/ids.json#/$defs/serviceSlug.
  */
 export type ServiceSlug = string;
+
+/**
+ * A service of the version, by its slug or its `svc_` id (the two forms cannot be confused: a slug has no `_`).
+ *
+ * From schemas/defs/ids.json#/$defs/serviceRef.
+ */
+export type ServiceReference = ServiceSlug | ServiceId;
+
+/**
+ * A catalog version, by its `ver_` id, by `type/slug` within the project at hand (`branch/main`), or by `project/type/slug` (project id or slug).
+ *
+ * From schemas/defs/ids.json#/$defs/versionRef.
+ */
+export type VersionReference = CatalogVersionId | string;
 
 /**
  * Identifier of a project API key (not the secret): the prefix `key_` followed by exactly 26 characters of `[0-9A-Za-z]` (30 characters in total). Used by the admin CLI to list and revoke keys.

@@ -108,6 +108,12 @@ describe('traffic insights: {prefix}/insights', function () {
         .send(ndjson([{ method: 'GET', path: '/v1/pets/mine', status: 200 }, { method: 'GET', url: '/pets/5?x=1', status: 200 }]));
       expect(res.body).to.deep.equal({ received: 2, matched: 2, shadow: 0, unmatched: 0, duplicate: false });
       expect(byKey(await view(tenant, {}, tenant.prefixes.P)).get('GET /pets/{petId}')).to.include({ count: 1 });
+      // By id as by slug.
+      const id = (await serviceRecord(tenant, 'zoo')).id as string;
+      const byId = await service.request.post(`${tenant.prefixes.V}/insights/reports?service=${id}`).set(bearer(tenant.key)).type('application/x-ndjson')
+        .send(ndjson([{ method: 'GET', url: '/pets/6', status: 200 }]));
+      expect(byId.body).to.include({ matched: 1 });
+      expect(byKey(await view(tenant, { service: id })).get('GET /pets/{petId}')).to.include({ count: 2 });
       const unknown = await service.request.post(`${tenant.prefixes.V}/insights/reports?service=nope`).set(bearer(tenant.key)).type('application/x-ndjson')
         .send(ndjson([{ method: 'GET', path: '/pets' }]));
       expect(unknown.status).to.equal(404);

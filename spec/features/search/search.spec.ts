@@ -91,8 +91,12 @@ describe('search: GET {prefix}/search', function () {
     expect(byId.get('getStatus')!.security).to.deep.equal([]);
   });
 
-  it('filters by service slug; an unknown one is 404', async () => {
-    expect((await find('q=invoice&service=shop')).length).to.equal(4);
+  it('filters by service slug or id; an unknown one is 404, neither form 400', async () => {
+    const bySlug = await find('q=invoice&service=shop');
+    expect(bySlug.length).to.equal(4);
+    expect(await find(`q=invoice&service=${bySlug[0]!.service.id}`)).to.deep.equal(bySlug);
+    const malformed = await service.request.get(`${tenant.prefixes.V}/search?q=invoice&service=Not_A_Slug`).set(bearer(tenant.readOnlyKey));
+    expect([malformed.status, malformed.body.details]).to.deep.equal([400, [{ field: 'service', message: 'must be a service slug or `svc_` id' }]]);
     const res = await service.request.get(`${tenant.prefixes.V}/search?q=invoice&service=nope`).set(bearer(tenant.readOnlyKey));
     expect(res.status).to.equal(404);
     expect(res.body).to.deep.equal({ error: 'Service not found' });
