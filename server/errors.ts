@@ -82,12 +82,27 @@ export class Unauthorized extends ApiError {
 
 export class Forbidden extends ApiError {
   static readonly documented: DocumentedOutcome = { name: 'Forbidden', example: () => new Forbidden(),
-    description: 'The credential may not reach this project or version (an unknown one gets the same answer), or is read-only on a write.' };
+    description: 'The credential may not reach this project or version (an unknown one gets the same answer), or is read-only on a write (then `details` says so: `[{"field": "Authorization", "message": "the credential is read-only"}]`).' };
 
   readonly status = 403;
   readonly error = 'Forbidden';
   constructor() {
     super();
+  }
+}
+
+/**
+ * A write with a credential that reaches the project but may only read. The `error` stays the
+ * status table's `Forbidden` (shared/design/decisions.md); `details` says why, so the caller knows
+ * to use another credential. It tells nothing a read could not (the credential can read the
+ * version), and an unknown or out-of-reach version still gets Forbidden with no details.
+ */
+export class ReadOnlyCredential extends ApiError {
+  static readonly DETAILS = [{ field: 'Authorization', message: 'the credential is read-only' }] as const;
+  readonly status = 403;
+  readonly error = 'Forbidden';
+  constructor() {
+    super(ReadOnlyCredential.DETAILS);
   }
 }
 
@@ -179,7 +194,7 @@ export class InternalError extends ApiError {
 
 /** The status table of decisions.md, as classes; a test holds this, the docs and the classes together. */
 export const ERROR_CLASSES = [
-  InvalidRequest, PayloadTooLarge, HeadersTooLarge, UnsupportedMediaType, Unauthorized, Forbidden, RecordNotFound,
+  InvalidRequest, PayloadTooLarge, HeadersTooLarge, UnsupportedMediaType, Unauthorized, Forbidden, ReadOnlyCredential, RecordNotFound,
   RouteNotFound, MethodNotAllowed, Conflict, TooManyRequests, ServiceUnavailable, InternalError,
 ] as const;
 

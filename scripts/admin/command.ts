@@ -163,8 +163,9 @@ export function overviewHelp(commands: readonly Command[], group?: string): stri
     `Usage: ${PROGRAM} ${group ?? '<group>'} <command> [options] [--json]`,
     '',
     'Administers the Catalog Service: projects, catalog versions, API keys and personal access',
-    'tokens. Run it as `npm run --silent admin -- …` or `node scripts/admin.ts …`; it reads the',
-    "service's configuration (MONGODB_URI and JWT_SECRET, or the embedded database).",
+    'tokens. Run it as `npm run --silent admin -- …` or `npx node scripts/admin.ts …` (both use',
+    "the project's Node.js 24); it reads the service's configuration (MONGODB_URI and JWT_SECRET,",
+    'or the embedded database).',
     '',
     'Commands:',
     // Synopses are long; each summary goes on its own line below.

@@ -1,6 +1,6 @@
 // What a verified bearer credential allows, whichever scheme it came from, and the one check
 // every request makes against it.
-import { Forbidden } from '../errors.ts';
+import { Forbidden, ReadOnlyCredential } from '../errors.ts';
 
 export type Access = 'read' | 'write';
 
@@ -14,8 +14,12 @@ export interface Credential {
   write: boolean;
 }
 
-/** Throws Forbidden unless the credential may perform `access` in `projectId`. */
+/**
+ * Throws unless the credential may perform `access` in `projectId`: Forbidden when it does not
+ * reach the project (or may do nothing there), ReadOnlyCredential when it reaches it to read only.
+ */
 export function authorize(credential: Credential, projectId: string, access: Access): void {
   const reaches = credential.projects === 'all' || credential.projects.has(projectId);
-  if (!reaches || !credential[access]) throw new Forbidden();
+  if (!reaches || !credential.read) throw new Forbidden();
+  if (!credential[access]) throw new ReadOnlyCredential();
 }

@@ -3,22 +3,24 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Answer } from '../mcp/calls.ts';
+import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { compareVersions } from './routes.ts';
 
 export interface CompareToolParts {
+  schemas: SchemaRegistry;
   stores: ReadonlyMap<string, RecordStore>;
   version: z.ZodString;
   answer: Answer;
 }
 
-export function registerCompareVersions(server: McpServer, { stores, version, answer }: CompareToolParts): void {
+export function registerCompareVersions(server: McpServer, { schemas, stores, version, answer }: CompareToolParts): void {
   server.registerTool('compare_versions', {
     description: 'What changes for the clients of one version (`against`) when they move to another (`version`), per service: breaking and non-breaking changes, each with a stable rule id, the operation and one sentence.',
     inputSchema: {
       version: version.describe('The version clients move to: a version id (`ver_...`) or `project/type/slug`.'),
       against: version.describe('The version clients use now, in the same forms.'),
-      service: z.string().optional().describe('Only this service (slug or id).'),
+      service: z.string().optional().describe('Only this service (slug or `svc_` id, on either side).'),
     },
     outputSchema: {
       summary: z.object({ breaking: z.number().int(), nonBreaking: z.number().int() }),
@@ -27,6 +29,6 @@ export function registerCompareVersions(server: McpServer, { stores, version, an
   }, (args) => answer(async (reach) => {
     const after = await reach.version(args.version);
     const before = await reach.version(args.against, 'against');
-    return { ...await compareVersions(stores, before, after, args.service) };
+    return { ...await compareVersions(schemas, stores, before, after, args.service) };
   }, { longRunning: true }));
 }

@@ -1,9 +1,9 @@
-// GET {prefix}/changes?against={versionId}[&service=]: what changes for clients of `against` when
+// GET {prefix}/changes?against={version}[&service=]: what changes for clients of `against` when
 // they move to this version, on both families. Read access to both versions; run by the pipeline.
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
 import type { Tag } from '../openapi/documented-route.ts';
 import type { Endpoint } from '../pipeline/handler.ts';
-import { versionAddress } from '../pipeline/stages.ts';
+import { findService, versionAddressIn } from '../pipeline/stages.ts';
 import { FAMILIES } from '../routes/table.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
@@ -28,8 +28,8 @@ export function changeEndpoints(schemas: SchemaRegistry, stores: ReadonlyMap<str
       summary: 'What changes for clients between two versions',
       description: 'The changes that take a client of `against` to this version, per service (matched by slug): removed operations, new or newly required parameters, changed types and formats, removed response properties, removed success statuses or media types, enum values removed from a request or added to a response, security requirements added or changed, removed servers, and the additions a client can ignore. A change inside a shared schema shows under every operation that uses it. Computed on each call, never stored. The credential needs read access to both versions; `against` unknown or out of reach is 403.',
       query: [
-        { name: 'against', description: 'The version clients use now (`ver_` id).', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/versionId` }, required: true },
-        { name: 'service', description: 'Only this service (slug or id, on either side); 404 when neither version has it.', schema: { type: 'string', minLength: 1 } },
+        { name: 'against', description: 'The version clients use now: its `ver_` id, `type/slug` in this version\'s project (`branch/main`), or `project/type/slug`.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/versionRef` }, required: true },
+        { name: 'service', description: 'Only this service (slug or `svc_` id, on either side); 404 when neither version has it.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceRef` } },
       ],
       responses: [{ status: 200, description: 'The changes, by service, path and method.', schema: { $ref: `${SCHEMA_BASE}api/changes.json` } }],
       errors: [new RecordNotFound('Service not found')],
@@ -37,16 +37,25 @@ export function changeEndpoints(schemas: SchemaRegistry, stores: ReadonlyMap<str
     async run({ version, query, reachForRead }) {
       // Each given once (the pipeline checked).
       const { against, service } = query as Record<string, string | undefined>;
-      if (against === undefined) throw InvalidRequest.field('against', 'is required: the id of the version clients use now');
-      const address = versionAddress(schemas, 'V', () => against, () => 'against');
-      if (service === '') throw InvalidRequest.field('service', 'must be a service slug or id');
-      const other = await reachForRead(address);
-      return { status: 200, body: await compareVersions(stores, other, version!, service) };
+      if (against === undefined) throw InvalidRequest.field('against', 'is required: the version clients use now');
+      const other = await reachForRead(versionAddressIn(schemas, against, 'against', version!.projectId));
+      return { status: 200, body: await compareVersions(schemas, stores, other, version!, service) };
     },
   }));
 }
 
-/** The changes that take a client of `before` to `after` (both already authorized). */
-export async function compareVersions(stores: ReadonlyMap<string, RecordStore>, before: ResolvedVersion, after: ResolvedVersion, service?: string): Promise<ChangeReport> {
-  return changesBetween(await snapshotOf(stores, before.versionId), await snapshotOf(stores, after.versionId), service);
+/**
+ * The changes that take a client of `before` to `after` (both already authorized), for all
+ * services or the one `service` (slug or id) names on either side; 404 when neither has it.
+ */
+export async function compareVersions(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>, before: ResolvedVersion, after: ResolvedVersion, service?: string): Promise<ChangeReport> {
+  let slug: string | undefined;
+  if (service !== undefined) {
+    const services = stores.get('services')!;
+    // Services are matched by slug across versions; a copy keeps ids, so an id names it on either side.
+    const found = await findService(schemas, services, after.versionId, service, 'service') ?? await findService(schemas, services, before.versionId, service, 'service');
+    if (!found) throw new RecordNotFound(services.collection.notFound);
+    slug = String(found['slug']);
+  }
+  return changesBetween(await snapshotOf(stores, before.versionId), await snapshotOf(stores, after.versionId), slug);
 }

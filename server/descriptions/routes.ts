@@ -2,10 +2,11 @@
 // the record routes (authenticate → resolve → authorize → body → run → outcome):
 //   POST {prefix}/imports/openapi       import (sync) an OpenAPI document into a service (write);
 //                                       dryRun and failOn=breaking report or gate its changes (server/changes/)
-//   GET  {prefix}/services/{id}/openapi export a service as OpenAPI 3.1 (read)
+//   GET  {prefix}/services/{id}/openapi export a service (by slug or id) as OpenAPI 3.1 (read)
 import { stringify as toYaml } from 'yaml';
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
 import type { Endpoint } from '../pipeline/handler.ts';
+import { serviceNamed } from '../pipeline/stages.ts';
 import { FAMILIES } from '../routes/table.ts';
 import type { RecordLimits } from '../http/body.ts';
 import type { Schema, Tag } from '../openapi/documented-route.ts';
@@ -73,18 +74,16 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, s
     },
     {
       method: 'GET', path: `${family.prefix}${EXPORT_SEGMENT}`, target: family.name, access: 'read',
-      body: false, checkId: servicesCollection.checkId, longRunning: true,
+      body: false, checkId: schemas.checkServiceRef, longRunning: true,
       doc: {
-        operationId: `exportOpenApi${family.operationIdSuffix}`, tag, params: { ...family.params, id: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceId` } },
+        operationId: `exportOpenApi${family.operationIdSuffix}`, tag, params: { ...family.params, id: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceRef` } },
         summary: 'Export a service as OpenAPI 3.1',
-        description: 'JSON, or YAML with `Accept: application/yaml`. `components.schemas` holds the Resources its schemas reference.',
+        description: 'The service named by its slug (`petstore`) or its `svc_` id. JSON, or YAML with `Accept: application/yaml`. `components.schemas` holds the Resources its schemas reference.',
         responses: [{ status: 200, description: 'The OpenAPI document.', schema: openApiDocument }],
         errors: [new RecordNotFound(servicesCollection.notFound)],
       },
       async run({ version, id, accepts }) {
-        const services = stores.get('services')!;
-        const service = await services.get(version!.versionId, id);
-        if (!service) throw new RecordNotFound(servicesCollection.notFound);
+        const service = await serviceNamed(schemas, stores.get('services')!, version!.versionId, id, 'id');
         const document = await exportService(stores, version!.versionId, service);
         if (accepts(['application/json', 'application/yaml']) === 'application/yaml') {
           return { status: 200, body: toYaml(document, { aliasDuplicateObjects: false }), headers: { 'Content-Type': 'application/yaml; charset=utf-8' } };

@@ -1,12 +1,13 @@
 // Counting one report: its calls matched to services and operations, summed per endpoint and
 // added to the observations at once, then the services' lastReportAt and lastMentionAt. An
 // Idempotency-Key is claimed first, so a retried report is counted once.
-import { RecordNotFound } from '../errors.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { Matcher } from './match.ts';
 import type { ObservationDelta, Observations, ReportAnswer } from './observations.ts';
 import type { Call } from './reports.ts';
-import { findService, touchService } from './services.ts';
+import { touchService } from './services.ts';
+
+const NOT_FOUND = 404;
 
 export interface IngestParts {
   stores: ReadonlyMap<string, RecordStore>;
@@ -16,8 +17,8 @@ export interface IngestParts {
 export interface Report {
   versionId: string;
   calls: readonly Call[];
-  /** `?service=`: whose calls those with no (known) host are, and who made the client calls. */
-  service?: string;
+  /** `?service=`, found by the caller: whose calls those with no (known) host are, and who made the client calls. */
+  service?: CatalogRecord;
   idempotencyKey?: string;
 }
 
@@ -25,13 +26,13 @@ export async function ingest(parts: IngestParts, report: Report, now = new Date(
   const { versionId } = report;
   const read = (name: string) => parts.stores.get(name)!.all(versionId);
   const [services, paths, operations, servers] = await Promise.all(['services', 'paths', 'operations', 'servers'].map(read)) as CatalogRecord[][];
-  const fallback = report.service === undefined ? undefined : findService(services!, report.service);
-  if (report.service !== undefined && !fallback) throw new RecordNotFound('Service not found');
+  const fallback = report.service;
 
   if (report.idempotencyKey !== undefined) {
     const earlier = await parts.observations.claim(versionId, report.idempotencyKey, now);
     // A retry while the first is still being counted: its calls are being counted once, by the first.
-    if (earlier !== null) return { ...(earlier ?? { received: report.calls.length, matched: 0, unmatched: 0 }), duplicate: true };
+    // `shadow: 0` first: an answer kept before reports counted shadows apart has none.
+    if (earlier !== null) return { shadow: 0, ...(earlier ?? { received: report.calls.length, matched: 0, unmatched: 0 }), duplicate: true };
   }
   try {
     const answer = await count(parts, report, new Matcher({ services: services!, paths: paths!, operations: operations!, servers: servers! }), fallback, now);
@@ -48,13 +49,17 @@ async function count(parts: IngestParts, report: Report, matcher: Matcher, fallb
   const reported = new Set<string>();
   const mentioned = new Set<string>();
   let matched = 0;
+  let shadow = 0;
   for (const call of report.calls) {
     const found = matcher.match(call, fallback);
     // A client's call mentions the service it reached, unless the caller is that service itself.
     if (call.client && found && found.service['slug'] !== call.caller) mentioned.add(found.service.id);
     if (!call.counts || !found) continue;
-    if (found.operation) matched++;
     reported.add(found.service.id);
+    // An undocumented path answered 404 is a path nobody serves, not an endpoint: kept nowhere.
+    if (!found.operation && call.status === NOT_FOUND) continue;
+    if (found.operation) matched++;
+    else shadow++;
     const time = call.time && call.time <= now ? call.time : now;
     const key = `${found.service.id} ${call.method} ${found.path}`;
     const delta = deltas.get(key) ?? { serviceId: found.service.id, method: call.method, path: found.path, count: 0, statusCodes: {}, firstSeenAt: time, lastSeenAt: time };
@@ -73,5 +78,5 @@ async function count(parts: IngestParts, report: Report, matcher: Matcher, fallb
     }, now);
   }
   const received = report.calls.filter((call) => call.counts).length;
-  return { received, matched, unmatched: received - matched };
+  return { received, matched, shadow, unmatched: received - matched - shadow };
 }

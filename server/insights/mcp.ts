@@ -4,12 +4,14 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Answer } from '../mcp/calls.ts';
 import { MAX_LIMIT } from '../operations/list-query.ts';
+import { serviceNamed } from '../pipeline/stages.ts';
+import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import type { Observations } from './observations.ts';
-import { serviceNamed } from './services.ts';
 import { STATUSES, endpointsPage, parseViewQuery } from './view.ts';
 
 export interface InsightToolParts {
+  schemas: SchemaRegistry;
   stores: ReadonlyMap<string, RecordStore>;
   observations: Observations;
   versionArg: z.ZodString;
@@ -21,7 +23,7 @@ export function registerInsightTools(server: McpServer, parts: InsightToolParts)
     description: 'Endpoints as traffic shows them: each documented operation with how often and how lately it was called and its status (active, zombie: deprecated but called, orphan: not called while an analyzer reports, unobserved), and undocumented endpoints that were called (shadow). At most 1000, by service, path and method.',
     inputSchema: {
       version: parts.versionArg,
-      service: z.string().optional().describe('Only this service (slug or id).'),
+      service: z.string().optional().describe('Only this service (slug or `svc_` id).'),
       status: z.enum(STATUSES).optional().describe('Only endpoints with this status.'),
     },
     outputSchema: { items: z.array(z.looseObject({ method: z.string(), path: z.string(), status: z.string(), count: z.number() })), hasMore: z.boolean() },
@@ -29,7 +31,7 @@ export function registerInsightTools(server: McpServer, parts: InsightToolParts)
     const version = await reach.version(args.version);
     const services = parts.stores.get('services')!;
     const view = parseViewQuery({ limit: String(MAX_LIMIT), ...(args.status !== undefined && { status: args.status }) });
-    const chosen = args.service === undefined ? undefined : await serviceNamed(services, version.versionId, args.service);
+    const chosen = args.service === undefined ? undefined : await serviceNamed(parts.schemas, services, version.versionId, args.service, 'service');
     const [all, paths, operations, observations] = await Promise.all([
       chosen ? [chosen] : services.all(version.versionId),
       parts.stores.get('paths')!.all(version.versionId),

@@ -40,7 +40,11 @@ export type ObservationDelta = Observation;
 /** The answer a report got, kept with its key so a retry gets the same one. */
 export interface ReportAnswer {
   received: number;
+  /** Calls of a documented operation. */
   matched: number;
+  /** Calls of a known service that no operation matches: the view's shadow endpoints. */
+  shadow: number;
+  /** Calls kept nowhere: of no known service, or answered 404 on an undocumented path. */
   unmatched: number;
 }
 

@@ -7,20 +7,21 @@ import { InvalidRequest, RecordNotFound } from '../errors.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../operations/list-query.ts';
 import type { Tag } from '../openapi/documented-route.ts';
 import type { Endpoint } from '../pipeline/handler.ts';
+import { serviceNamed } from '../pipeline/stages.ts';
 import { FAMILIES } from '../routes/table.ts';
-import { SCHEMA_BASE, type SchemaRegistry, type Check } from '../schemas/registry.ts';
+import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { ingest } from './ingest.ts';
 import type { Observations } from './observations.ts';
 import { reportBodyReader, type ReportBody } from './report-body.ts';
 import { callsOf } from './reports.ts';
-import { serviceNamed, touchService } from './services.ts';
+import { touchService } from './services.ts';
 import { DEFAULT_SINCE_DAYS, STATUSES, endpointsPage, parseViewQuery } from './view.ts';
 
 const CONNECTIONS_SEGMENT = '/insights/connections';
 const REPORTS_SEGMENT = '/insights/reports';
 const ENDPOINTS_SEGMENT = '/insights/endpoints';
-const SLUG = /^[a-z0-9-]+$/;
+const SERVICE_REF = { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceRef` };
 
 export const INSIGHTS_TAG: Tag = {
   name: 'Traffic insights',
@@ -41,8 +42,7 @@ export interface InsightParts {
 export function insightEndpoints(parts: InsightParts): Endpoint[] {
   const services = parts.stores.get('services')!;
   const readReport = reportBodyReader(parts.reportLimit);
-  const checkServiceRef: Check = (value) => (typeof value === 'string' && (SLUG.test(value) || services.collection.checkId(value).length === 0)
-    ? [] : [{ field: '', message: 'must be a service slug or id' }]);
+  const named = (versionId: string, ref: string, argument: string) => serviceNamed(parts.schemas, services, versionId, ref, argument);
   return FAMILIES.flatMap((family): Endpoint[] => {
     const suffix = family.operationIdSuffix;
     const params = family.params;
@@ -54,9 +54,12 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
         doc: {
           ...common, operationId: `connectAnalyzer${suffix}`,
           summary: 'Start (or keep alive) an analyzer connection',
-          description: 'An analyzer reports for this service from now on: sets the Service\'s `hasConnection` to true and `lastConnectionAt` to now. Call it again as a heartbeat. These are Service record fields: the write moves the record\'s `updatedAt`.',
+          description: 'An analyzer reports for this service from now on: sets the Service\'s `hasConnection` to true and `lastConnectionAt` to now. Call it again as a heartbeat. These are Service record fields: the write moves the record\'s `updatedAt`. The answer is the connection, not the Service record (which can be large).',
           body: { schema: { $ref: `${INSIGHTS}connectionRequest` }, example: { service: 'petstore' } },
-          responses: [{ status: 200, description: 'The Service record after the change.', schema: { $ref: `${SCHEMA_BASE}records/service.json` } }],
+          responses: [{
+            status: 200, description: 'The connection after the change.', schema: { $ref: `${INSIGHTS}connection` },
+            example: { service: { id: 'svc_01M84F1JTPJ82S6K6669243TB0', slug: 'petstore' }, hasConnection: true, lastConnectionAt: '2026-11-24T08:00:00.000Z' },
+          }],
           errors: [NOT_FOUND, 413, 415],
         },
         async run({ version, body }) {
@@ -64,26 +67,31 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
           if (typeof body !== 'object' || body === null || Array.isArray(body)) throw InvalidRequest.field('/', 'must be a JSON object');
           const unknown = Object.keys(body).find((field) => field !== 'service');
           if (unknown !== undefined) throw InvalidRequest.field(`/${unknown}`, 'is not a known field');
-          if (typeof ref !== 'string' || ref === '') throw InvalidRequest.field('/service', 'must be a service slug or id');
-          const service = await serviceNamed(services, version!.versionId, ref);
+          if (typeof ref !== 'string') throw InvalidRequest.field('/service', 'must be a service slug or `svc_` id');
+          const service = await named(version!.versionId, ref, '/service');
           const now = new Date();
           const record = await touchService(services, version!.versionId, service.id, { hasConnection: true, lastConnectionAt: now.toISOString() }, now);
-          return { status: 200, body: record ?? service };
+          // Deleted meanwhile: the connection was made, on a service that is gone.
+          const after = record ?? service;
+          return {
+            status: 200,
+            body: { service: { id: after.id, slug: after['slug'] }, hasConnection: after['hasConnection'] === true, lastConnectionAt: after['lastConnectionAt'] ?? null },
+          };
         },
       },
       {
         method: 'DELETE', path: `${family.prefix}${CONNECTIONS_SEGMENT}/:id`, target: family.name, access: 'write',
-        body: false, checkId: checkServiceRef,
+        body: false, checkId: parts.schemas.checkServiceRef,
         doc: {
           ...common, operationId: `disconnectAnalyzer${suffix}`,
-          params: { ...params, id: { type: 'string', description: 'The service\'s slug or `svc_` id.', minLength: 1 } },
+          params: { ...params, id: SERVICE_REF },
           summary: 'End an analyzer connection',
           description: 'Sets the Service\'s `hasConnection` to false (a service without one was already there: 204 too). Its documented endpoints not called since `since` become `unobserved` rather than `orphan`.',
           responses: [{ status: 204, description: 'The service has no connection.' }],
           errors: [NOT_FOUND],
         },
         async run({ version, id }) {
-          const service = await serviceNamed(services, version!.versionId, id);
+          const service = await named(version!.versionId, id, 'id');
           if (service['hasConnection'] === true) await touchService(services, version!.versionId, service.id, { hasConnection: false });
           return { status: 204 };
         },
@@ -95,20 +103,21 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
           ...common, operationId: `reportTraffic${suffix}`,
           summary: 'Report observed calls',
           description: 'One report per request, recognised by its content type and shape: a HAR 1.2 archive (`application/json` or `application/har+json`), an OTLP/HTTP JSON trace export (`application/json`; server spans are calls, client spans mention the service they called), or NDJSON access-log lines (`application/x-ndjson`: `method`, `url` or `host` + `path`, `status`, `time`). Up to `IMPORT_BODY_LIMIT`, gzip accepted. A call matches a service by its servers (host and base path; server variables expanded from their `enum` or `default`), then an operation by method and path template, the most literal template winning (`/pets/mine` before `/pets/{petId}`). The whole report is checked before anything is counted: a malformed one is 400 and counts nothing. An optional `Idempotency-Key` header (1–255 visible ASCII characters, remembered 24 hours per version) makes a retried report count once: the retry answers the first one\'s counts with `duplicate: true`. Sets `lastReportAt` of each service the report had calls for and `lastMentionAt` of each service a client (HAR entry, client span) called. Only method, host, path, status and time are read: bodies, query values, headers and cookies are never stored or logged.',
-          query: [{ name: 'service', description: 'Slug or id of the service whose calls these are when their host says nothing (host-less NDJSON, relative servers); an unknown service is 404.', schema: { type: 'string', minLength: 1 } }],
+          query: [{ name: 'service', description: 'Slug or `svc_` id of the service whose calls these are when their host says nothing (host-less NDJSON, relative servers); an unknown service is 404.', schema: SERVICE_REF }],
           body: {
             schema: { oneOf: [{ $ref: `${SCHEMA_BASE}reports/har.json` }, { $ref: `${SCHEMA_BASE}reports/otlp-traces.json` }, { $ref: `${SCHEMA_BASE}reports/ndjson-call.json`, description: 'For application/x-ndjson: each line is one of these.' }] },
             mediaTypes: ['application/json', 'application/har+json', 'application/x-ndjson'],
             example: { log: { version: '1.2', entries: [{ startedDateTime: '2026-11-24T08:00:00.000Z', request: { method: 'GET', url: 'https://petstore.example/v1/pets/42' }, response: { status: 200 } }] } },
           },
-          responses: [{ status: 200, description: 'What was counted.', schema: { $ref: `${INSIGHTS}reportAnswer` }, example: { received: 1, matched: 1, unmatched: 0, duplicate: false } }],
+          responses: [{ status: 200, description: 'What was counted.', schema: { $ref: `${INSIGHTS}reportAnswer` }, example: { received: 1, matched: 1, shadow: 0, unmatched: 0, duplicate: false } }],
           errors: [NOT_FOUND, 413, 415],
         },
         async run({ version, body, query }) {
           const report = body as ReportBody;
           // Everything is checked before anything is counted.
           const { calls } = callsOf(parts.schemas, report);
-          const service = query['service'] as string | undefined;
+          const ref = query['service'] as string | undefined;
+          const service = ref === undefined ? undefined : await named(version!.versionId, ref, 'service');
           const answer = await ingest(parts, {
             versionId: version!.versionId, calls,
             ...(service !== undefined && { service }),
@@ -125,7 +134,7 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
           summary: 'List endpoints with what traffic says of them',
           description: 'One item per documented operation of the chosen services and per undocumented method and path called since `since` (shadow), ordered by service slug, path and method, keyset-paginated like lists (`nextCursor` is opaque). Status: `active` (documented, called since `since`), `zombie` (deprecated and called since `since`), `orphan` (documented, not called since `since`, while the service has a connection), `unobserved` (documented, not called since `since`, no connection), `shadow` (called, no operation matches; ids folded to `{id}`).',
           query: [
-            { name: 'service', description: 'Only this service (slug or id); an unknown service is 404.', schema: { type: 'string', minLength: 1 } },
+            { name: 'service', description: 'Only this service (slug or `svc_` id); an unknown service is 404.', schema: SERVICE_REF },
             { name: 'status', description: 'Only endpoints with this status.', schema: { type: 'string', enum: [...STATUSES] } },
             { name: 'since', description: `Calls since this instant count as recent; default ${DEFAULT_SINCE_DAYS} days ago.`, schema: { type: 'string', format: 'date-time' } },
             { name: 'cursor', description: 'The `nextCursor` of the previous page.', schema: { type: 'string' } },
@@ -137,7 +146,7 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
         async run({ version, query }) {
           const view = parseViewQuery(query as Record<string, string | undefined>);
           const { versionId } = version!;
-          const chosen = view.service === undefined ? undefined : await serviceNamed(services, versionId, view.service);
+          const chosen = view.service === undefined ? undefined : await named(versionId, view.service, 'service');
           const [serviceList, paths, operations] = await Promise.all([
             chosen ? Promise.resolve([chosen]) : services.all(versionId),
             parts.stores.get('paths')!.all(versionId),

@@ -12,7 +12,8 @@ import { InvalidRequest } from '../errors.ts';
 import { withObserved } from '../insights/observed.ts';
 import { registerInsightTools } from '../insights/mcp.ts';
 import type { Observations } from '../insights/observations.ts';
-import { endpointDetail, serviceBySlug, viewOf } from '../search/endpoints.ts';
+import { serviceNamed } from '../pipeline/stages.ts';
+import { endpointDetail } from '../search/endpoints.ts';
 import type { SearchIndexes } from '../search/indexes.ts';
 import { DEFAULT_HITS, MAX_HITS } from '../search/routes.ts';
 import { wordsOf } from '../search/text.ts';
@@ -38,6 +39,7 @@ const LONG_RUNNING = { longRunning: true };
 export function catalogMcpServer(parts: ToolParts, credential: Credential, log: Logger): McpServer {
   const server = new McpServer({ name: 'catalog-service', version: '2.0.0' });
   const answer = answerFor(parts, credential, log);
+  const services = parts.stores.get('services')!;
 
   server.registerTool('list_versions', {
     description: 'The versions (branches and environments) of a project the credential reaches.',
@@ -74,15 +76,16 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential, log: 
     inputSchema: {
       version: VERSION_ARG,
       query: z.string().describe('Words to look for.'),
-      service: z.string().optional().describe('Only this service (slug).'),
+      service: z.string().optional().describe('Only this service (slug or `svc_` id).'),
       limit: z.number().int().min(1).max(MAX_HITS).optional().describe(`At most this many hits (default ${DEFAULT_HITS}).`),
     },
     outputSchema: { hits: z.array(anyObject) },
   }, (args) => answer(async (reach) => {
     const version = await reach.version(args.version);
     if (wordsOf(args.query).length === 0) throw InvalidRequest.field('query', 'must have at least one word');
+    const serviceId = args.service === undefined ? undefined : (await serviceNamed(parts.schemas, services, version.versionId, args.service, 'service')).id;
     const index = await parts.searchIndexes.of(version.versionId);
-    const hits = index.search({ query: args.query, limit: args.limit ?? DEFAULT_HITS, ...(args.service === undefined ? {} : { service: args.service }) });
+    const hits = index.search({ query: args.query, limit: args.limit ?? DEFAULT_HITS, ...(serviceId !== undefined && { serviceId }) });
     return { hits: await withObserved(parts.observations, version.versionId, hits) };
   }, LONG_RUNNING));
 
@@ -103,16 +106,15 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential, log: 
 
   server.registerTool('get_openapi', {
     description: 'The OpenAPI 3.1 document of one service, as exported by GET {prefix}/services/{id}/openapi.',
-    inputSchema: { version: VERSION_ARG, service: z.string().describe('Service slug or id.') },
+    inputSchema: { version: VERSION_ARG, service: z.string().describe('Service slug or `svc_` id.') },
     outputSchema: z.looseObject({ openapi: z.string(), info: anyObject }),
   }, (args) => answer(async (reach) => {
     const version = await reach.version(args.version);
-    const view = await viewOf(parts.stores, version.versionId, ['services']);
-    const service = view.byId('services', args.service) ?? serviceBySlug(view, args.service);
+    const service = await serviceNamed(parts.schemas, services, version.versionId, args.service, 'service');
     return exportService(parts.stores, version.versionId, service);
   }, LONG_RUNNING));
 
-  registerCompareVersions(server, { stores: parts.stores, version: VERSION_ARG, answer });
-  registerInsightTools(server, { stores: parts.stores, observations: parts.observations, versionArg: VERSION_ARG, answer });
+  registerCompareVersions(server, { schemas: parts.schemas, stores: parts.stores, version: VERSION_ARG, answer });
+  registerInsightTools(server, { schemas: parts.schemas, stores: parts.stores, observations: parts.observations, versionArg: VERSION_ARG, answer });
   return server;
 }

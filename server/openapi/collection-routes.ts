@@ -60,39 +60,47 @@ function documentRoute(route: Route, example: Record<string, unknown> | undefine
       case 'create':
         return {
           operationId: `create${pascal(collection.record)}${suffix}`,
-          summary: `Create a ${one}`,
+          summary: `Create ${aOrAn(one)}`,
           body: { schema: body('create'), example: bodyExample },
           errors: [409, 413, 415],
         };
       case 'get':
         return {
           operationId: `get${pascal(collection.record)}${suffix}`,
-          summary: `Get a ${one}`,
+          summary: `Get ${aOrAn(one)}`,
           errors: [new RecordNotFound(collection.notFound)],
         };
       case 'replace':
         return {
           operationId: `replace${pascal(collection.record)}${suffix}`,
-          summary: `Replace a ${one}`,
+          summary: `Replace ${aOrAn(one)}`,
           body: { schema: body('replace'), example: bodyExample },
           errors: [409, 413, 415],
         };
       case 'update':
         return {
           operationId: `update${pascal(collection.record)}${suffix}`,
-          summary: `Update a ${one} partially`,
+          summary: `Update ${aOrAn(one)} partially`,
           body: { schema: body('update'), example: bodyExample && patchExample(collection, bodyExample) },
           errors: [new RecordNotFound(collection.notFound), 409, 413, 415],
         };
       case 'delete':
         return {
           operationId: `delete${pascal(collection.record)}${suffix}`,
-          summary: `Delete a ${one}`,
+          summary: `Delete ${aOrAn(one)}`,
           errors: [new RecordNotFound(collection.notFound)],
         };
     }
   })();
   return { ...common, ...documented, responses, description: `${OPERATION_NOTES[operation.name]} ${FAMILY_NOTE[family.name]}` };
+}
+
+/**
+ * The noun with its indefinite article. The nouns are the record names of schemas/collections.json,
+ * none of which is pronounced against its spelling (no "hour", no "user"), so the first letter decides.
+ */
+export function aOrAn(noun: string): string {
+  return `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
 }
 
 function pageSchema(record: Schema): Schema {
@@ -118,7 +126,7 @@ function listQuery(collection: CompiledCollection): QueryParameter[] {
   return [
     {
       name: 'cursor',
-      description: `Continue from this ${collection.record} id: the \`nextCursor\` of the previous page. Sorted by \`id\` alone, any id resumes, even one whose ${collection.record} is gone. Under any other sort the service must know where the id sat: a \`nextCursor\` it handed out in the last ${CURSOR_POSITION_TTL_MS / 60_000} minutes, or the id of a ${collection.record} that exists; else 400 (\`details\` names \`cursor\`): start again from the first page.`,
+      description: `Continue from this ${collection.record} id: the \`nextCursor\` of the previous page. Sorted by \`id\` alone, any id resumes, even one whose ${collection.record} is gone. Under any other sort the service must know where the id sat: a \`nextCursor\` it handed out in the last ${CURSOR_POSITION_TTL_MS / 60_000} minutes, or the id of ${aOrAn(collection.record)} that exists; else 400 (\`details\` names \`cursor\`): start again from the first page.`,
       schema: { $ref: `${collection.schemaId}#/properties/id` },
     },
     { name: 'limit', description: `Page size, 1 to ${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },

@@ -4,8 +4,9 @@
 // budget. Each stage passes its result on or throws the ApiError the caller reports.
 import { authorize, type Access, type Credential } from '../auth/credential.ts';
 import type { Deadline } from '../deadline.ts';
-import { Forbidden, InvalidRequest } from '../errors.ts';
+import { Forbidden, InvalidRequest, RecordNotFound } from '../errors.ts';
 import type { SchemaRegistry, Check } from '../schemas/registry.ts';
+import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import type { VersionType } from '../tenancy/versions.ts';
 import type { ResolvedVersion, VersionAddress, VersionResolver } from '../versions/resolve.ts';
 
@@ -37,13 +38,19 @@ export function versionAddress(schemas: SchemaRegistry, family: 'V' | 'P', partO
   };
 }
 
-/** A version address written as one string (a tool argument): `ver_...` or `project/type/slug`. */
-export function versionAddressIn(schemas: SchemaRegistry, ref: string, argument: string): VersionAddress {
-  const parts = ref.split('/');
-  if (parts.length !== 1 && parts.length !== 3) throw InvalidRequest.field(argument, 'must be a version id or project/type/slug');
+/**
+ * A version address written as one string (a tool argument, `against`, `copyFrom`): `ver_...` or
+ * `project/type/slug`; with `project` (the project at hand, id or slug) `type/slug` too.
+ */
+export function versionAddressIn(schemas: SchemaRegistry, ref: string, argument: string, project?: string): VersionAddress {
+  const given = ref.split('/');
+  const parts = given.length === 2 && project !== undefined ? [project, ...given] : given;
+  if (parts.length !== 1 && parts.length !== 3) {
+    throw InvalidRequest.field(argument, project === undefined ? 'must be a version id or project/type/slug' : 'must be a version id, type/slug or project/type/slug');
+  }
   const [projectRef, versionType, versionSlug] = parts as [string, string, string];
-  const given: Record<AddressPart, string> = { versionId: ref, projectRef, versionType, versionSlug };
-  return versionAddress(schemas, parts.length === 1 ? 'V' : 'P', (part) => given[part], () => argument);
+  const named: Record<AddressPart, string> = { versionId: ref, projectRef, versionType, versionSlug };
+  return versionAddress(schemas, parts.length === 1 ? 'V' : 'P', (part) => named[part], () => argument);
 }
 
 /** Who reaches for what, and the budget its lookups are bounded by (DB_TIMEOUT_MS). */
@@ -78,4 +85,24 @@ export async function reachProject(ref: string, { credential, access, versions, 
   if (!projectId) throw new Forbidden();
   authorize(credential, projectId, access);
   return projectId;
+}
+
+/**
+ * The service `ref` names in a version already reached: by `svc_` id or by slug, the one reading
+ * of a service name for every caller (search, changes, insights, exports, MCP); undefined when the
+ * version has none. A name of neither form is 400, naming `argument` as the caller did.
+ */
+export async function findService(schemas: SchemaRegistry, services: RecordStore, versionId: string, ref: string, argument: string): Promise<CatalogRecord | undefined> {
+  if (schemas.checkServiceRef(ref).length > 0) throw InvalidRequest.field(argument, 'must be a service slug or `svc_` id');
+  // The forms cannot be confused: a slug has no `_`.
+  if (services.collection.checkId(ref).length === 0) return (await services.get(versionId, ref)) ?? undefined;
+  const { items } = await services.list({ versionId, filters: { slug: ref }, sort: [{ field: 'id', direction: 1 }], cursor: undefined, limit: 1 });
+  return items[0];
+}
+
+/** As findService, and a service the version does not have is 404. */
+export async function serviceNamed(schemas: SchemaRegistry, services: RecordStore, versionId: string, ref: string, argument: string): Promise<CatalogRecord> {
+  const service = await findService(schemas, services, versionId, ref, argument);
+  if (!service) throw new RecordNotFound(services.collection.notFound);
+  return service;
 }

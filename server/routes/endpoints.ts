@@ -39,7 +39,7 @@ export function serviceEndpoints(parts: EndpointParts): Endpoint[] {
     ...routes.map((route, index) => recordEndpoint(route, stores, recordDocs[index]!)),
     ...wholeVersionEndpoints(stores),
     ...descriptionEndpoints(stores, schemas, parts.recordLimits),
-    ...searchEndpoints(parts.searchIndexes, observations),
+    ...searchEndpoints({ indexes: parts.searchIndexes, observations, schemas, services: stores.get('services')! }),
     ...changeEndpoints(schemas, stores),
     ...insightEndpoints({ schemas, stores, observations, reportLimit: parts.importBodyLimit }),
     ...versionEndpoints({ schemas, tenancy: parts.tenancy, manager: parts.versionManager, records: parts.versionRecords }),

@@ -77,8 +77,10 @@ export interface SchemaRegistry {
   readonly checkVersionType: Check;
   readonly checkVersionSlug: Check;
   readonly checkProjectRef: Check;
-  /** A service slug (the `service` of imports and search). */
+  /** A service slug (the `service` of imports). */
   readonly checkServiceSlug: Check;
+  /** A service by slug or id (the `service` of search, changes, insights, MCP; the export's route). */
+  readonly checkServiceRef: Check;
   /** The compiled validator of any schema by `$id` (and JSON pointer). */
   check(ref: string): Check;
   /** The `x-id-prefix` of an identifier kind in defs/ids.json, e.g. `projectId` → `proj_`. */
@@ -113,6 +115,7 @@ export function loadSchemaRegistry(schemaDir = path.join(repoRoot, 'schemas')): 
     checkVersionSlug: check(`${ids}versionSlug`),
     checkProjectRef: check(`${ids}projectRef`),
     checkServiceSlug: check(`${ids}serviceSlug`),
+    checkServiceRef: check(`${ids}serviceRef`),
     check,
     idPrefix(kind: string) {
       const prefix = (ajv.getSchema(`${ids}${kind}`)?.schema as AnySchemaObject | undefined)?.['x-id-prefix'];

@@ -2,7 +2,6 @@
 // and the security requirement that applies, resolved to the schemes themselves. Used by the
 // search index (ranking.ts) and the MCP tools; reads one version through the record stores (the
 // caller has already resolved and authorized the version).
-import { RecordNotFound } from '../errors.ts';
 import { componentRefsIn } from '../json/pointer.ts';
 import { isObject } from '../json/values.ts';
 import { inDocumentOrder } from '../ownership/mark.ts';
@@ -69,13 +68,6 @@ export function viewFrom(versionId: string, read: ReadonlyArray<readonly [Name, 
       return typeof id === 'string' ? byId.get(id) : undefined;
     },
   };
-}
-
-/** The service with this slug, or 404. */
-export function serviceBySlug(view: VersionView, slug: string): CatalogRecord {
-  const service = view.of('services').find((record) => record['slug'] === slug);
-  if (!service) throw new RecordNotFound('Service not found');
-  return service;
 }
 
 /** The hit form of an operation (without score). */

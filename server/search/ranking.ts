@@ -5,7 +5,7 @@
 import MiniSearch, { type Options, type SearchOptions as EngineOptions } from 'minisearch';
 import { RecordNotFound } from '../errors.ts';
 import type { CatalogRecord } from '../store/records.ts';
-import { endpointOf, serviceBySlug, type VersionView } from './endpoints.ts';
+import { endpointOf, type VersionView } from './endpoints.ts';
 import { canonical, methodAction, methodText, termOf, termsOf, wordsOf } from './text.ts';
 
 /**
@@ -46,7 +46,8 @@ const ASKING: EngineOptions = {
   combineWith: 'OR',
 };
 
-export interface SearchOptions { query: string; limit: number; service?: string }
+/** `serviceId`: only that service's operations (the caller found the service: pipeline/stages.ts). */
+export interface SearchOptions { query: string; limit: number; serviceId?: string }
 
 /** How many of the engine's best are ordered again by naming. */
 const CANDIDATES = 100;
@@ -85,7 +86,7 @@ export class VersionIndex {
 
   /** The operations matching the query, best first, as endpoint hits with their score. */
   search(options: SearchOptions): Record<string, unknown>[] {
-    const serviceId = options.service === undefined ? undefined : serviceBySlug(this.view, options.service).id;
+    const { serviceId } = options;
     const found = this.#engine.search(options.query, {
       ...ASKING,
       ...(serviceId === undefined ? {} : { filter: (result) => this.#serviceOf.get(String(result.id)) === serviceId }),

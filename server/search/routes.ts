@@ -2,15 +2,25 @@
 // caller needs to call it (servers, resolved security). Read access, run by the one pipeline.
 import { InvalidRequest } from '../errors.ts';
 import type { Endpoint } from '../pipeline/handler.ts';
+import { serviceNamed } from '../pipeline/stages.ts';
 import { FAMILIES } from '../routes/table.ts';
 import type { Tag } from '../openapi/documented-route.ts';
-import { SCHEMA_BASE } from '../schemas/registry.ts';
+import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
+import type { RecordStore } from '../store/records.ts';
 import { withObserved } from '../insights/observed.ts';
 import type { Observations } from '../insights/observations.ts';
 import type { SearchIndexes } from './indexes.ts';
 import { wordsOf } from './text.ts';
 
 const SEARCH_SEGMENT = '/search';
+/**
+ * What the published schema asks of `q`: a character that is neither white space nor ASCII
+ * punctuation or control. Browsers (Swagger UI on /docs) compile a pattern without the `u` flag,
+ * where `\p{L}` is no letter class but the letters `p{L}`, so the pattern names no Unicode class;
+ * it lets through what the server refuses only for a query of symbols alone (`€`), which
+ * searchOptions answers 400 as it checks letters and digits of every script.
+ */
+export const Q_PATTERN = '[^\\s\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f]';
 export const DEFAULT_HITS = 20;
 export const MAX_HITS = 100;
 
@@ -19,7 +29,14 @@ export const SEARCH_TAG: Tag = {
   description: 'Find an endpoint and the credentials it needs: a ranked search over operations, and the same catalog as Model Context Protocol tools for agents.',
 };
 
-export function searchEndpoints(indexes: SearchIndexes, observations: Observations): Endpoint[] {
+export interface SearchParts {
+  indexes: SearchIndexes;
+  observations: Observations;
+  schemas: SchemaRegistry;
+  services: RecordStore;
+}
+
+export function searchEndpoints({ indexes, observations, schemas, services }: SearchParts): Endpoint[] {
   return FAMILIES.map((family): Endpoint => ({
     method: 'GET', path: `${family.prefix}${SEARCH_SEGMENT}`, target: family.name, access: 'read',
     body: false,
@@ -31,22 +48,24 @@ export function searchEndpoints(indexes: SearchIndexes, observations: Observatio
       summary: 'Search endpoints',
       description: 'Operations matching the query\'s words, best first. Each operation is a document of a BM25 index (MiniSearch) with per-field boosts: operationId (split at camelCase, `_`, `-` and `/`) and summary 2, path segments 1.5, tags, service name and slug, and the method with the verbs people use for it (create/add/new/open/make for POST, list/get/find/show/read/retrieve for GET, update/edit/change/set/modify for PUT and PATCH, delete/remove/cancel for DELETE) 1, parameter names and description 0.5. Words are stemmed (Porter2: `repositories` finds `repository`), English stop words dropped, a word of four letters or more also matches as a prefix and one of five or more with one typo. The best 100 are then ordered again by how well the query names each operation: all its words in the operationId, summary or method, and little else there (a verb counts as its action, an abbreviation such as `repo` as its word), and a path ending in a parameter for update and delete, in a name for create and list. `score` is that final relevance (higher is better; comparable within one answer only); ties go by operationId. Each version\'s index is kept in the instance and rebuilt on the first search after any write to the version, so answers always include every write. Each hit carries its servers (the operation\'s, else the path\'s, else the service\'s) and the security requirement that applies (the operation\'s own, else the service\'s), resolved to the security schemes.',
       query: [
-        { name: 'q', description: 'What to look for, in plain words ("delete a repository"); a `q` with no letter or digit is 400.', schema: { type: 'string', pattern: '[\\p{L}\\p{N}]' }, required: true },
+        { name: 'q', description: 'What to look for, in plain words ("delete a repository"); a `q` with no letter or digit (of any script) is 400.', schema: { type: 'string', pattern: Q_PATTERN }, required: true },
         { name: 'limit', description: `At most this many hits; default ${DEFAULT_HITS}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_HITS, default: DEFAULT_HITS } },
-        { name: 'service', description: 'Only the operations of this service (slug); an unknown slug is 404.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceSlug` } },
+        { name: 'service', description: 'Only the operations of this service (slug or `svc_` id); an unknown service is 404.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceRef` } },
       ],
       responses: [{ status: 200, description: 'The hits, best first.', schema: { $ref: `${SCHEMA_BASE}api/search.json` } }],
       errors: [404],
     },
     async run({ version, query }) {
-      const options = searchOptions(query as Record<string, string | undefined>);
+      const { service, ...options } = searchOptions(query as Record<string, string | undefined>);
+      const serviceId = service === undefined ? undefined : (await serviceNamed(schemas, services, version!.versionId, service, 'service')).id;
       const index = await indexes.of(version!.versionId);
-      return { status: 200, body: { hits: await withObserved(observations, version!.versionId, index.search(options)) } };
+      const hits = index.search({ ...options, ...(serviceId !== undefined && { serviceId }) });
+      return { status: 200, body: { hits: await withObserved(observations, version!.versionId, hits) } };
     },
   }));
 }
 
-/** The query parameters, each given once (the pipeline checked): `q` has words, `limit` is 1–100, `service` a slug. */
+/** The query parameters, each given once (the pipeline checked): `q` has words, `limit` is 1–100; `service` is checked where it is found. */
 export function searchOptions(query: Readonly<Record<string, string | undefined>>): { query: string; limit: number; service?: string } {
   const q = query['q'];
   if (q === undefined || wordsOf(q).length === 0) throw InvalidRequest.field('q', 'must have at least one word');
@@ -56,6 +75,5 @@ export function searchOptions(query: Readonly<Record<string, string | undefined>
     throw InvalidRequest.field('limit', `must be an integer from 1 to ${MAX_HITS}`);
   }
   const service = query['service'];
-  if (service !== undefined && !/^[a-z0-9-]+$/.test(service)) throw InvalidRequest.field('service', 'must be a service slug (lowercase letters, digits and hyphens)');
   return { query: q, limit, ...(service === undefined ? {} : { service }) };
 }

@@ -1,6 +1,5 @@
 // The versions interface's operations: list, create (empty or as a copy), get, delete and diff.
 // Each runs after the pipeline has authenticated, resolved and authorized, and returns an outcome.
-import { authorize } from '../auth/credential.ts';
 import { Conflict, Forbidden, InvalidRequest } from '../errors.ts';
 import { singleValue } from '../http/query.ts';
 import type { Outcome } from '../http/respond.ts';
@@ -11,7 +10,8 @@ import { DuplicateSlug } from '../tenancy/stored.ts';
 import type { Tenancy } from '../tenancy/tenancy.ts';
 import type { Version, VersionType } from '../tenancy/versions.ts';
 import type { EndpointContext } from '../pipeline/handler.ts';
-import { checked, versionAddress } from '../pipeline/stages.ts';
+import { checked, versionAddressIn } from '../pipeline/stages.ts';
+import type { VersionAddress } from './resolve.ts';
 import type { VersionManager } from './manage.ts';
 
 export const VERSION_SCHEMA = `${SCHEMA_BASE}api/version.json`;
@@ -58,19 +58,22 @@ export function versionOperations({ schemas, tenancy, manager, records }: Versio
       };
     },
 
-    async create({ credential, projectId, body }: EndpointContext): Promise<Outcome> {
+    async create({ projectId, body, reachForRead }: EndpointContext): Promise<Outcome> {
       const problems = checkCreate(body);
       if (problems.length > 0) throw new InvalidRequest(problems);
-      const { type, slug, copyFrom } = body as { type: VersionType; slug: string; copyFrom?: string };
+      const { type, slug, copyFrom } = body as { type: VersionType; slug: string; copyFrom?: string | { type: VersionType; slug: string } };
+      let sourceId: string | null = null;
       if (copyFrom !== undefined) {
-        const source = await tenancy.versions.find(copyFrom);
+        const address: VersionAddress = typeof copyFrom === 'string'
+          ? versionAddressIn(schemas, copyFrom, '/copyFrom', projectId)
+          : { family: 'P', projectRef: projectId, versionType: copyFrom.type, versionSlug: copyFrom.slug };
         // Unknown or out of reach: 403 as anywhere else; reachable but another project's: 400.
-        if (!source) throw new Forbidden();
-        authorize(credential, source.projectId, 'read');
+        const source = await reachForRead(address);
         if (source.projectId !== projectId) throw InvalidRequest.field('/copyFrom', 'must be a version of the same project');
+        sourceId = source.versionId;
       }
       try {
-        const version = await manager.create(projectId, type, slug, copyFrom ?? null);
+        const version = await manager.create(projectId, type, slug, sourceId);
         return { status: 201, body: versionJson(version), headers: { Location: `/v2/catalog/versions/${version.id}` } };
       } catch (error) {
         if (error instanceof DuplicateSlug) throw new Conflict([{ field: '/slug', message: error.message }]);
@@ -95,10 +98,10 @@ export function versionOperations({ schemas, tenancy, manager, records }: Versio
         if (name !== 'against') throw InvalidRequest.field(name, 'is not a query parameter of the diff (use against)');
       }
       const against = singleValue('against', query['against']);
-      if (against === undefined) throw InvalidRequest.field('against', 'is required: the id of the version to compare with');
-      await reachForRead(versionAddress(schemas, 'V', () => against, () => 'against'));
-      const collections = await records.diff(version!.versionId, against);
-      return { status: 200, body: { versionId: version!.versionId, against, collections } };
+      if (against === undefined) throw InvalidRequest.field('against', 'is required: the version to compare with');
+      const other = await reachForRead(versionAddressIn(schemas, against, 'against', version!.projectId));
+      const collections = await records.diff(version!.versionId, other.versionId);
+      return { status: 200, body: { versionId: version!.versionId, against: other.versionId, collections } };
     },
   };
 }

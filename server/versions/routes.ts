@@ -44,7 +44,7 @@ export function versionEndpoints(parts: VersionParts): Endpoint[] {
       doc: {
         operationId: 'createVersion', tag, params: projectParams,
         summary: 'Create a version, empty or as a copy of another',
-        description: '`copyFrom` (a version of the same project) copies every record of every collection, keeping record ids; the new version is invisible until the copy is complete, and a failed copy leaves nothing behind.',
+        description: '`copyFrom` (a version of the same project: its `ver_` id, `type/slug` such as `branch/main`, `project/type/slug`, or `{"type", "slug"}`) copies every record of every collection, keeping record ids; the new version is invisible until the copy is complete, and a failed copy leaves nothing behind.',
         body: { schema: { $ref: `${VERSION_SCHEMA}#/$defs/versionCreate` }, example: { type: 'branch', slug: 'feature-x' } },
         responses: [versionResponse(201, 'The version; `Location` names it.')],
         errors: [409, 413, 415],
@@ -73,7 +73,7 @@ export function versionEndpoints(parts: VersionParts): Endpoint[] {
         operationId: 'diffVersions', tag, params: BY_ID!.params,
         summary: 'Compare two versions',
         description: 'Per collection, the ids added, removed and changed (any field but `updatedAt`) from `against` to this version; each list is capped at 1,000 ids with `truncated: true`. Both versions must be reachable by the credential.',
-        query: [{ name: 'against', description: 'The version to compare with.', schema: { $ref: `${IDS}versionId` }, required: true }],
+        query: [{ name: 'against', description: 'The version to compare with: its `ver_` id, `type/slug` in this version\'s project (`branch/main`), or `project/type/slug`. The answer names it by id.', schema: { $ref: `${IDS}versionRef` }, required: true }],
         responses: [{ status: 200, description: 'The differences.', schema: { $ref: `${VERSION_SCHEMA}#/$defs/versionDiff` } }],
         errors: [],
       },

@@ -126,6 +126,34 @@ describe('admin CLI', function () {
       expect(revoke.stdout).to.match(/Usage: admin key revoke ID/);
     });
 
+    it('names only ways to run it that work with the Node a machine already has (help and docs/admin-cli.md)', async function () {
+      this.timeout(60_000);
+      const help = (await admin(['--help'], { MONGODB_URI: UNREACHABLE_URI })).stdout.replaceAll('\n', ' ');
+      const fromHelp = [...help.matchAll(/`([^`]+?) …`/g)].map((match) => match[1]!);
+      const docs = await fs.readFile(path.join(REPO, 'docs', 'admin-cli.md'), 'utf8');
+      const block = /```sh\n([^`]*)```/.exec(docs)![1]!;
+      const fromDocs = block.split('\n').filter((line) => line !== '' && !line.startsWith('#')).map((line) => line.replace(/ <group>.*$/, ''));
+      expect(fromHelp).to.have.length(2);
+      expect(fromDocs).to.have.length(2);
+      const forms = [...new Set([...fromHelp, ...fromDocs])];
+      // A bare `node` is the machine's own, which may refuse `.ts` (Node 20 does); npm and npx put the project's first.
+      expect(forms.filter((form) => /^node\b/.test(form)), 'forms that run the machine\'s node').to.deep.equal([]);
+      const machinePath = (process.env['PATH'] ?? '').split(path.delimiter).filter((dir) => !dir.includes('node_modules')).join(path.delimiter);
+      for (const form of forms) {
+        const run = await new Promise<Run>((resolve, reject) => {
+          const child = spawn('sh', ['-c', `${form} --help`], { cwd: REPO, env: { ...process.env, PATH: machinePath, MONGODB_URI: UNREACHABLE_URI }, stdio: ['ignore', 'pipe', 'pipe'] });
+          let stdout = '';
+          let stderr = '';
+          child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+          child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+          child.once('error', reject);
+          child.once('close', (code) => resolve({ code, stdout, stderr }));
+        });
+        expect(run.code, `${form} --help: ${run.stderr}`).to.equal(0);
+        expect(run.stdout, form).to.match(/^Usage: admin <group>/);
+      }
+    });
+
     // Run against an unreachable database: a usage error is found before any connection.
     const cases: [string, string[], RegExp][] = [
       ['no command', [], /missing command/],

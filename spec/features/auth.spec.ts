@@ -48,6 +48,7 @@ const SAMPLES: Record<string, () => Record<string, unknown>> = Object.fromEntrie
 
 const UNAUTHORIZED_BODY = '{"error":"Unauthorized"}';
 const FORBIDDEN_BODY = '{"error":"Forbidden"}';
+const READ_ONLY_BODY = '{"error":"Forbidden","details":[{"field":"Authorization","message":"the credential is read-only"}]}';
 
 describe('authentication and authorization', () => {
   let service: TestService;
@@ -170,6 +171,20 @@ describe('authentication and authorization', () => {
       expect(res.text, what).to.equal(FORBIDDEN_BODY);
       expect(res.headers, what).to.not.have.property('www-authenticate');
       expect(fingerprint(res), what).to.deep.equal(reference403.get(target.key));
+    }
+  }
+
+  /**
+   * A read-only credential writing where it can read: 403 with its own `error` text, and otherwise
+   * the answer an out-of-reach project gets (same status and headers).
+   */
+  function expectReadOnly(results: Array<[Target, Response]>, label: string): void {
+    expect(results).to.not.be.empty;
+    for (const [target, res] of results) {
+      const what = describeRes(target, res, label);
+      expect(res.text, what).to.equal(READ_ONLY_BODY);
+      const withoutLength = ({ body: _body, headers: { 'content-length': _length, ...headers }, ...rest }: ReturnType<typeof fingerprint>) => ({ ...rest, headers });
+      expect(withoutLength(fingerprint(res)), what).to.deep.equal(withoutLength(reference403.get(target.key)!));
     }
   }
 
@@ -418,15 +433,15 @@ describe('authentication and authorization', () => {
       expectForbidden(await callAll(targets(addressOf(B)), { headers: bearer(A.readOnlyKey) }), 'read-only key of A');
     });
 
-    it('a read-only API key on every write operation of every route', async () => {
-      expectForbidden(await callAll(targets(addressOf(A), isWrite), { headers: bearer(A.readOnlyKey) }), 'read-only key');
+    it('a read-only API key on every write operation of every route: 403 saying the credential is read-only', async () => {
+      expectReadOnly(await callAll(targets(addressOf(A), isWrite), { headers: bearer(A.readOnlyKey) }), 'read-only key');
     });
 
-    it('a token with scope catalog:read only on every write (also when issued by issueToken)', async () => {
+    it('a token with scope catalog:read only on every write (also when issued by issueToken): 403 saying so', async () => {
       const writes = targets(addressOf(A), isWrite);
-      expectForbidden(await callAll(writes, { headers: bearer(token([A.project.id], { scope: SCOPE_READ })) }), 'read scope');
-      expectForbidden(await callAll(writes, { headers: bearer(tokenFor([A.project.id], { readOnly: true })) }), 'issued read-only');
-      expectForbidden(await callAll(writes, { headers: bearer(tokenFor('all', { readOnly: true })) }), 'issued read-only, all projects');
+      expectReadOnly(await callAll(writes, { headers: bearer(token([A.project.id], { scope: SCOPE_READ })) }), 'read scope');
+      expectReadOnly(await callAll(writes, { headers: bearer(tokenFor([A.project.id], { readOnly: true })) }), 'issued read-only');
+      expectReadOnly(await callAll(writes, { headers: bearer(tokenFor('all', { readOnly: true })) }), 'issued read-only, all projects');
     });
 
     it('a token with scope catalog:write only can read too: writes answer whole records anyway', async () => {
@@ -539,7 +554,7 @@ describe('authentication and authorization', () => {
   describe('ordering: credentials are judged before the address is looked up or the body is read', () => {
     const writesWithBody = (route: Route): boolean => route.operation.body;
 
-    it('a read-only key sending an invalid, malformed, non-JSON or oversized body: 403, not 400/413/415', async () => {
+    it('a read-only key sending an invalid, malformed, non-JSON or oversized body: 403 (read-only), not 400/413/415', async () => {
       const bodies: Send[] = [
         { body: { nope: true, path: 'no-slash' } },
         { body: '{"path": "/a",', contentType: 'application/json' },
@@ -547,7 +562,7 @@ describe('authentication and authorization', () => {
         { body: { path: '/a', summary: 'x'.repeat(8192) } },
       ];
       for (const send of bodies) {
-        expectForbidden(await callAll(targets(addressOf(A), writesWithBody), { headers: bearer(A.readOnlyKey), ...send }), JSON.stringify(send.body).slice(0, 40));
+        expectReadOnly(await callAll(targets(addressOf(A), writesWithBody), { headers: bearer(A.readOnlyKey), ...send }), JSON.stringify(send.body).slice(0, 40));
       }
     });
 
@@ -577,9 +592,9 @@ describe('authentication and authorization', () => {
       // Writes to the seeded records, and replaces that would create a record at a free id.
       const onSeeded = targets(addressOf(tenant), isWrite, (collection) => seeded.get(collection.name)!);
       const onFreeIds = targets(addressOf(tenant), (route) => route.operation.name === 'replace');
-      const refused: Array<[string, Headers, 401 | 403]> = [
-        ['read-only key', bearer(tenant.readOnlyKey), 403],
-        ['read-scope token', bearer(tokenFor([tenant.project.id], { readOnly: true })), 403],
+      const refused: Array<[string, Headers, 401 | 403 | 'read-only']> = [
+        ['read-only key', bearer(tenant.readOnlyKey), 'read-only'],
+        ['read-scope token', bearer(tokenFor([tenant.project.id], { readOnly: true })), 'read-only'],
         ['key of another project', bearer(A.key), 403],
         ['token of other projects', bearer(tokenFor([A.project.id, B.project.id])), 403],
         ['no credentials', {}, 401],
@@ -588,6 +603,7 @@ describe('authentication and authorization', () => {
       await Promise.all(refused.map(async ([label, headers, status]) => {
         const results = await callAll([...onSeeded, ...onFreeIds], { headers });
         if (status === 401) expectUnauthorized(results, label);
+        else if (status === 'read-only') expectReadOnly(results, label);
         else expectForbidden(results, label);
       }));
       expect(await snapshot()).to.deep.equal(before);

@@ -8,7 +8,7 @@ import { PURGE_GRACE_MS, VersionManager } from '../../server/versions/manage.ts'
 import { VersionRecords } from '../../server/store/version-records.ts';
 import { VERSION_SCHEMA } from '../../server/versions/operations.ts';
 import { emptyDatabase, testDatabase } from '../support/database.ts';
-import { expectError, expectInvalid } from '../support/expect.ts';
+import { READ_ONLY, expectError, expectInvalid } from '../support/expect.ts';
 import { bearer, givenTenant, startService, tokenFor, type Tenant, type TestService } from '../support/service.ts';
 
 type Json = Record<string, unknown>;
@@ -159,6 +159,32 @@ describe('versions over HTTP', function () {
       expect(diff.body.collections.paths.truncated).to.equal(true);
       expect(diff.body.collections.requests).to.include({ truncated: false });
       expect(diff.body.collections.requests.removed).to.have.length(400);
+    });
+
+    it('takes copyFrom and the diff\'s against by slug as well as by id: type/slug, project/type/slug, {type, slug}', async () => {
+      const [tenant, other] = await Promise.all([givenTenant(service), givenTenant(service)]);
+      const main = tenant.version.id;
+      expect((await service.request.post(`${byId(main)}/paths`).set(bearer(tenant.key)).send({ serviceId: `svc_${ulid()}`, path: '/kept' })).status).to.equal(201);
+      const forms: Array<string | Json> = [main, 'branch/main', `${tenant.project.slug}/branch/main`, `${tenant.project.id}/branch/main`, { type: 'branch', slug: 'main' }];
+      for (const [i, copyFrom] of forms.entries()) {
+        const res = await create(tenant, { type: 'branch', slug: `copy-${i}`, copyFrom });
+        expect(res.status, `${JSON.stringify(copyFrom)}: ${JSON.stringify(res.body)}`).to.equal(201);
+        expect(res.body.copiedFrom).to.equal(main);
+        const against = typeof copyFrom === 'string' ? copyFrom : 'branch/main';
+        const diff = await service.request.get(`${byId(res.body.id)}/diff`).query({ against }).set(bearer(tenant.readOnlyKey));
+        expect(diff.status, `${against}: ${JSON.stringify(diff.body)}`).to.equal(200);
+        expect(diff.body).to.deep.include({ against: main });
+        expect(diff.body.collections.paths).to.deep.equal({ added: [], removed: [], changed: [], truncated: false });
+      }
+      // By slug as by id: unknown or out of reach is 403, another project's when reachable 400, a malformed form 400.
+      expectError(await create(tenant, { type: 'branch', slug: 'x', copyFrom: 'branch/nope' }), 403, 'Forbidden');
+      expectError(await create(tenant, { type: 'branch', slug: 'x', copyFrom: { type: 'environment', slug: 'main' } }), 403, 'Forbidden');
+      expectError(await create(tenant, { type: 'branch', slug: 'x', copyFrom: `${other.project.slug}/branch/main` }), 403, 'Forbidden');
+      expectInvalid(await create(tenant, { type: 'branch', slug: 'x', copyFrom: `${other.project.slug}/branch/main` }, tokenFor('all')), '/copyFrom');
+      expectInvalid(await create(tenant, { type: 'branch', slug: 'x', copyFrom: 'tag/main' }), '/copyFrom');
+      expectInvalid(await create(tenant, { type: 'branch', slug: 'x', copyFrom: { type: 'branch' } }), '/copyFrom');
+      expectError(await service.request.get(`${byId(main)}/diff`).query({ against: `${other.project.slug}/branch/main` }).set(bearer(tenant.key)), 403, 'Forbidden');
+      expectInvalid(await service.request.get(`${byId(main)}/diff`).query({ against: 'a/b/c/d' }).set(bearer(tenant.key)), 'against');
     });
 
     it('refuses copyFrom of another project (403 out of reach, 400 when reachable) and an unknown one', async () => {
@@ -324,9 +350,9 @@ describe('versions over HTTP', function () {
       for (const secret of readers) {
         expect((await service.request.get(versionsOf(tenant)).set(bearer(secret))).status).to.equal(200);
         expect((await service.request.get(byId(tenant.version.id)).set(bearer(secret))).status).to.equal(200);
-        expectError(await create(tenant, { type: 'branch', slug: `ro-${ulid()}` }, secret), 403, 'Forbidden');
-        expectError(await service.request.delete(byId(tenant.version.id)).set(bearer(secret)), 403, 'Forbidden');
-        expectError(await service.request.delete(byAddress(tenant, 'branch', 'main')).set(bearer(secret)), 403, 'Forbidden');
+        expectError(await create(tenant, { type: 'branch', slug: `ro-${ulid()}` }, secret), 403, 'Forbidden', READ_ONLY);
+        expectError(await service.request.delete(byId(tenant.version.id)).set(bearer(secret)), 403, 'Forbidden', READ_ONLY);
+        expectError(await service.request.delete(byAddress(tenant, 'branch', 'main')).set(bearer(secret)), 403, 'Forbidden', READ_ONLY);
       }
       for (const secret of writers) expect((await create(tenant, { type: 'branch', slug: `rw-${ulid()}` }, secret)).status).to.equal(201);
       expect((await service.request.get(byId(tenant.version.id)).set(bearer(tenant.key))).status).to.equal(200);

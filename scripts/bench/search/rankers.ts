@@ -50,7 +50,7 @@ export async function indexRanker(view: VersionView): Promise<Ranker> {
   const index = await VersionIndex.of(view);
   return {
     name: 'index',
-    rank: (query, scope, limit) => index.search({ query, limit, ...(scope === undefined ? {} : { service: scope.slug }) })
+    rank: (query, scope, limit) => index.search({ query, limit, ...(scope === undefined ? {} : { serviceId: scope.serviceId }) })
       .map((hit) => String((hit['operation'] as { operationId: unknown }).operationId)),
   };
 }

@@ -105,6 +105,35 @@ export interface ConnectionRequest {
 }
 
 /**
+ * A service's analyzer connection after the change: what the caller set, not the whole Service record.
+ *
+ * From schemas/api/insights.json#/$defs/connection.
+ */
+export interface Connection {
+  /**
+   * The service the connection is for.
+   */
+  service: {
+    /**
+     * The service's `svc_` id.
+     */
+    id: ServiceId;
+    /**
+     * The service's slug.
+     */
+    slug: ServiceSlug;
+  };
+  /**
+   * Whether an analyzer reports for the service: true after a connection.
+   */
+  hasConnection: boolean;
+  /**
+   * When the analyzer last connected (this call); null if never.
+   */
+  lastConnectionAt: string | null;
+}
+
+/**
  * What a report counted.
  *
  * From schemas/api/insights.json#/$defs/reportAnswer.
@@ -119,7 +148,11 @@ export interface ReportAnswer {
    */
   matched: number;
   /**
-   * Calls of no documented operation: shadow calls of a known service, and calls of no known service (not kept).
+   * Calls of a known service that no documented operation matches: the endpoints view lists them as `shadow` endpoints.
+   */
+  shadow: number;
+  /**
+   * Calls kept nowhere: of no known service, or answered 404 on a path no operation documents (a path nobody serves is not an endpoint). `received` is `matched` + `shadow` + `unmatched`.
    */
   unmatched: number;
   /**
@@ -519,9 +552,20 @@ export interface NewCatalogVersion {
    */
   slug: VersionSlug;
   /**
-   * Id of a version of the same project whose records (every collection, ids kept) the new version starts with. The new version is not visible until the copy has finished.
+   * A version of the same project whose records (every collection, ids kept) the new version starts with: its `ver_` id, `type/slug` (`branch/main`), `project/type/slug`, or `{"type", "slug"}`. The new version is not visible until the copy has finished.
    */
-  copyFrom?: CatalogVersionId;
+  copyFrom?:
+    | VersionReference
+    | {
+        /**
+         * `branch` or `environment`.
+         */
+        type: VersionType;
+        /**
+         * The version's slug.
+         */
+        slug: VersionSlug;
+      };
 }
 
 /**
@@ -974,7 +1018,7 @@ export type ResourceId = string;
 export type PathId = string;
 
 /**
- * Identifier of a operation: the prefix `op_` followed by exactly 26 characters of `[0-9A-Za-z]` (29 characters in total). Generated ids are ULIDs, so they sort by creation time.
+ * Identifier of an operation: the prefix `op_` followed by exactly 26 characters of `[0-9A-Za-z]` (29 characters in total). Generated ids are ULIDs, so they sort by creation time.
  *
  * From schemas/defs/ids.json#/$defs/operationId.
  */
@@ -1049,6 +1093,20 @@ export type ProjectSlug = string;
  * From schemas/defs/ids.json#/$defs/serviceSlug.
  */
 export type ServiceSlug = string;
+
+/**
+ * A service of the version, by its slug or its `svc_` id (the two forms cannot be confused: a slug has no `_`).
+ *
+ * From schemas/defs/ids.json#/$defs/serviceRef.
+ */
+export type ServiceReference = ServiceSlug | ServiceId;
+
+/**
+ * A catalog version, by its `ver_` id, by `type/slug` within the project at hand (`branch/main`), or by `project/type/slug` (project id or slug).
+ *
+ * From schemas/defs/ids.json#/$defs/versionRef.
+ */
+export type VersionReference = CatalogVersionId | string;
 
 /**
  * Identifier of a project API key (not the secret): the prefix `key_` followed by exactly 26 characters of `[0-9A-Za-z]` (30 characters in total). Used by the admin CLI to list and revoke keys.

@@ -80,6 +80,21 @@ describe('changes: what a change breaks for clients', function () {
       expect(none.body).to.deep.equal({ error: 'Service not found' });
     });
 
+    it('takes against by type/slug in the project or project/type/slug, as by id', async () => {
+      const byId = await service.request.get(`${branch.prefixes.P}/changes?against=${tenant.version.id}`).set(bearer(tenant.readOnlyKey));
+      expect(byId.body.summary).to.deep.equal({ breaking: 2, nonBreaking: 4 });
+      for (const against of ['branch/main', `${tenant.project.slug}/branch/main`, `${tenant.project.id}/branch/main`]) {
+        for (const prefix of [branch.prefixes.V, branch.prefixes.P]) {
+          const res = await service.request.get(`${prefix}/changes`).query({ against }).set(bearer(tenant.readOnlyKey));
+          expect(res.status, `${against}: ${JSON.stringify(res.body)}`).to.equal(200);
+          expect(res.body, against).to.deep.equal(byId.body);
+        }
+      }
+      // Another project's version by address is out of reach as by id.
+      const theirs = await service.request.get(`${branch.prefixes.V}/changes`).query({ against: `${other.project.slug}/branch/main` }).set(bearer(tenant.key));
+      expect([theirs.status, theirs.body]).to.deep.equal([403, { error: 'Forbidden' }]);
+    });
+
     it('is 403 when against is out of the credential\'s reach or unknown, 400 when missing or malformed', async () => {
       for (const against of [other.version.id, 'ver_0000000000000000000000000Z']) {
         const res = await service.request.get(`${branch.prefixes.V}/changes?against=${against}`).set(bearer(tenant.key));
@@ -88,7 +103,7 @@ describe('changes: what a change breaks for clients', function () {
       }
       const missing = await service.request.get(`${branch.prefixes.V}/changes`).set(bearer(tenant.key));
       expect(missing.status).to.equal(400);
-      expect(missing.body.details).to.deep.equal([{ field: 'against', message: 'is required: the id of the version clients use now' }]);
+      expect(missing.body.details).to.deep.equal([{ field: 'against', message: 'is required: the version clients use now' }]);
       const malformed = await service.request.get(`${branch.prefixes.V}/changes?against=nope`).set(bearer(tenant.key));
       expect(malformed.status).to.equal(400);
     });

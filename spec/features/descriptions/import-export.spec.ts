@@ -122,6 +122,22 @@ describe('descriptions: OpenAPI import and export', function () {
     expect(Object.keys(document.paths)).to.deep.equal(['/pets', '/pets/{petId}']);
   });
 
+  it('exports a service named by its slug as by its id; an unknown slug is 404, neither form 400', async () => {
+    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=by-slug`).set(bearer(tenant.key)).send(petstore());
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    for (const prefix of [tenant.prefixes.V, tenant.prefixes.P]) {
+      const byId = await service.request.get(`${prefix}/services/${res.body.service.id}/openapi`).set(bearer(tenant.readOnlyKey));
+      const bySlug = await service.request.get(`${prefix}/services/by-slug/openapi`).set(bearer(tenant.readOnlyKey));
+      expect(bySlug.status, JSON.stringify(bySlug.body)).to.equal(200);
+      expect(bySlug.body).to.deep.equal(byId.body);
+      const unknown = await service.request.get(`${prefix}/services/no-such-service/openapi`).set(bearer(tenant.readOnlyKey));
+      expect([unknown.status, unknown.body]).to.deep.equal([404, { error: 'Service not found' }]);
+      const malformed = await service.request.get(`${prefix}/services/Not_A_Slug/openapi`).set(bearer(tenant.readOnlyKey));
+      expect(malformed.status).to.equal(400);
+      expect(malformed.body.details.map((detail: { field: string }) => detail.field)).to.deep.equal(['id']);
+    }
+  });
+
   it('refuses a document that is not valid OpenAPI with the findings as JSON pointers, writing nothing', async () => {
     const bad = petstore() as { paths: Record<string, Record<string, Record<string, unknown>>> };
     (bad.paths['/pets']!['get']!['responses'] as Record<string, unknown>)['200'] = { descriptio: 'typo' };

@@ -66,7 +66,7 @@ describe('traffic insights: {prefix}/insights', function () {
         { method: 'GET', url: 'https://elsewhere.example/pets', status: 200 },
       ]));
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      expect(res.body).to.deep.equal({ received: 8, matched: 5, unmatched: 3, duplicate: false });
+      expect(res.body).to.deep.equal({ received: 8, matched: 5, shadow: 0, unmatched: 3, duplicate: false });
       const items = byKey(await view(tenant, { service: 'zoo' }));
       expect(items.get('GET /pets/mine')).to.include({ status: 'active', count: 1, firstSeenAt: '2026-11-20T10:00:00.000Z' });
       expect(items.get('GET /pets/mine')!.operation).to.include({ operationId: 'myPets' });
@@ -83,13 +83,19 @@ describe('traffic insights: {prefix}/insights', function () {
         { method: 'GET', url: 'https://eu.zoo.example/v1/cages/13/animals/9b2504e0-4f89-11d3-9a0c-0305e82c3301', status: 500 },
         { method: 'POST', url: 'https://eu.zoo.example/v1/pets/mine', status: 405 },
         { method: 'DELETE', url: 'https://eu.zoo.example/v1/pets/42', status: 204 },
+        // A path nobody serves (a scanner's probe): answered 404, no operation documents it.
+        { method: 'GET', url: 'https://eu.zoo.example/v1/wp-login.php', status: 404 },
+        { method: 'GET', url: 'https://elsewhere.example/pets', status: 200 },
       ]));
-      expect(res.body).to.deep.include({ received: 4, matched: 1, unmatched: 3 });
+      // The counts agree with the view: `shadow` is what it lists as shadow, `unmatched` what it lists nowhere.
+      expect(res.body).to.deep.include({ received: 6, matched: 1, shadow: 3, unmatched: 2 });
       const shadows = await view(tenant, { status: 'shadow' });
       expect(shadows.map((item) => `${item.method} ${item.path} ${item.count}`)).to.deep.equal([
         'GET /cages/{id}/animals/{id} 2',
         'POST /pets/mine 1',
       ]);
+      expect(shadows.reduce((sum, item) => sum + item.count, 0)).to.equal(res.body.shadow);
+      expect((await view(tenant)).filter((item) => item.path.includes('wp-login'))).to.deep.equal([]);
       expect(shadows[0]!.operation).to.equal(null);
       expect(shadows[0]!.service.slug).to.equal('zoo');
       const zombies = await view(tenant, { status: 'zombie' });
@@ -100,8 +106,14 @@ describe('traffic insights: {prefix}/insights', function () {
       const tenant = await givenZoo();
       const res = await service.request.post(`${tenant.prefixes.P}/insights/reports?service=zoo`).set(bearer(tenant.key)).type('application/x-ndjson')
         .send(ndjson([{ method: 'GET', path: '/v1/pets/mine', status: 200 }, { method: 'GET', url: '/pets/5?x=1', status: 200 }]));
-      expect(res.body).to.deep.equal({ received: 2, matched: 2, unmatched: 0, duplicate: false });
+      expect(res.body).to.deep.equal({ received: 2, matched: 2, shadow: 0, unmatched: 0, duplicate: false });
       expect(byKey(await view(tenant, {}, tenant.prefixes.P)).get('GET /pets/{petId}')).to.include({ count: 1 });
+      // By id as by slug.
+      const id = (await serviceRecord(tenant, 'zoo')).id as string;
+      const byId = await service.request.post(`${tenant.prefixes.V}/insights/reports?service=${id}`).set(bearer(tenant.key)).type('application/x-ndjson')
+        .send(ndjson([{ method: 'GET', url: '/pets/6', status: 200 }]));
+      expect(byId.body).to.include({ matched: 1 });
+      expect(byKey(await view(tenant, { service: id })).get('GET /pets/{petId}')).to.include({ count: 2 });
       const unknown = await service.request.post(`${tenant.prefixes.V}/insights/reports?service=nope`).set(bearer(tenant.key)).type('application/x-ndjson')
         .send(ndjson([{ method: 'GET', path: '/pets' }]));
       expect(unknown.status).to.equal(404);
@@ -117,7 +129,7 @@ describe('traffic insights: {prefix}/insights', function () {
         { startedDateTime: '2026-11-23T08:00:01.000Z', request: { method: 'GET', url: 'https://eu.zoo.example/v1/pets/9' }, response: { status: 0 } },
       ] } };
       const res = await report(tenant, har, 'application/har+json');
-      expect(res.body).to.deep.equal({ received: 2, matched: 2, unmatched: 0, duplicate: false });
+      expect(res.body).to.deep.equal({ received: 2, matched: 2, shadow: 0, unmatched: 0, duplicate: false });
       const zooRecord = await serviceRecord(tenant, 'zoo');
       expect(zooRecord['lastReportAt']).to.be.a('string');
       expect(zooRecord['lastMentionAt']).to.be.a('string');
@@ -137,7 +149,7 @@ describe('traffic insights: {prefix}/insights', function () {
         ] }],
       }] };
       const res = await report(tenant, otlp, 'application/json');
-      expect(res.body).to.deep.equal({ received: 2, matched: 2, unmatched: 0, duplicate: false });
+      expect(res.body).to.deep.equal({ received: 2, matched: 2, shadow: 0, unmatched: 0, duplicate: false });
       const items = byKey(await view(tenant));
       expect(items.get('GET /pets/mine')).to.include({ count: 1, firstSeenAt: '2025-11-23T08:00:00.000Z' });
       expect(items.get('GET /pets/{petId}')!.statusCodes).to.deep.equal({ 503: 1 });
@@ -175,8 +187,8 @@ describe('traffic insights: {prefix}/insights', function () {
       const body = ndjson([{ method: 'GET', url: 'https://eu.zoo.example/v1/pets', status: 200 }, { method: 'GET', url: 'https://eu.zoo.example/v1/nowhere' }]);
       const first = await report(tenant, body, undefined, undefined, { 'Idempotency-Key': 'batch-0001' });
       const again = await report(tenant, body, undefined, tenant.prefixes.P, { 'Idempotency-Key': 'batch-0001' });
-      expect(first.body).to.deep.equal({ received: 2, matched: 1, unmatched: 1, duplicate: false });
-      expect(again.body).to.deep.equal({ received: 2, matched: 1, unmatched: 1, duplicate: true });
+      expect(first.body).to.deep.equal({ received: 2, matched: 1, shadow: 1, unmatched: 0, duplicate: false });
+      expect(again.body).to.deep.equal({ received: 2, matched: 1, shadow: 1, unmatched: 0, duplicate: true });
       expect(byKey(await view(tenant)).get('GET /pets')).to.include({ count: 1 });
       // Another key, or another version, counts again.
       expect((await report(tenant, body, undefined, undefined, { 'Idempotency-Key': 'batch-0002' })).body.duplicate).to.equal(false);
@@ -210,7 +222,10 @@ describe('traffic insights: {prefix}/insights', function () {
       const tenant = await givenZoo();
       const connected = await service.request.post(`${tenant.prefixes.P}/insights/connections`).set(bearer(tenant.key)).send({ service: 'zoo' });
       expect(connected.status, JSON.stringify(connected.body)).to.equal(200);
-      expect(connected.body).to.include({ slug: 'zoo', hasConnection: true });
+      // The connection, not the whole Service record (40 KB for a large description).
+      const zooRecord = await serviceRecord(tenant, 'zoo');
+      expect(connected.body).to.deep.equal({ service: { id: zooRecord.id, slug: 'zoo' }, hasConnection: true, lastConnectionAt: zooRecord['lastConnectionAt'] });
+      expect(service.runtime.schemas.check('https://catalog.example/schemas/api/insights.json#/$defs/connection')(connected.body)).to.deep.equal([]);
       expect(Date.parse(connected.body.lastConnectionAt)).to.be.closeTo(Date.now(), 60_000);
       expect(byKey(await view(tenant, { service: 'zoo' })).get('POST /feeding')).to.include({ status: 'orphan' });
       expect(byKey(await view(tenant, { service: 'keeper' })).get('GET /shifts')).to.include({ status: 'unobserved' });

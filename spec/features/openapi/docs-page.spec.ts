@@ -108,4 +108,27 @@ describe('The /docs page', function () {
     expect(foreign, 'requests to other hosts').to.deep.equal([]);
     await page.close();
   });
+
+  it('runs a search from the page: "send an sms" passes the published q pattern in the browser', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1600 } });
+    await page.goto(`${origin}/docs`);
+    await page.waitForSelector('.opblock-summary', { timeout: 60_000 });
+    const block = '#operations-Search-searchEndpoints';
+    for (let y = 0; (await page.locator(block).count()) === 0 && y < 400 * 600; y += 600) {
+      await page.evaluate((top) => (globalThis as unknown as Scrollable).scrollTo(0, top), y);
+      await page.waitForTimeout(50);
+    }
+    await page.locator(`${block} .opblock-summary-control`).click();
+    await page.locator(`${block} .try-out__btn`).click();
+    const versionId = 'ver_01M8817J9J1R3EVFDESASHK80M';
+    await page.locator(`${block} tr[data-param-name="versionId"] input`).fill(versionId);
+    await page.locator(`${block} tr[data-param-name="q"] input`).fill('send an sms');
+    // Swagger UI checks each parameter against its schema before sending; a refused one is never sent.
+    const sent = page.waitForRequest((request) => request.url().includes('/search?'), { timeout: 30_000 });
+    await page.locator(`${block} .execute`).click();
+    const url = new URL((await sent).url());
+    expect(url.pathname).to.equal(`/v2/catalog/versions/${versionId}/search`);
+    expect(url.searchParams.get('q')).to.equal('send an sms');
+    await page.close();
+  });
 });

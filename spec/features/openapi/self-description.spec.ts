@@ -126,6 +126,12 @@ describe('Self-description: GET /v2/openapi.json', () => {
     expect(unauthorized['headers']).to.have.property('WWW-Authenticate');
   });
 
+  it('writes "an" before a vowel in every summary ("Create an example", "Get an operation")', () => {
+    const summaries = operations(document).map((operation) => String(operation['summary']));
+    expect(summaries).to.include.members(['Create an example', 'Get an operation', 'Update an operation partially', 'Create a path']);
+    expect(summaries.filter((summary) => /\ba [aeiou]/i.test(summary))).to.deep.equal([]);
+  });
+
   it('documents 429 with Retry-After on every rate-limited operation (every one needing credentials, /mcp too), once', () => {
     const responses = (document.components as Record<string, Record<string, Record<string, any>>>)['responses']!;
     const tooMany = responses['TooManyRequests']!;

@@ -95,6 +95,17 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
     const document = await call(client, 'get_openapi', { version: tenant.version.id, service: 'shop' });
     expect(document.structuredContent).to.include({ openapi: '3.1.0' });
     expect(document.structuredContent).to.have.nested.property('paths./invoices.post.operationId', 'createInvoice');
+
+    // A service is named by slug or id in every tool, as in every route.
+    const shopId = (services.structuredContent?.['services'] as { id: string }[])[0]!.id;
+    expect((await call(client, 'get_openapi', { version: tenant.version.id, service: shopId })).structuredContent).to.deep.equal(document.structuredContent);
+    const bySlug = await call(client, 'search_endpoints', { version: tenant.version.id, query: 'invoice', service: 'shop' });
+    const byId = await call(client, 'search_endpoints', { version: tenant.version.id, query: 'invoice', service: shopId });
+    expect((bySlug.structuredContent?.['hits'] as unknown[]).length).to.equal(4);
+    expect(byId.structuredContent).to.deep.equal(bySlug.structuredContent);
+    expect((await call(client, 'list_insights', { version: address, service: shopId, status: 'unobserved' })).structuredContent).to.deep.equal(insights.structuredContent);
+    const changes = await call(client, 'compare_versions', { version: address, against: tenant.version.id, service: shopId });
+    expect(changes.structuredContent).to.deep.equal({ summary: { breaking: 0, nonBreaking: 0 }, changes: [] });
   });
 
   // An agent lists the tools first; from then on the SDK client checks every result against the

@@ -91,8 +91,12 @@ describe('search: GET {prefix}/search', function () {
     expect(byId.get('getStatus')!.security).to.deep.equal([]);
   });
 
-  it('filters by service slug; an unknown one is 404', async () => {
-    expect((await find('q=invoice&service=shop')).length).to.equal(4);
+  it('filters by service slug or id; an unknown one is 404, neither form 400', async () => {
+    const bySlug = await find('q=invoice&service=shop');
+    expect(bySlug.length).to.equal(4);
+    expect(await find(`q=invoice&service=${bySlug[0]!.service.id}`)).to.deep.equal(bySlug);
+    const malformed = await service.request.get(`${tenant.prefixes.V}/search?q=invoice&service=Not_A_Slug`).set(bearer(tenant.readOnlyKey));
+    expect([malformed.status, malformed.body.details]).to.deep.equal([400, [{ field: 'service', message: 'must be a service slug or `svc_` id' }]]);
     const res = await service.request.get(`${tenant.prefixes.V}/search?q=invoice&service=nope`).set(bearer(tenant.readOnlyKey));
     expect(res.status).to.equal(404);
     expect(res.body).to.deep.equal({ error: 'Service not found' });
@@ -104,6 +108,25 @@ describe('search: GET {prefix}/search', function () {
       expect(res.status, query).to.equal(400);
       expect(res.body.error, query).to.equal('Invalid request');
     }
+  });
+
+  it('publishes a q pattern that a browser\'s RegExp (no u flag) compiles and that takes words of any script', async () => {
+    const document = (await service.request.get('/v2/openapi.json')).body as { paths: Record<string, { get: { parameters: { name: string; schema: { pattern: string } }[] } }> };
+    for (const route of ['/v2/catalog/versions/{versionId}/search', '/v2/catalog/projects/{projectRef}/{versionType}/{versionSlug}/search']) {
+      const { pattern } = document.paths[route]!.get.parameters.find((parameter) => parameter.name === 'q')!.schema;
+      // As Swagger UI checks a parameter: new RegExp(pattern), no flags; and as Unicode-aware validators do.
+      for (const regExp of [new RegExp(pattern), new RegExp(pattern, 'u')]) {
+        for (const q of ['send an sms', 'sms', '42', 'Größe ändern', '検索', '  x  ']) expect(regExp.test(q), `${regExp} ${q}`).to.equal(true);
+        for (const q of ['', ' ', '!!!', ' , ', '{}', '\t-_/']) expect(regExp.test(q), `${regExp} ${JSON.stringify(q)}`).to.equal(false);
+      }
+    }
+    // The server still refuses what has no letter or digit, the symbols the pattern lets through too.
+    for (const q of ['€', '!!!', '→ ★']) {
+      const res = await service.request.get(`${tenant.prefixes.V}/search`).query({ q }).set(bearer(tenant.readOnlyKey));
+      expect(res.status, q).to.equal(400);
+      expect(res.body.details, q).to.deep.equal([{ field: 'q', message: 'must have at least one word' }]);
+    }
+    expect((await find('q=send%20an%20invoice')).length).to.be.greaterThan(0);
   });
 
   it('never shows another project\'s endpoints: 401 without credentials, 403 out of reach', async () => {
