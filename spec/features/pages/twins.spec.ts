@@ -1,0 +1,93 @@
+// The pages' Markdown twins (the same URLs with `Accept: text/markdown` and a bearer credential or
+// the session cookie) on two real APIs and a hostile description, /.well-known/api-catalog, and
+// what another project's credential sees of them: nothing.
+import { expect } from 'chai';
+import supertest from 'supertest';
+import { bearer } from '../../support/service.ts';
+import { PWNED, startPagesFixture, versionPath, type PagesFixture } from './fixture.ts';
+import { signIn } from './sign-in.ts';
+
+describe('pages: Markdown twins and the API catalog', function () {
+  this.timeout(300_000);
+  let fixture: PagesFixture;
+  before(async () => {
+    fixture = await startPagesFixture();
+  });
+  after(() => fixture?.service.close());
+
+  const markdown = (url: string, key = fixture.tenant.readOnlyKey) => supertest(fixture.service.app).get(url).set(bearer(key)).set('Accept', 'text/markdown');
+
+  it('answers every page type in Markdown, with what the HTML page shows', async () => {
+    const at = versionPath(fixture.tenant);
+    const home = await markdown('/catalog');
+    expect(home.status).to.equal(200);
+    expect(home.headers['content-type']).to.match(/^text\/markdown/);
+    expect(home.text).to.include(`(${at})`);
+    const version = await markdown(at);
+    expect(version.text).to.include('Giphy API').and.to.include(`(${at}/services/doqs)`).and.to.match(/10 operations/);
+    const search = await markdown(`${at}/search?q=${encodeURIComponent('search for gifs')}`);
+    expect(search.text).to.match(/^1\. \[GET \/gifs\/search\]\(\/catalog\/.+\/services\/giphy\/operations\/searchGifs\)/m);
+    expect(search.text).to.include('query parameter api\\_key');
+    const service = await markdown(`${at}/services/doqs`);
+    expect(service.text).to.include(`(${at}/services/doqs/operations/fill)`).and.to.include('traffic: unobserved');
+    const operation = await markdown(`${at}/services/giphy/operations/searchGifs`);
+    expect(operation.text).to.include('URL: `GET https://api.giphy.com/v1/gifs/search`');
+    expect(operation.text).to.include('query parameter api\\_key');
+    expect(operation.text).to.match(/curl --request GET[\s\S]*api_key=YOUR_API_KEY/);
+    const header = await markdown(`${at}/services/doqs/operations/fill`);
+    expect(header.text).to.include('header x-api-key').and.to.match(/--header 'x-api-key: YOUR_API_KEY'/);
+    const changes = await markdown(`${at}/services/giphy/changes?against=branch/main`);
+    expect(changes.status).to.equal(200);
+    expect(changes.text).to.include('0 breaking');
+  });
+
+  it('opens the twins with the session cookie too', async () => {
+    const { cookie } = await signIn(fixture.service.app, fixture.tenant.readOnlyKey);
+    const res = await supertest(fixture.service.app).get(`${versionPath(fixture.tenant)}/services/hostile`).set('Cookie', cookie).set('Accept', 'text/markdown');
+    expect(res.status).to.equal(200);
+    expect(res.text).to.include('Create a widget');
+  });
+
+  it('escapes hostile text in HTML and never makes a non-web link', async () => {
+    const at = versionPath(fixture.tenant);
+    for (const url of [at, `${at}/services/hostile`, `${at}/services/hostile/operations/createWidget`, `${at}/search?q=widget`]) {
+      const res = await supertest(fixture.service.app).get(url).set(bearer(fixture.tenant.readOnlyKey)).set('Accept', 'text/html');
+      expect(res.status, url).to.equal(200);
+      // As elements or attributes, that is: escaped, the words may show as text.
+      expect(res.text, url).not.to.match(new RegExp(`<script>window\\.${PWNED}|<(img|iframe|svg)\\b|<[a-z][^>]*\\son[a-z]+=`, 'i'));
+      expect(res.text, url).not.to.match(/href="\s*javascript:/i);
+    }
+    const operation = await supertest(fixture.service.app).get(`${at}/services/hostile/operations/createWidget`).set(bearer(fixture.tenant.readOnlyKey));
+    expect(operation.text).to.include('<a href="https://example.com/docs" rel="noopener noreferrer nofollow">safe</a>');
+  });
+
+  it('lists each reached service in /.well-known/api-catalog, with its export and its page; 401 without a credential', async () => {
+    const app = fixture.service.app;
+    expect((await supertest(app).get('/.well-known/api-catalog')).status).to.equal(401);
+    const res = await supertest(app).get('/.well-known/api-catalog').set(bearer(fixture.tenant.readOnlyKey));
+    expect(res.status).to.equal(200);
+    expect(res.headers['content-type']).to.match(/^application\/linkset\+json/);
+    const { linkset } = JSON.parse(res.text) as { linkset: Array<Record<string, Array<{ href: string }>> & { anchor: string }> };
+    expect(linkset.map((entry) => entry.anchor.split('/services/')[1]).sort()).to.deep.equal(['doqs', 'giphy', 'hostile']);
+    const giphy = linkset.find((entry) => entry.anchor.endsWith('/services/giphy'))!;
+    const described = await supertest(app).get(new URL(giphy['service-desc']![0]!.href).pathname).set(bearer(fixture.tenant.readOnlyKey));
+    expect([described.status, described.body.info?.title]).to.deep.equal([200, 'Giphy API']);
+    expect(new URL(giphy['service-doc']![0]!.href).pathname).to.equal(`${versionPath(fixture.tenant)}/services/giphy`);
+  });
+
+  it("shows another project's credential nothing of this project", async () => {
+    const at = versionPath(fixture.tenant);
+    const otherKey = fixture.other.readOnlyKey;
+    const home = await markdown('/catalog', otherKey);
+    expect(home.text).to.include(fixture.other.project.slug).and.not.to.include(fixture.tenant.project.slug);
+    for (const url of [at, `${at}/search?q=gifs`, `${at}/services/giphy`, `${at}/services/giphy/operations/searchGifs`, `${at}/services/giphy/openapi.json`]) {
+      const res = await markdown(url, otherKey);
+      expect(res.status, url).to.equal(403);
+      expect(res.text, url).not.to.include('Giphy');
+    }
+    const catalog = await supertest(fixture.service.app).get('/.well-known/api-catalog').set(bearer(otherKey));
+    const anchors = (JSON.parse(catalog.text) as { linkset: Array<{ anchor: string }> }).linkset.map((entry) => entry.anchor);
+    expect(anchors).to.have.length(1);
+    expect(anchors[0]).to.include(`/catalog/${fixture.other.project.slug}/`).and.not.to.include(fixture.tenant.project.slug);
+  });
+});
