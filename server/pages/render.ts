@@ -53,7 +53,9 @@ export function wantsMarkdown(req: Request): boolean {
 
 export function sendPage(req: Request, res: Response, page: Page, frame: Frame, status = 200): void {
   const data = { ...page.data, title: page.title, formToken: frame.formToken, describe };
-  res.status(status).set({ 'Cache-Control': 'no-store', Vary: 'Accept, Cookie, Authorization' });
+  // helmet's `no-referrer` makes a browser post forms with `Origin: null`; the sign-in and
+  // sign-out checks need the real origin, which `same-origin` sends to this service only.
+  res.status(status).set({ 'Cache-Control': 'no-store', Vary: 'Accept, Cookie, Authorization', 'Referrer-Policy': 'same-origin' });
   if (wantsMarkdown(req)) {
     res.type('text/markdown; charset=utf-8').send(markdown.render(`./${page.template}.md.eta`, data));
     return;

@@ -17,7 +17,7 @@ import { operationPage } from './operation.ts';
 import { sendPage, wantsMarkdown, type Page } from './render.ts';
 import { changesPage, exportedDocument, referencePage, servicePage } from './service.ts';
 import { PageSessions } from './sessions.ts';
-import { HOME_PATH, SIGN_IN_PATH, SIGN_OUT_PATH, signInFor, signInRouter } from './sign-in.ts';
+import { HOME_PATH, signInFor, signInRouter } from './sign-in.ts';
 import { PAGE_ROUTES } from './urls.ts';
 import { searchPage, versionPage } from './version.ts';
 import { Visitors, type Visitor } from './visitors.ts';
@@ -38,21 +38,8 @@ export interface PagesParts extends CatalogParts {
 /** A page's work: what it shows, for this visitor and request. */
 export type PageWork = (req: Request, visitor: Visitor, catalog: PageCatalog) => Promise<Page>;
 
-/** The routes the room adds, for the docs (docs/pages.md) and a test that walks them. */
-export const PAGES_ROUTES: ReadonlyArray<{ method: 'GET' | 'POST'; path: string; summary: string }> = [
-  { method: 'GET', path: SIGN_IN_PATH, summary: 'The sign-in form' },
-  { method: 'POST', path: SIGN_IN_PATH, summary: 'Sign in: starts a session' },
-  { method: 'POST', path: SIGN_OUT_PATH, summary: 'Sign out: ends the session on the server' },
-  { method: 'GET', path: PAGE_ROUTES.home, summary: 'Projects and versions the credential reaches' },
-  { method: 'GET', path: PAGE_ROUTES.version, summary: 'A version: its services, and a search box' },
-  { method: 'GET', path: PAGE_ROUTES.search, summary: 'Search results, ranked as GET …/search' },
-  { method: 'GET', path: PAGE_ROUTES.service, summary: 'A service: operations by tag, traffic, servers' },
-  { method: 'GET', path: PAGE_ROUTES.operation, summary: 'An operation and how to call it' },
-  { method: 'GET', path: PAGE_ROUTES.changes, summary: "A service's changes against another version" },
-  { method: 'GET', path: PAGE_ROUTES.exportApi, summary: "The service's OpenAPI export (json or yaml)" },
-  { method: 'GET', path: PAGE_ROUTES.reference, summary: 'Swagger UI fed this one service' },
-  { method: 'GET', path: WELL_KNOWN_API_CATALOG, summary: 'RFC 9727 API catalog (linkset) of what the credential reaches' },
-];
+/** The routes the room adds, as the service's OpenAPI document shows them. */
+export { PAGES_DOCUMENTED_ROUTES, PAGES_TAG } from './documented.ts';
 
 export function pagesRoom(parts: PagesParts): { router: express.Router } {
   const router = express.Router({ strict: true, caseSensitive: true });
@@ -62,7 +49,8 @@ export function pagesRoom(parts: PagesParts): { router: express.Router } {
 
   router.use(ASSETS_PATH, express.static(ASSETS, { index: false, redirect: false, maxAge: '1h' }));
   // A browser asking for the root gets the catalog's pages; programs get what they always got.
-  router.get('/', (req, res, next) => (req.accepts(['application/json', 'text/html']) === 'text/html' ? res.redirect(303, HOME_PATH) : next()));
+  // (Middleware, not a route: `/` is no operation of the interface, and programs still get its 404.)
+  router.use((req, res, next) => (req.method === 'GET' && req.path === '/' && req.accepts(['application/json', 'text/html']) === 'text/html' ? res.redirect(303, HOME_PATH) : next()));
   router.use(signInRouter({ sessions, visitors, verify: parts.verify, jwtSecret: parts.jwtSecret, sessionMs: parts.sessionMs }));
   router.get(WELL_KNOWN_API_CATALOG, discoveryRoute(visitors, catalog));
 

@@ -27,7 +27,7 @@ export const versionPage: PageWork = async (req, visitor, catalog) => {
   });
   return {
     template: 'version', title: versionTitle(version),
-    data: { ...await frameOf(version, catalog), services: rows, searchAction: pageUrls.search(version.place), query: '' },
+    data: { ...await frameOf(version, catalog), services: rows, searchAction: pageUrls.search(version.place), query: '', script: 'search.js' },
   };
 };
 
