@@ -50,7 +50,9 @@ export const PAGES_DOCUMENTED_ROUTES: readonly DocumentedRoute[] = [
   page('getSearchPage', PAGE_ROUTES.search, VERSION, 'Search results', 'Ranked as `GET …/search`; each hit with method, path, title, service and credential.', {
     query: [{ name: 'q', description: 'Words to look for.', schema: { type: 'string' } }, { name: 'service', description: 'Only this service (slug).', schema: { type: 'string' } }],
   }),
-  page('getServicePage', PAGE_ROUTES.service, SERVICE, 'A service', 'Operations by tag and path with method, deprecation and traffic status; shadow endpoints; servers; links to the export and Swagger UI.'),
+  page('getServicePage', PAGE_ROUTES.service, SERVICE, 'A service', 'Operations by tag and path with method, deprecation and traffic status, 200 a page; shadow endpoints; servers; links to the export and Swagger UI.', {
+    query: [{ name: 'page', description: 'Which page of operations (by path), from 1.', schema: { type: 'integer', minimum: 1 } }],
+  }),
   page('getOperationPage', PAGE_ROUTES.operation, { ...SERVICE, operation: { type: 'string', minLength: 1 } }, 'An operation and how to call it', 'Method, full URL, description, parameters, bodies, responses, credentials (where each goes, scopes, how to get one), request samples, traffic; with `against`, its changes from that version.', {
     query: [{ name: 'against', description: 'Another version of the project, `type/slug`.', schema: { type: 'string' } }],
   }),

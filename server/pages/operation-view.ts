@@ -114,8 +114,10 @@ export function samplesOf(input: SampleInput): Array<{ label: string; code: stri
   for (const parameter of input.parameters) {
     if (parameter['required'] !== true) continue;
     const name = String(parameter['name']);
-    if (parameter['in'] === 'query') har.queryString.push({ name, value: `<${name}>` });
-    if (parameter['in'] === 'header') har.headers.push({ name, value: `<${name}>` });
+    // A placeholder that survives URL encoding unchanged, like the credential's.
+    const value = `YOUR_${name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
+    if (parameter['in'] === 'query') har.queryString.push({ name, value });
+    if (parameter['in'] === 'header') har.headers.push({ name, value });
   }
   for (const { scheme } of input.scheme) {
     if (scheme.type === 'apiKey') {

@@ -12,6 +12,9 @@ import { pageUrls } from './urls.ts';
 import { frameOf, params } from './version.ts';
 import type { Visitor } from './visitors.ts';
 
+/** Operations on one page of a service. */
+export const OPERATIONS_PER_PAGE = 200;
+
 export const servicePage: PageWork = async (req, visitor, catalog) => {
   const version = await catalog.version(visitor.credential, params(req));
   const { view } = await catalog.index(version);
@@ -27,7 +30,14 @@ export const servicePage: PageWork = async (req, visitor, catalog) => {
       href: pageUrls.operation(version.place, slug, String(item.operation!.operationId !== 'undefined' ? item.operation!.operationId : item.operation!.id)),
     };
   });
-  const tags = [...new Set(operations.flatMap((operation) => operation.tags))].sort();
+  // Paged, so that a service of 22,000 operations (Microsoft Graph beta) is still a light page.
+  const pages = Math.max(1, Math.ceil(operations.length / OPERATIONS_PER_PAGE));
+  const asked = Number(req.query['page'] ?? 1);
+  const pageNumber = Number.isInteger(asked) && asked >= 1 && asked <= pages ? asked : 1;
+  const shown = operations.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))
+    .slice((pageNumber - 1) * OPERATIONS_PER_PAGE, pageNumber * OPERATIONS_PER_PAGE);
+  const tags = [...new Set(shown.flatMap((operation) => operation.tags))].sort();
+  const here = pageUrls.service(version.place, slug);
   const frame = await frameOf(version, catalog);
   const serverUrls = view.of('servers').filter((server) => server['serviceId'] === service.id).map((server) => String(server['url']));
   return {
@@ -36,7 +46,11 @@ export const servicePage: PageWork = async (req, visitor, catalog) => {
       ...frame,
       crumbs: [...frame['crumbs'] as object[], { label: String(service['name'] ?? slug), href: pageUrls.service(version.place, slug) }],
       name: service['name'] ?? slug, slug, summary: service['summary'] ?? '', description: service['description'] ?? '',
-      groups: tags.map((tag) => ({ tag, operations: operations.filter((operation) => operation.tags.includes(tag)).sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method)) })),
+      groups: tags.map((tag) => ({ tag, operations: shown.filter((operation) => operation.tags.includes(tag)) })),
+      paging: {
+        page: pageNumber, pages, total: operations.length,
+        previous: pageNumber > 1 ? `${here}?page=${pageNumber - 1}` : undefined, next: pageNumber < pages ? `${here}?page=${pageNumber + 1}` : undefined,
+      },
       shadow: traffic.filter((item) => item.operation === null).map((item) => ({ method: item.method, path: item.path, count: item.count, lastSeenAt: item.lastSeenAt ?? '' })),
       servers: serversOf(view, serverUrls),
       links: {

@@ -98,6 +98,8 @@ describe('pages in a browser', function () {
     expect(await page.textContent('.where')).to.equal('query parameter api_key');
     expect(await page.locator('.sample pre').first().textContent()).to.match(/^curl --request GET[\s\S]*api_key=YOUR_API_KEY/);
     await check('operation');
+    // The top of the page as a person first sees it (the README's picture is one of these).
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'pages-operation-top.png') });
   });
 
   it('follows links from home to version to service to operation, and back', async () => {
