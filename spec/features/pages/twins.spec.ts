@@ -61,6 +61,18 @@ describe('pages: Markdown twins and the API catalog', function () {
     expect(operation.text).to.include('<a href="https://example.com/docs" rel="noopener noreferrer nofollow">safe</a>');
   });
 
+  it('pages a service 200 operations at a time, by path', async () => {
+    const paths = Object.fromEntries(Array.from({ length: 250 }, (_, i) => [`/things/${String(i).padStart(3, '0')}`, { get: { operationId: `getThing${i}`, responses: { 200: { description: 'A thing.' } } } }]));
+    const imported = await supertest(fixture.service.app).post(`${fixture.other.prefixes.V}/imports/openapi?service=many`).set(bearer(fixture.other.key))
+      .set('Content-Type', 'application/json').send({ openapi: '3.1.0', info: { title: 'Many', version: '1' }, paths });
+    expect(imported.status).to.equal(201);
+    const at = `${versionPath(fixture.other)}/services/many`;
+    const first = await markdown(at, fixture.other.readOnlyKey);
+    expect(first.text).to.include('Page 1 of 2 (250 operations, by path)').and.to.include('/things/199').and.not.to.include('/things/200');
+    const second = await markdown(`${at}?page=2`, fixture.other.readOnlyKey);
+    expect(second.text).to.include('Page 2 of 2').and.to.include('/things/249').and.not.to.include('/things/199');
+  });
+
   it('lists each reached service in /.well-known/api-catalog, with its export and its page; 401 without a credential', async () => {
     const app = fixture.service.app;
     expect((await supertest(app).get('/.well-known/api-catalog')).status).to.equal(401);
@@ -87,7 +99,7 @@ describe('pages: Markdown twins and the API catalog', function () {
     }
     const catalog = await supertest(fixture.service.app).get('/.well-known/api-catalog').set(bearer(otherKey));
     const anchors = (JSON.parse(catalog.text) as { linkset: Array<{ anchor: string }> }).linkset.map((entry) => entry.anchor);
-    expect(anchors).to.have.length(1);
-    expect(anchors[0]).to.include(`/catalog/${fixture.other.project.slug}/`).and.not.to.include(fixture.tenant.project.slug);
+    expect(anchors.length).to.be.greaterThan(0);
+    for (const anchor of anchors) expect(anchor).to.include(`/catalog/${fixture.other.project.slug}/`).and.not.to.include(fixture.tenant.project.slug);
   });
 });
