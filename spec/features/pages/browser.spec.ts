@@ -13,7 +13,7 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { repoRoot } from '../../../server/config.ts';
 import { launchChromium } from '../../support/chromium.ts';
-import { PWNED, startPagesFixture, versionPath, type PagesFixture } from './fixture.ts';
+import { PWNED, pagesFixture, versionPath, type PagesFixture } from './fixture.ts';
 
 const SCREENSHOTS = path.join(repoRoot, '.cache', 'screenshots');
 
@@ -32,7 +32,7 @@ describe('pages in a browser', function () {
 
   before(async function () {
     this.timeout(15 * 60_000);
-    fixture = await startPagesFixture();
+    fixture = await pagesFixture();
     server = fixture.service.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -54,7 +54,6 @@ describe('pages in a browser', function () {
   after(async () => {
     await browser?.close();
     if (server) await new Promise((resolve) => server.close(resolve));
-    await fixture?.service.close();
   });
 
   /** The page as it is: screenshot kept, axe-core run (its source evaluated through the debugger, not injected past the CSP), no hostile script run. */

@@ -48,7 +48,22 @@ export interface PagesFixture {
   other: Tenant;
 }
 
-export async function startPagesFixture(): Promise<PagesFixture> {
+let shared: Promise<PagesFixture> | undefined;
+
+/**
+ * The fixture, made once per test run for every pages spec that asks (the imports are the slow
+ * part), and closed after the whole run.
+ */
+export function pagesFixture(): Promise<PagesFixture> {
+  if (!shared) {
+    shared = startPagesFixture();
+    // Registered on the root suite: after every spec file of the run.
+    after(async () => (await shared)?.service.close());
+  }
+  return shared;
+}
+
+async function startPagesFixture(): Promise<PagesFixture> {
   const service = await startService({ DB_TIMEOUT_MS: '60000' });
   const tenant = await givenTenant(service);
   const other = await givenTenant(service);
