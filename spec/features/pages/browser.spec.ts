@@ -132,6 +132,17 @@ describe('pages in a browser', function () {
     await check('changes');
   });
 
+  it("opens Swagger UI on one service's export, and the export itself, from the service page", async () => {
+    await page.goto(`${origin}${versionPath(fixture.tenant)}/services/giphy`);
+    await page.click('a:has-text("Full reference with try-it")');
+    await page.waitForSelector('.opblock-summary', { timeout: 60_000 });
+    expect(await page.locator('.opblock-summary').count()).to.equal(10);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'pages-reference.png') });
+    // A browser downloads YAML rather than show it: fetched with the browser's cookies instead.
+    const exported = await page.context().request.get(`${origin}${versionPath(fixture.tenant)}/services/giphy/openapi.yaml`);
+    expect([exported.status(), await exported.text()]).to.satisfy(([status, text]: [number, string]) => status === 200 && /^openapi: 3\./m.test(text));
+  });
+
   it('signs out, after which the pages refuse the browser', async () => {
     await page.goto(`${origin}/catalog`);
     await Promise.all([page.waitForURL(/\/sign-in$/), page.click('button:has-text("Sign out")')]);
