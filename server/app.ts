@@ -4,7 +4,7 @@ import express from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { ApiKeyLookup } from './auth/api-keys.ts';
-import { bearerAuthentication } from './auth/authenticate.ts';
+import { bearerAuthentication, bearerVerifier } from './auth/authenticate.ts';
 import { jsonBodyReader } from './http/body.ts';
 import { errorRenderer, routeNotFound } from './http/errors.ts';
 import { refuseOtherMethods } from './http/allowed-methods.ts';
@@ -22,11 +22,12 @@ import type { Runtime } from './boot.ts';
 import type { Database } from './store/database.ts';
 import { VersionResolver } from './versions/resolve.ts';
 import { mcpRouter } from './mcp/route.ts';
+import { pagesRoom } from './pages/room.ts';
 
 /** What the app is built from: the runtime's parts (see boot.ts), a logger, and only what it calls of the database. */
 export type AppParts = Pick<Runtime, 'config' | 'schemas' | 'tenancy' | 'stores' | 'versionRecords' | 'versionManager' | 'observations' | 'searchIndexes'> & {
   logger: Logger;
-  database: Pick<Database, 'readable' | 'client'>;
+  database: Pick<Database, 'readable' | 'client' | 'db'>;
   /** The embedded server, for its restart count in the metrics (see RestartCounting). */
   databaseServer?: object;
 };
@@ -54,7 +55,8 @@ export function createApp(parts: AppParts): express.Express {
   app.route(HEALTH_PATH).get(health((timeoutMs) => parts.database.readable(timeoutMs), parts.config.dbTimeoutMs)).all(refuseOtherMethods(['GET']));
   const endpoints = serviceEndpoints({ ...parts, recordLimits: parts.config.recordLimits, importBodyLimit: parts.config.importBodyLimit });
   app.use(selfDescriptionRouter(serviceDocument(parts.schemas, endpoints)));
-  const authenticate = bearerAuthentication(new ApiKeyLookup(parts.tenancy, parts.config.apiKeyCacheMs), parts.config.jwtSecret);
+  const verify = bearerVerifier(new ApiKeyLookup(parts.tenancy, parts.config.apiKeyCacheMs), parts.config.jwtSecret);
+  const authenticate = bearerAuthentication(verify);
   const limitedAuthenticate = parts.config.rateLimit ? rateLimited(authenticate, parts.config.rateLimit) : authenticate;
   const versions = new VersionResolver(parts.tenancy, parts.config.versionCacheMs);
   const readBody = jsonBodyReader(parts.config.bodyLimit, parts.config.recordLimits);
@@ -63,6 +65,8 @@ export function createApp(parts: AppParts): express.Express {
     schemas: parts.schemas, tenancy: parts.tenancy, versions, stores: parts.stores, observations: parts.observations, searchIndexes: parts.searchIndexes, authenticate: limitedAuthenticate, readBody,
     dbTimeoutMs: parts.config.dbTimeoutMs,
   }));
+  // People browse the catalog through pages, reading it through the same stages and views.
+  app.use(pagesRoom({ ...parts, versions, verify, authenticate: limitedAuthenticate, rateLimit: parts.config.rateLimit, db: parts.database.db, jwtSecret: parts.config.jwtSecret, sessionMs: parts.config.pageSessionMs, dbTimeoutMs: parts.config.dbTimeoutMs }).router);
   app.use(catalogRouter(endpoints, {
     schemas: parts.schemas,
     authenticate: limitedAuthenticate,

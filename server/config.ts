@@ -34,6 +34,8 @@ export interface Config {
   /** How long a family P address (project, type, slug) → version id stays cached. */
   readonly versionCacheMs: number;
   readonly apiKeyCacheMs: number;
+  /** How long a browser session of the pages (server/pages/) lasts after sign-in. */
+  readonly pageSessionMs: number;
   readonly shutdownTimeoutMs: number;
   /** What one record (one request body) may cost: RECORD_MAX_BYTES, RECORD_MAX_KEYS, RECORD_MAX_DEPTH. */
   readonly recordLimits: { readonly maxBytes: number; readonly maxKeys: number; readonly maxDepth: number };
@@ -83,6 +85,8 @@ export function loadConfig(env: Env = process.env): Config {
     versionCacheMs: integer(env, 'VERSION_CACHE_MS', 30_000, 0, 3_600_000),
     // Also the bound within which a revoked key stops working everywhere: kept short.
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 10_000, 0, 600_000),
+    // A working day: a person signs in once in the morning.
+    pageSessionMs: integer(env, 'PAGE_SESSION_MS', 8 * 3_600_000, 60_000, 30 * 86_400_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     recordLimits: Object.freeze({
       // By default a record may fill the body; set lower to bound records more tightly.

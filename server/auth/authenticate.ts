@@ -14,12 +14,19 @@ const BEARER_HEADER = /^Bearer [^\s]+$/i;
 
 export type Authenticate = (req: Request, res: Response) => Promise<Credential>;
 
-export function bearerAuthentication(apiKeys: ApiKeyLookup, jwtSecret: string): Authenticate {
+/** What a bearer secret grants now, or null: the one check both the header and a page session (server/pages/) make. */
+export type VerifyBearer = (bearer: string) => Promise<Credential | null>;
+
+export function bearerVerifier(apiKeys: ApiKeyLookup, jwtSecret: string): VerifyBearer {
+  const key = tokenKey(jwtSecret);
+  return (bearer) => credentialFor(bearer, apiKeys, key);
+}
+
+export function bearerAuthentication(verify: VerifyBearer): Authenticate {
   // An instance of our own, not passport's global singleton: each app (and test) gets its own.
   const authenticator = new passport.Passport();
-  const key = tokenKey(jwtSecret);
   authenticator.use(STRATEGY, new BearerStrategy((bearer, done) => {
-    credentialFor(bearer, apiKeys, key).then((credential) => done(null, credential ?? false), done);
+    verify(bearer).then((credential) => done(null, credential ?? false), done);
   }));
   const middleware = (callback: (error: unknown, credential: Credential | false) => void) =>
     authenticator.authenticate(STRATEGY, { session: false }, callback);

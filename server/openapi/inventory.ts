@@ -13,6 +13,7 @@ import { serviceEndpoints, type EndpointParts } from '../routes/endpoints.ts';
 import { INTEGRITY_TAG } from '../integrity/routes.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
 import { SEARCH_TAG } from '../search/routes.ts';
+import { PAGES_DOCUMENTED_ROUTES, PAGES_TAG } from '../pages/documented.ts';
 import { VERSIONS_TAG } from '../versions/routes.ts';
 import { collectionBodySchemas, collectionTags } from './collection-routes.ts';
 import { openApiDocument, type DocumentInput, type OpenApiDocument } from './document.ts';
@@ -20,7 +21,7 @@ import type { DocumentedRoute } from './documented-route.ts';
 import { SERVICE_TAG, selfDescriptionRoutes } from './service-routes.ts';
 
 export function serviceDocumentation(schemas: SchemaRegistry, endpoints: readonly Endpoint[]): DocumentInput {
-  const roomTags = [SERVICE_TAG, VERSIONS_TAG, INTEGRITY_TAG, DESCRIPTIONS_TAG, SEARCH_TAG, CHANGES_TAG, INSIGHTS_TAG];
+  const roomTags = [SERVICE_TAG, VERSIONS_TAG, INTEGRITY_TAG, DESCRIPTIONS_TAG, SEARCH_TAG, CHANGES_TAG, INSIGHTS_TAG, PAGES_TAG];
   const recordTags = collectionTags(schemas.collections);
   const routes: DocumentedRoute[] = [
     HEALTH_ROUTE,
@@ -28,6 +29,7 @@ export function serviceDocumentation(schemas: SchemaRegistry, endpoints: readonl
     ...selfDescriptionRoutes,
     ...endpoints.map(({ method, path, access, doc }) => ({ ...doc, method, path, access, errors: [...PIPELINE_OUTCOMES, ...doc.errors] })),
     MCP_ROUTE,
+    ...PAGES_DOCUMENTED_ROUTES,
   ];
   // The document lists the rooms' operations tag by tag, then the record routes in the table's
   // order (family by family); a stable sort keeps each group's own order.

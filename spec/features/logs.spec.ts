@@ -8,6 +8,7 @@ import { loadConfig } from '../../server/config.ts';
 import { createLogger } from '../../server/logger.ts';
 import { testDatabase } from '../support/database.ts';
 import { bearer, givenTenant, JWT_SECRET, tokenFor, type Tenant, type TestService } from '../support/service.ts';
+import { signIn } from './pages/sign-in.ts';
 
 /** The service with a logger whose every line is kept, parsed. */
 async function serviceLoggingTo(lines: Record<string, unknown>[]): Promise<TestService> {
@@ -67,6 +68,14 @@ describe('Logs', () => {
       expect(text()).not.to.include(token.split('.')[2]!);
       expect(text()).not.to.include(tenant.key);
       expect(text()).not.to.include('cookie-s3cret');
+    });
+    it('holds neither the credential nor the session id of a sign-in to the pages', async () => {
+      const { cookie, formToken } = await signIn(service.app, tenant.key);
+      await supertest(service.app).get('/catalog').set('Cookie', cookie).set('Accept', 'text/html');
+      await supertest(service.app).post('/sign-out').set('Cookie', cookie).type('form').send({ formToken });
+      expect(lines.length).to.be.greaterThan(3);
+      expect(text()).not.to.include(tenant.key);
+      expect(text()).not.to.include(cookie.split('=')[1]!);
     });
   });
 

@@ -1,0 +1,125 @@
+// What the pages read, and the only way they read it: a version or project reached through the
+// pipeline's stages (pipeline/stages.ts: address checked, resolved, authorized for read, within
+// DB_TIMEOUT_MS), then the views the interface and MCP answer from: the search index and its
+// version view (search/), endpoint details, the insights endpoints view, the changes report,
+// the OpenAPI export. No store is read here any other way.
+import type { Credential } from '../auth/credential.ts';
+import { Deadline } from '../deadline.ts';
+import { compareVersions } from '../changes/routes.ts';
+import type { ChangeReport } from '../changes/catalog.ts';
+import { RecordNotFound } from '../errors.ts';
+import { exportService } from '../descriptions/export.ts';
+import type { Observations } from '../insights/observations.ts';
+import { withObserved } from '../insights/observed.ts';
+import { DEFAULT_SINCE_DAYS, endpointsPage, type EndpointItem } from '../insights/view.ts';
+import { reachProject, reachVersion, versionAddress, type AddressPart } from '../pipeline/stages.ts';
+import type { SchemaRegistry } from '../schemas/registry.ts';
+import { endpointDetail, type VersionView } from '../search/endpoints.ts';
+import type { SearchIndexes } from '../search/indexes.ts';
+import type { VersionIndex } from '../search/ranking.ts';
+import type { CatalogRecord, RecordStore } from '../store/records.ts';
+import type { Tenancy } from '../tenancy/tenancy.ts';
+import type { Project } from '../tenancy/projects.ts';
+import type { Version } from '../tenancy/versions.ts';
+import type { ResolvedVersion, VersionResolver } from '../versions/resolve.ts';
+import type { VersionPlace } from './urls.ts';
+
+export interface CatalogParts {
+  schemas: SchemaRegistry;
+  tenancy: Tenancy;
+  versions: VersionResolver;
+  stores: ReadonlyMap<string, RecordStore>;
+  searchIndexes: SearchIndexes;
+  observations: Observations;
+  dbTimeoutMs: number;
+}
+
+/** A version a page shows: resolved and authorized, with the place its pages live at. */
+export interface ReachedVersion extends ResolvedVersion {
+  place: VersionPlace;
+  project: Project;
+}
+
+export class PageCatalog {
+  readonly #parts: CatalogParts;
+
+  constructor(parts: CatalogParts) {
+    this.#parts = parts;
+  }
+
+  /** The version the route's parameters name, if the credential may read it (else the interface's 400 or 403). */
+  async version(credential: Credential, params: Readonly<Record<string, string>>): Promise<ReachedVersion> {
+    const { schemas, versions, tenancy } = this.#parts;
+    const reach = { credential, access: 'read' as const, versions, deadline: new Deadline(this.#parts.dbTimeoutMs) };
+    const resolved = await reachVersion(versionAddress(schemas, 'P', (part: AddressPart) => params[part] ?? ''), reach);
+    const project = (await reach.deadline.bound(() => tenancy.projects.find(resolved.projectId)))!;
+    return { ...resolved, project, place: { project: project.slug, type: params['versionType']!, slug: params['versionSlug']! } };
+  }
+
+  /** The projects the credential reaches, each with its versions (branches and environments). */
+  async projects(credential: Credential): Promise<Array<{ project: Project; versions: Version[] }>> {
+    const { tenancy, versions } = this.#parts;
+    const deadline = new Deadline(this.#parts.dbTimeoutMs);
+    const candidates = credential.projects === 'all'
+      ? await deadline.bound(() => tenancy.projects.list())
+      : (await Promise.all([...credential.projects].map((id) => deadline.bound(() => tenancy.projects.find(id))))).filter((project) => project !== null);
+    const reached: Array<{ project: Project; versions: Version[] }> = [];
+    for (const project of candidates.sort((a, b) => a.slug.localeCompare(b.slug))) {
+      const reach = { credential, access: 'read' as const, versions, deadline };
+      const allowed = await reachProject(project.id, reach).then(() => true, () => false);
+      if (allowed) reached.push({ project, versions: await deadline.bound(() => tenancy.versions.list(project.id)) });
+    }
+    return reached;
+  }
+
+  /** The versions of a reached version's project, for the switch between branches and environments. */
+  async siblings(version: ReachedVersion): Promise<Version[]> {
+    return new Deadline(this.#parts.dbTimeoutMs).bound(() => this.#parts.tenancy.versions.list(version.projectId));
+  }
+
+  /** The version's search index (built on the first read after a write, as for `GET …/search`). */
+  async index(version: ResolvedVersion): Promise<VersionIndex> {
+    return this.#parts.searchIndexes.of(version.versionId);
+  }
+
+  /** `GET …/search`'s hits for these options: the same ranking, each hit with what was observed of it. */
+  async search(version: ResolvedVersion, options: { query: string; limit: number; service?: string }): Promise<Array<Record<string, unknown>>> {
+    const index = await this.index(version);
+    return withObserved(this.#parts.observations, version.versionId, index.search(options));
+  }
+
+  /** The insights endpoints view of these services: each documented operation's status, and the shadow endpoints. */
+  async traffic(version: ResolvedVersion, view: VersionView, serviceIds: readonly string[]): Promise<EndpointItem[]> {
+    const chosen = new Set(serviceIds);
+    const services = view.of('services').filter((service) => chosen.has(service.id));
+    const paths = view.of('paths').filter((path) => chosen.has(String(path['serviceId'])));
+    const pathIds = new Set(paths.map((path) => path.id));
+    const operations = view.of('operations').filter((operation) => pathIds.has(String(operation['pathId'])));
+    const observations = serviceIds.length === 0 ? [] : await this.#parts.observations.of(version.versionId, serviceIds);
+    const since = new Date(Date.now() - DEFAULT_SINCE_DAYS * 86_400_000);
+    return endpointsPage({ services, paths, operations }, observations, { since, limit: Number.MAX_SAFE_INTEGER }).items;
+  }
+
+  /** An operation as MCP's get_endpoint gives it: hit form, parameters, bodies, responses, schemas. */
+  async operation(view: VersionView, operation: CatalogRecord): Promise<Record<string, unknown>> {
+    return endpointDetail(this.#parts.stores, view, operation);
+  }
+
+  /** The service a page's address names by slug, among the version's (its 404 otherwise). */
+  service(view: VersionView, slug: string): CatalogRecord {
+    const service = view.of('services').find((record) => record['slug'] === slug);
+    if (!service) throw new RecordNotFound(this.#parts.stores.get('services')!.collection.notFound);
+    return service;
+  }
+
+  /** The service's OpenAPI document, as `GET …/services/{id}/openapi` exports it. */
+  async exported(version: ResolvedVersion, service: CatalogRecord): Promise<Record<string, unknown>> {
+    return exportService(this.#parts.stores, version.versionId, service);
+  }
+
+  /** The changes report for one service, from `before` to `after` (both reached). */
+  async changes(before: ResolvedVersion, after: ResolvedVersion, service: string): Promise<ChangeReport> {
+    return compareVersions(this.#parts.schemas, this.#parts.stores, before, after, service);
+  }
+}
+

