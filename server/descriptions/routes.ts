@@ -24,7 +24,8 @@ export const DESCRIPTIONS_TAG: Tag = {
   description: 'OpenAPI documents in and out: an import syncs a service\'s records by their natural keys; an export assembles OpenAPI 3.1 from them.',
 };
 
-export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits): Endpoint[] {
+/** `imported`: called after an import wrote (the search builds the version's index then, not on the next search). */
+export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, imported: (versionId: string) => Promise<void> = async () => {}): Endpoint[] {
   const servicesCollection = schemas.collections.find((collection) => collection.name === 'services');
   if (!servicesCollection) throw new Error('API descriptions need the services collection (schemas/collections.json)');
   const tag = DESCRIPTIONS_TAG.name;
@@ -68,6 +69,7 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, s
           document,
           { ...(service === undefined ? {} : { service }), dryRun: dryRun === 'true', ...(review && { review: review.review }) },
         );
+        if (dryRun !== 'true') await imported(version!.versionId);
         return { status: report.created ? 201 : 200, body: review?.report ? { ...report.body, changes: review.report } : report.body };
       },
     },

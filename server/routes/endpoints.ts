@@ -38,7 +38,9 @@ export function serviceEndpoints(parts: EndpointParts): Endpoint[] {
   return [
     ...routes.map((route, index) => recordEndpoint(route, stores, recordDocs[index]!)),
     ...wholeVersionEndpoints(stores),
-    ...descriptionEndpoints(stores, schemas, parts.recordLimits),
+    // The index (and the vectors already stored) ready before the import answers: its first
+    // search then costs no build; the vectors still missing are embedded behind (issue 24).
+    ...descriptionEndpoints(stores, schemas, parts.recordLimits, (versionId) => parts.searchIndexes.warm(versionId)),
     ...searchEndpoints(parts.searchIndexes, observations),
     ...changeEndpoints(schemas, stores),
     ...insightEndpoints({ schemas, stores, observations, reportLimit: parts.importBodyLimit }),

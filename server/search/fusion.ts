@@ -1,0 +1,66 @@
+// Fusing two rankings of one version's operations: the index's candidates (BM25) and the nearest
+// operations by the search model's vectors. Two ways are kept, measured side by side on the
+// benchmark's tuning set (scripts/bench/search/): reciprocal rank fusion, which uses ranks only,
+// and a weighted sum of scores normalised to 0–1 within each ranking. FUSION says which one serves.
+import type { VectorTable } from './vectors.ts';
+
+export type FusionMethod = 'rrf' | 'weighted';
+
+/** How the two rankings are combined; the benchmark's tuning set chose these (docs/benchmark.md). */
+export interface Fusion {
+  method: FusionMethod;
+  /** RRF's constant: a larger one flattens the difference between the first ranks. */
+  k: number;
+  /** The weighted sum's share of the index's score; the vectors' is the rest. */
+  lexicalWeight: number;
+  /** Nearest operations by vector taken as candidates. */
+  neighbours: number;
+  /** The naming factor (1–16, ranking.ts) is raised to this power after fusion: how much names still decide among siblings. */
+  namingPower: number;
+}
+
+export const FUSION: Fusion = { method: 'weighted', k: 60, lexicalWeight: 0.4, neighbours: 50, namingPower: 0.5 };
+
+export interface Scored { id: string; score: number }
+
+/** The `count` operations nearest the query (cosine: the vectors are unit length), among those `keep` allows, best first. */
+export function nearest(table: VectorTable, query: Float32Array, count: number, keep?: (id: string) => boolean): Scored[] {
+  const best: Scored[] = [];
+  for (const [id, vector] of table.vectors) {
+    if (keep && !keep(id)) continue;
+    let dot = 0;
+    for (let i = 0; i < vector.length; i++) dot += vector[i]! * query[i]!;
+    if (best.length < count) {
+      best.push({ id, score: dot });
+      if (best.length === count) best.sort(byScore);
+    } else if (dot > best[count - 1]!.score) {
+      best[count - 1] = { id, score: dot };
+      // One insertion step keeps the list sorted.
+      for (let at = count - 1; at > 0 && best[at]!.score > best[at - 1]!.score; at--) [best[at], best[at - 1]] = [best[at - 1]!, best[at]!];
+    }
+  }
+  return best.sort(byScore);
+}
+
+/** One fused score per operation found by either ranking (each ranking best first). */
+export function fuse(lexical: readonly Scored[], dense: readonly Scored[], fusion: Fusion = FUSION): Map<string, number> {
+  const fused = new Map<string, number>();
+  const add = (id: string, value: number) => fused.set(id, (fused.get(id) ?? 0) + value);
+  if (fusion.method === 'rrf') {
+    lexical.forEach(({ id }, rank) => add(id, 1 / (fusion.k + rank + 1)));
+    dense.forEach(({ id }, rank) => add(id, 1 / (fusion.k + rank + 1)));
+    return fused;
+  }
+  for (const [ranking, weight] of [[lexical, fusion.lexicalWeight], [dense, 1 - fusion.lexicalWeight]] as const) {
+    if (ranking.length === 0) continue;
+    const top = ranking[0]!.score;
+    const bottom = ranking.at(-1)!.score;
+    // Min-max within the ranking; a ranking of equal scores counts each in full.
+    for (const { id, score } of ranking) add(id, weight * (top === bottom ? 1 : (score - bottom) / (top - bottom)));
+  }
+  return fused;
+}
+
+function byScore(a: Scored, b: Scored): number {
+  return b.score - a.score;
+}
