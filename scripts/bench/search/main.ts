@@ -1,9 +1,10 @@
 // npm run bench:search: the search's accuracy and latency, measured side by side in one run on
 // the embedded database (or MONGODB_URI). Imports GitHub, Stripe, Kubernetes and Slack into one
 // version through the real app, measures search against a single-record GET there (p50, p99,
-// the first search after the import and after one write, the index's memory), then adds Spotify
-// and DigitalOcean and scores the evaluation set (tasks.ts) for the new index, the old scorer and
-// a stock BM25 baseline, with and without the `service` filter. Writes the report to stdout and,
+// the first search after the import and after one write, the index's memory), then adds the
+// other descriptions of the evaluation (halves.ts: the tuning half's, and the held-out half's
+// unless --tuning-only) and scores its tasks with each ranking of rankers.ts (--rankers a,b to
+// choose), in the whole version and with the `service` filter. Writes the report to stdout and,
 // with --save, to docs/bench-results/. --latency-only stops after the latency; --accuracy-only
 // skips it; --save-view <file> writes the imported records for offline.ts; --misses lists the
 // tasks each ranking does not answer first; --graph adds Microsoft Graph beta's latency.
@@ -17,9 +18,10 @@ import { openRuntime } from '../../../server/boot.ts';
 import { loadConfig, repoRoot } from '../../../server/config.ts';
 import { viewOf } from '../../../server/search/endpoints.ts';
 import { VersionIndex } from '../../../server/search/ranking.ts';
-import { accuracy, formatAccuracy } from './accuracy.ts';
-import { baselineRanker, indexRanker, oldRanker } from './rankers.ts';
-import { SOURCES, TASKS } from './tasks.ts';
+import { evaluate, formatAccuracy, formatMisses } from './accuracy.ts';
+import { evaluationHalves } from './halves.ts';
+import { indexRanker, rankersFor } from './rankers.ts';
+import { TUNING } from './tasks.ts';
 import { saveView } from './view-file.ts';
 
 const LATENCY_SERVICES = ['github', 'stripe', 'kubernetes', 'slack'];
@@ -29,6 +31,9 @@ const withGraph = process.argv.includes('--graph');
 const latencyOnly = process.argv.includes('--latency-only');
 const accuracyOnly = process.argv.includes('--accuracy-only');
 const viewFile = process.argv.includes('--save-view') ? process.argv[process.argv.indexOf('--save-view') + 1] : undefined;
+const halves = await evaluationHalves();
+const SOURCES = halves.flatMap((set) => set.sources);
+const TASKS = halves.flatMap((set) => set.tasks);
 
 /** Ends the run early (--latency-only). */
 class Done extends Error {}
@@ -77,27 +82,31 @@ try {
   say(`database: ${runtime.database.server.label}; node ${process.version}; ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   say();
   for (const source of SOURCES.filter((s) => LATENCY_SERVICES.includes(s.slug))) await importSource(source.slug, source.file);
-  const searchable = TASKS.filter((task) => LATENCY_SERVICES.includes(task.service));
+  const searchable = TUNING.tasks.filter((task) => LATENCY_SERVICES.includes(task.service));
   if (!accuracyOnly) await latency(call, prefix, searchable.map((task) => task.ask), version.id, 'GitHub, Stripe, Kubernetes, Slack in one version');
 
   if (latencyOnly) throw new Done();
   for (const source of SOURCES.filter((s) => !LATENCY_SERVICES.includes(s.slug))) await importSource(source.slug, source.file);
   const view = await viewOf(runtime.stores, version.id);
   if (viewFile) saveView(view, viewFile);
-  const rankers = [await indexRanker(view), oldRanker(view), baselineRanker(view)];
-  // The route answers what the index does: checked on every task, so the figures are the service's.
-  for (const task of TASKS) {
-    const hits = await call('GET', `${prefix}/search?q=${encodeURIComponent(task.ask)}&limit=20&service=${task.service}`);
-    const mine = rankers[0]!.rank(task.ask, undefined, task.service, 20);
-    const theirs = (hits.json.hits as { operation: { operationId: string } }[]).map((hit) => hit.operation.operationId);
-    if (JSON.stringify(mine) !== JSON.stringify(theirs)) throw new Error(`route and index differ on "${task.ask}"`);
-  }
+  const rankers = await rankersFor(view);
+  // The route answers what the index does, whole version and filtered, on every task: so the
+  // index's figures are the service's.
+  const index = await indexRanker(view);
   const services = new Map(view.of('services').map((service) => [String(service['slug']), service.id]));
+  for (const task of TASKS) {
+    for (const scope of [undefined, { serviceId: services.get(task.service)!, slug: task.service }]) {
+      const hits = await call('GET', `${prefix}/search?q=${encodeURIComponent(task.ask)}&limit=20${scope ? `&service=${scope.slug}` : ''}`);
+      const mine = await index.rank(task.ask, scope, 20);
+      const theirs = (hits.json.hits as { operation: { operationId: string } }[]).map((hit) => hit.operation.operationId);
+      if (JSON.stringify(mine) !== JSON.stringify(theirs)) throw new Error(`route and index differ on "${task.ask}"${scope ? ` (service=${scope.slug})` : ''}`);
+    }
+  }
   say();
-  say(`## Accuracy: ${TASKS.length} tasks over ${SOURCES.length} descriptions (${view.of('operations').length} operations in one version)`);
-  const results = accuracy(rankers, TASKS, services);
-  for (const line of formatAccuracy(results)) say(line);
-  if (process.argv.includes('--misses')) for (const line of results.misses) say(line);
+  say(`## Accuracy: ${halves.map((set) => `${set.tasks.length} ${set.half}`).join(' and ')} tasks over ${SOURCES.length} descriptions (${view.of('operations').length} operations in one version)`);
+  const results = await evaluate(rankers, halves, services);
+  for (const line of formatAccuracy(results, halves)) say(line);
+  if (process.argv.includes('--misses')) for (const line of formatMisses(results)) say(line);
   if (withGraph) await graph(call, runtime, project.id);
 } catch (error) {
   if (!(error instanceof Done)) throw error;

@@ -1,20 +1,56 @@
-// The three rankings the search benchmark compares over the same records: the service's index
-// (server/search/ranking.ts), the hand-written scorer it replaced (old-score.ts, kept here only
-// to be compared) and a stock BM25 baseline (MiniSearch with default options over operationId,
-// path, summary, description and tags). Each answers operationIds, best first.
+// The rankings the search evaluation compares over the same records, and the one place a new
+// ranking is added. Each is built from a version's view (the records search reads) and answers
+// operationIds, best first. Today: the service's index (server/search/ranking.ts), a stock BM25
+// baseline (MiniSearch with default options over operationId, path, summary, description and
+// tags) and, on request, the hand-written scorer the index replaced (old-score.ts).
 import MiniSearch from 'minisearch';
 import type { VersionView } from '../../../server/search/endpoints.ts';
 import { VersionIndex } from '../../../server/search/ranking.ts';
 import type { CatalogRecord } from '../../../server/store/records.ts';
 import { queryWords, ranked, score } from './old-score.ts';
 
-export interface Ranker { name: string; rank(query: string, serviceId: string | undefined, slug: string | undefined, limit: number): string[] }
+/** Where a ranking looks: one service (by record id and by slug; rankings key either way) or, when absent, the whole version. */
+export interface Scope { serviceId: string; slug: string }
+
+export interface Ranker {
+  name: string;
+  /** At most `limit` operationIds, best first. May be async (a model may have to run). */
+  rank(query: string, scope: Scope | undefined, limit: number): readonly string[] | Promise<readonly string[]>;
+}
+
+/**
+ * Builds a ranker from a version's view, once per run (main.ts imports each API once; offline.ts
+ * reads a saved view). To add a ranking (dense-only, fused...), write a factory and add it to
+ * RANKERS under a short key; list its key in DEFAULT_RANKERS to have every run score it. Nothing
+ * else changes: accuracy.ts scores every ranker the same way, per API and per half.
+ */
+export type RankerFactory = (view: VersionView) => Ranker | Promise<Ranker>;
+
+export const RANKERS: Readonly<Record<string, RankerFactory>> = {
+  index: indexRanker,
+  bm25: baselineRanker,
+  old: oldRanker,
+};
+
+/** What a run scores without `--rankers a,b`. `index` is the service's own (main.ts checks the route against it). */
+export const DEFAULT_RANKERS: readonly string[] = ['index', 'bm25'];
+
+/** The rankers named by `--rankers a,b` (or the default ones), built from the view in order. */
+export async function rankersFor(view: VersionView, argv: readonly string[] = process.argv): Promise<Ranker[]> {
+  const at = argv.indexOf('--rankers');
+  const keys = at >= 0 ? (argv[at + 1] ?? '').split(',').filter(Boolean) : DEFAULT_RANKERS;
+  const unknown = keys.filter((key) => !(key in RANKERS));
+  if (unknown.length > 0 || keys.length === 0) throw new Error(`--rankers takes some of ${Object.keys(RANKERS).join(', ')}; not ${unknown.join(', ') || 'nothing'}`);
+  const rankers: Ranker[] = [];
+  for (const key of keys) rankers.push(await RANKERS[key]!(view));
+  return rankers;
+}
 
 export async function indexRanker(view: VersionView): Promise<Ranker> {
   const index = await VersionIndex.of(view);
   return {
-    name: 'new index',
-    rank: (query, _serviceId, slug, limit) => index.search({ query, limit, ...(slug === undefined ? {} : { service: slug }) })
+    name: 'index',
+    rank: (query, scope, limit) => index.search({ query, limit, ...(scope === undefined ? {} : { service: scope.slug }) })
       .map((hit) => String((hit['operation'] as { operationId: unknown }).operationId)),
   };
 }
@@ -28,7 +64,8 @@ export function oldRanker(view: VersionView): Ranker {
   }
   return {
     name: 'old scorer',
-    rank(query, serviceId, _slug, limit) {
+    rank(query, scope, limit) {
+      const serviceId = scope?.serviceId;
       const words = queryWords(query);
       const scored = view.of('operations').flatMap((operation) => {
         const path = view.byId('paths', operation['pathId']);
@@ -63,8 +100,8 @@ export function baselineRanker(view: VersionView): Ranker {
   }
   return {
     name: 'stock BM25',
-    rank: (query, serviceId, _slug, limit) => engine
-      .search(query, serviceId === undefined ? {} : { filter: (result) => operations.get(String(result.id))!.serviceId === serviceId })
+    rank: (query, scope, limit) => engine
+      .search(query, scope === undefined ? {} : { filter: (result) => operations.get(String(result.id))!.serviceId === scope.serviceId })
       .slice(0, limit).map((result) => String(operations.get(String(result.id))!.operation['operationId'])),
   };
 }
