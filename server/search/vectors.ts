@@ -28,6 +28,17 @@ export function embeddingText(view: VersionView, operation: CatalogRecord, title
     .filter((part) => part.length > 0).join(' ');
 }
 
+/** An empty table of the view's operations (those with a path), keyed by model and text. */
+export function vectorTableOf(view: VersionView, modelSha: string, titleOf: (operation: CatalogRecord) => string): VectorTable {
+  const texts = new Map<string, { key: string; text: string }>();
+  for (const operation of view.of('operations')) {
+    if (!view.byId('paths', operation['pathId'])) continue;
+    const text = embeddingText(view, operation, titleOf(operation));
+    texts.set(operation.id, { key: `${modelSha}:${createHash('sha256').update(text).digest('base64url')}`, text });
+  }
+  return new VectorTable(texts);
+}
+
 /** One version's vectors as they arrive: the text key of each operation, and its vector once had. */
 export class VectorTable {
   /** Operation id → key (hash of its text) and text. */
@@ -54,8 +65,9 @@ export class SearchVectors {
   readonly #pending = new Map<string, Wanted>();
   readonly #queue: Wanted[] = [];
   #draining = false;
-  /** Operation texts this process embedded (the vector cache's tests count them). */
+  /** Operation texts this process embedded (the vector cache's tests count them), and the time the model took. */
   embedded = 0;
+  embedMs = 0;
 
   constructor(db: Db, model: Promise<Embedder | null>, log: (message: string, fields?: Record<string, unknown>) => void) {
     this.#collection = db.collection(VECTORS_COLLECTION);
@@ -99,14 +111,7 @@ export class SearchVectors {
   /** A table for the view's operations (keys only); `fill` brings their vectors. */
   tableOf(view: VersionView, titleOf: (operation: CatalogRecord) => string): VectorTable | undefined {
     const model = this.model;
-    if (!model) return undefined;
-    const texts = new Map<string, { key: string; text: string }>();
-    for (const operation of view.of('operations')) {
-      if (!view.byId('paths', operation['pathId'])) continue;
-      const text = embeddingText(view, operation, titleOf(operation));
-      texts.set(operation.id, { key: `${model.modelSha}:${createHash('sha256').update(text).digest('base64url')}`, text });
-    }
-    return new VectorTable(texts);
+    return model ? vectorTableOf(view, model.modelSha, titleOf) : undefined;
   }
 
   /**
@@ -188,7 +193,9 @@ export class SearchVectors {
         try {
           const model = this.model;
           if (!model) throw new Error('no search model');
+          const started = performance.now();
           const vectors = await model.embed(turn.map((wanted) => wanted.text));
+          this.embedMs += performance.now() - started;
           this.embedded += turn.length;
           await this.#store(model.modelSha, turn.map((wanted, i) => [wanted.key, vectors[i]!] as const));
           turn.forEach((wanted, i) => wanted.resolve(vectors[i]!));
