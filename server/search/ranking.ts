@@ -10,6 +10,7 @@ import type { CatalogRecord } from '../store/records.ts';
 import { endpointOf, serviceBySlug, type VersionView } from './endpoints.ts';
 import { FUSION, fuse, nearest, type Fusion, type Scored } from './fusion.ts';
 import { canonical, methodAction, methodText, termOf, termsOf, wordsOf } from './text.ts';
+import { operationTitle } from './title.ts';
 import type { VectorTable } from './vectors.ts';
 
 /**
@@ -227,17 +228,9 @@ function documentsOf(view: VersionView): Document[] {
   });
 }
 
-/**
- * What an operation is called: its summary, else its description's first sentence (Twilio, Stripe
- * and Slack describe many operations without a summary). Private until server/search/title.ts
- * (which owns it for hits) is merged here.
- */
+/** What an operation is called, as indexed and embedded: its title (title.ts), or nothing. */
 export function titleOf(operation: CatalogRecord): string {
-  const summary = str(operation['summary'])?.trim();
-  if (summary) return summary;
-  const description = (str(operation['description']) ?? '').trim();
-  const sentence = /^[\s\S]*?[.!?](?=\s|$)/.exec(description)?.[0] ?? description;
-  return sentence.split('\n')[0]!.slice(0, 200).trim();
+  return operationTitle({ summary: operation['summary'], description: operation['description'] }) ?? '';
 }
 
 function compare(a: string, b: string): number {
