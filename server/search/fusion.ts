@@ -19,7 +19,7 @@ export interface Fusion {
   namingPower: number;
 }
 
-export const FUSION: Fusion = { method: 'weighted', k: 60, lexicalWeight: 0.4, neighbours: 50, namingPower: 0.5 };
+export const FUSION: Fusion = { method: 'weighted', k: 5, lexicalWeight: 0.2, neighbours: 30, namingPower: 0.5 };
 
 export interface Scored { id: string; score: number }
 
@@ -42,23 +42,41 @@ export function nearest(table: VectorTable, query: Float32Array, count: number, 
   return best.sort(byScore);
 }
 
-/** One fused score per operation found by either ranking (each ranking best first). */
-export function fuse(lexical: readonly Scored[], dense: readonly Scored[], fusion: Fusion = FUSION): Map<string, number> {
+/**
+ * One fused score per operation found by either ranking (each best first). RRF adds 1/(k + rank)
+ * of each ranking. The weighted sum scores every operation found by either on both signals: the
+ * index's score over its best (0 when the index did not find it) and the cosine (`cosineOf`, had
+ * for any operation) min-max normalised over them all, so an operation just outside the
+ * neighbours still counts by meaning.
+ */
+export function fuse(lexical: readonly Scored[], dense: readonly Scored[], fusion: Fusion, cosineOf: (id: string) => number): Map<string, number> {
   const fused = new Map<string, number>();
-  const add = (id: string, value: number) => fused.set(id, (fused.get(id) ?? 0) + value);
   if (fusion.method === 'rrf') {
+    const add = (id: string, value: number) => fused.set(id, (fused.get(id) ?? 0) + value);
     lexical.forEach(({ id }, rank) => add(id, 1 / (fusion.k + rank + 1)));
     dense.forEach(({ id }, rank) => add(id, 1 / (fusion.k + rank + 1)));
     return fused;
   }
-  for (const [ranking, weight] of [[lexical, fusion.lexicalWeight], [dense, 1 - fusion.lexicalWeight]] as const) {
-    if (ranking.length === 0) continue;
-    const top = ranking[0]!.score;
-    const bottom = ranking.at(-1)!.score;
-    // Min-max within the ranking; a ranking of equal scores counts each in full.
-    for (const { id, score } of ranking) add(id, weight * (top === bottom ? 1 : (score - bottom) / (top - bottom)));
+  const words = new Map(lexical.map(({ id, score }) => [id, score]));
+  const top = lexical[0]?.score ?? 1;
+  const ids = [...new Set([...lexical.map(({ id }) => id), ...dense.map(({ id }) => id)])];
+  const cosines = new Map(ids.map((id) => [id, cosineOf(id)]));
+  const highest = Math.max(...cosines.values());
+  const lowest = Math.min(...cosines.values());
+  for (const id of ids) {
+    const meaning = highest === lowest ? 1 : (cosines.get(id)! - lowest) / (highest - lowest);
+    fused.set(id, fusion.lexicalWeight * ((words.get(id) ?? 0) / top) + (1 - fusion.lexicalWeight) * meaning);
   }
   return fused;
+}
+
+/** The cosine of the query with one operation's vector (0 without one). */
+export function cosine(table: VectorTable, query: Float32Array, id: string): number {
+  const vector = table.vectors.get(id);
+  if (!vector) return 0;
+  let dot = 0;
+  for (let i = 0; i < vector.length; i++) dot += vector[i]! * query[i]!;
+  return dot;
 }
 
 function byScore(a: Scored, b: Scored): number {

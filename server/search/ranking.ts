@@ -8,7 +8,7 @@ import MiniSearch, { type Options, type SearchOptions as EngineOptions } from 'm
 import { RecordNotFound } from '../errors.ts';
 import type { CatalogRecord } from '../store/records.ts';
 import { endpointOf, serviceBySlug, type VersionView } from './endpoints.ts';
-import { FUSION, fuse, nearest, type Fusion, type Scored } from './fusion.ts';
+import { cosine, FUSION, fuse, nearest, type Fusion, type Scored } from './fusion.ts';
 import { canonical, methodAction, methodText, termOf, termsOf, wordsOf } from './text.ts';
 import { operationTitle } from './title.ts';
 import type { VectorTable } from './vectors.ts';
@@ -120,7 +120,9 @@ export class VersionIndex {
     const lexical: Scored[] = found.slice(0, CANDIDATES).map((result) => ({ id: String(result.id), score: result.score }));
     const fusion = options.fusion ?? FUSION;
     const hybrid = options.vector !== undefined && this.vectors?.complete === true;
-    const scored = hybrid ? [...fuse(lexical, nearest(this.vectors!, options.vector!, fusion.neighbours, keep), fusion)].map(([id, score]) => ({ id, score })) : lexical;
+    const scored = hybrid
+      ? [...fuse(lexical, nearest(this.vectors!, options.vector!, fusion.neighbours, keep), fusion, (id) => cosine(this.vectors!, options.vector!, id))].map(([id, score]) => ({ id, score }))
+      : lexical;
     const terms = termsOf(options.query);
     const asked = distinct(terms.map(canonical));
     const intent = intentOf(terms);

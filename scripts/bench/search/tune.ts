@@ -3,7 +3,7 @@
 // the weighted sum of normalised scores side by side over a small grid, best first by hit@1 then
 // hit@5 then MRR. The view is one saved by `npm run bench:search -- --tuning-only --save-view`.
 import type { VersionView } from '../../../server/search/endpoints.ts';
-import { FUSION, type Fusion } from '../../../server/search/fusion.ts';
+import { FUSION, nearest, type Fusion } from '../../../server/search/fusion.ts';
 import { VersionIndex } from '../../../server/search/ranking.ts';
 import { scoresOf, type Outcome } from './accuracy.ts';
 import { filledTable } from './model-rankers.ts';
@@ -29,15 +29,19 @@ function outcomes(fusion: Fusion | undefined, filtered: boolean): Outcome[] {
   });
 }
 
+// The grid of the last run (the first, wider one is in docs/benchmark.md): weighted sums around
+// the best lexical weight found, RRF's best constant beside them.
 const grid: Fusion[] = [];
-for (const namingPower of [0, 0.25, 0.5, 0.75, 1]) {
-  for (const neighbours of [30, 100]) {
-    for (const k of [5, 20, 60]) grid.push({ ...FUSION, method: 'rrf', k, namingPower, neighbours });
-    for (const lexicalWeight of [0.2, 0.35, 0.5, 0.65]) grid.push({ ...FUSION, method: 'weighted', lexicalWeight, namingPower, neighbours });
-  }
+for (const namingPower of [0.5, 0.75]) {
+  grid.push({ ...FUSION, method: 'rrf', k: 5, namingPower, neighbours: 30 });
+  for (const lexicalWeight of [0, 0.1, 0.15, 0.2, 0.25]) grid.push({ ...FUSION, method: 'weighted', lexicalWeight, namingPower, neighbours: 30 });
 }
 const pct = (value: number) => `${(value * 100).toFixed(1)}%`.padStart(6);
-const rows = [{ label: 'index alone', scores: scoresOf(outcomes(undefined, false)) },
+const dense = (): Outcome[] => TUNING.tasks.map((task) => {
+  const top = nearest(table, queries.get(task.ask)!, 20).map(({ id }) => String(index.view.byId('operations', id)?.['operationId']));
+  return { task, half: 'tuning', rank: top.findIndex((operationId) => task.expected.includes(operationId)) + 1, recall10: 0, top };
+});
+const rows = [{ label: 'index alone', scores: scoresOf(outcomes(undefined, false)) }, { label: 'dense only', scores: scoresOf(dense()) },
   ...grid.map((fusion) => ({
     label: fusion.method === 'rrf' ? `rrf k=${fusion.k} naming^${fusion.namingPower} n=${fusion.neighbours}` : `weighted lex=${fusion.lexicalWeight} naming^${fusion.namingPower} n=${fusion.neighbours}`,
     scores: scoresOf(outcomes(fusion, false)),
