@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../../server/config.ts';
 import type { Source, TaskSet } from '../../scripts/bench/search/task-set.ts';
+import { HELD_OUT } from '../../scripts/bench/search/held-out/index.ts';
 import { TUNING } from '../../scripts/bench/search/tasks.ts';
 
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
@@ -54,7 +55,29 @@ describe('search evaluation tasks', function () {
     expect(TUNING.half).to.equal('tuning');
   });
 
-  it('tuning: no ask is asked twice of one service', () => {
-    expect(duplicates([TUNING])).to.deep.equal([]);
+  it('held-out: every expected operationId is declared in its description', () => {
+    checkSet(HELD_OUT);
+    expect(HELD_OUT.half).to.equal('held-out');
+  });
+
+  it('no ask is asked twice of one service, in either half', () => {
+    expect(duplicates([TUNING, HELD_OUT])).to.deep.equal([]);
+  });
+
+  it('the held-out APIs are not among the tuning ones, by slug or by description file', () => {
+    const tuning = new Set(TUNING.sources.flatMap((source) => [source.slug, source.file]));
+    expect(HELD_OUT.sources.filter((source) => tuning.has(source.slug) || tuning.has(source.file))).to.deep.equal([]);
+  });
+
+  it('has at least 12 APIs, 300 tasks, 150 held-out on 5 APIs, and about half of the asks phrased by intent', () => {
+    const tasks = [...TUNING.tasks, ...HELD_OUT.tasks];
+    expect(TUNING.sources.length + HELD_OUT.sources.length).to.be.at.least(12);
+    expect(HELD_OUT.sources.length).to.be.at.least(5);
+    expect(tasks.length).to.be.at.least(300);
+    expect(HELD_OUT.tasks.length).to.be.at.least(150);
+    const intentShare = tasks.filter((task) => task.phrasing === 'intent').length / tasks.length;
+    expect(intentShare).to.be.within(0.4, 0.6);
+    // Each half has both phrasings in numbers worth reporting apart.
+    for (const set of [TUNING, HELD_OUT]) expect(set.tasks.filter((task) => task.phrasing === 'plain').length, set.half).to.be.at.least(set.tasks.length / 4);
   });
 });
