@@ -29,7 +29,7 @@ function outcomes(fusion: Fusion | undefined, filtered: boolean): Outcome[] {
   });
 }
 
-// The grid of the last run (the first, wider one is in docs/benchmark.md): weighted sums around
+// The grid of the last run (the first, wider one is in docs/bench-results/search-tuning-2026-11-25.txt): weighted sums around
 // the best lexical weight found, RRF's best constant beside them.
 const grid: Fusion[] = [];
 for (const namingPower of [0.5, 0.75]) {
