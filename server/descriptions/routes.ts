@@ -25,7 +25,8 @@ export const DESCRIPTIONS_TAG: Tag = {
   description: 'OpenAPI documents in and out: an import syncs a service\'s records by their natural keys; an export assembles OpenAPI 3.1 from them.',
 };
 
-export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits): Endpoint[] {
+/** `imported`: called after an import wrote, not awaited (the search builds the version's index then, not on the next search). */
+export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, imported: (versionId: string) => Promise<void> = async () => {}): Endpoint[] {
   const servicesCollection = schemas.collections.find((collection) => collection.name === 'services');
   if (!servicesCollection) throw new Error('API descriptions need the services collection (schemas/collections.json)');
   const tag = DESCRIPTIONS_TAG.name;
@@ -69,6 +70,8 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, s
           document,
           { ...(service === undefined ? {} : { service }), dryRun: dryRun === 'true', ...(review && { review: review.review }) },
         );
+        // Not awaited: what follows an import (the search index) must not add to its answer's time.
+        if (dryRun !== 'true') void imported(version!.versionId);
         return { status: report.created ? 201 : 200, body: review?.report ? { ...report.body, changes: review.report } : report.body };
       },
     },

@@ -84,8 +84,10 @@ export class PageCatalog {
 
   /** `GET …/search`'s hits for these options: the same ranking, each hit with what was observed of it. */
   async search(version: ResolvedVersion, options: { query: string; limit: number; service?: string }): Promise<Array<Record<string, unknown>>> {
-    const index = await this.index(version);
-    return withObserved(this.#parts.observations, version.versionId, index.search(options));
+    const { service, ...rest } = options;
+    const serviceId = service === undefined ? undefined : this.service((await this.index(version)).view, service).id;
+    const { hits } = await this.#parts.searchIndexes.search(version.versionId, { ...rest, ...(serviceId !== undefined && { serviceId }) });
+    return withObserved(this.#parts.observations, version.versionId, hits);
   }
 
   /** The insights endpoints view of these services: each documented operation's status, and the shadow endpoints. */

@@ -38,7 +38,10 @@ export function serviceEndpoints(parts: EndpointParts): Endpoint[] {
   return [
     ...routes.map((route, index) => recordEndpoint(route, stores, recordDocs[index]!)),
     ...wholeVersionEndpoints(stores),
-    ...descriptionEndpoints(stores, schemas, parts.recordLimits),
+    // The index (and the vectors already stored) built as soon as an import has written, behind its
+    // answer: the first search then finds it built or joins the build (issue 24), and the import's
+    // own cost stays that of its service's records (issue 25).
+    ...descriptionEndpoints(stores, schemas, parts.recordLimits, (versionId) => parts.searchIndexes.warm(versionId)),
     ...searchEndpoints({ indexes: parts.searchIndexes, observations, schemas, services: stores.get('services')! }),
     ...changeEndpoints(schemas, stores),
     ...insightEndpoints({ schemas, stores, observations, reportLimit: parts.importBodyLimit }),

@@ -3,12 +3,14 @@
 // version since the index was built, the records written (from the writes listed on the version)
 // or, when the list cannot say, the collections written are read again, and the index built anew
 // from them and the records kept. Bounded: the least recently used versions' indexes go
-// first once the operations indexed pass a maximum.
+// first once the operations indexed pass a maximum. Each index is given its operations' vectors
+// (vectors.ts) when the search model is loaded; a search fuses them in once they are all there.
 import { LRUCache } from 'lru-cache';
 import type { RecordStore } from '../store/records.ts';
 import { writtenBetween, type Revision, type Revisions } from '../store/revisions.ts';
 import { emptyView, patchedView, refreshedView, SEARCH_COLLECTIONS, viewOf, type Name } from './endpoints.ts';
-import { VersionIndex } from './ranking.ts';
+import { titleOf, VersionIndex, type Ranking, type SearchOptions } from './ranking.ts';
+import type { SearchVectors } from './vectors.ts';
 
 /** Operations indexed in one process at most: about 90 MB of heap per 10,000 with their records (docs/scaling.md). */
 export const MAX_INDEXED_OPERATIONS = 100_000;
@@ -24,9 +26,15 @@ export class SearchIndexes {
   /** Indexes built, by what was read: every record, the records written, or the collections written. */
   readonly built = { whole: 0, patched: 0, reread: 0 };
 
-  constructor(stores: ReadonlyMap<string, RecordStore>, revisions: Revisions, maxOperations = MAX_INDEXED_OPERATIONS) {
+  readonly vectors: SearchVectors | undefined;
+  readonly #log: (message: string, fields?: Record<string, unknown>) => void;
+
+  constructor(stores: ReadonlyMap<string, RecordStore>, revisions: Revisions, options: { maxOperations?: number; vectors?: SearchVectors; log?: (message: string, fields?: Record<string, unknown>) => void } = {}) {
+    const maxOperations = options.maxOperations ?? MAX_INDEXED_OPERATIONS;
     this.#stores = stores;
     this.#revisions = revisions;
+    this.vectors = options.vectors;
+    this.#log = options.log ?? (() => {});
     this.#kept = new LRUCache({ maxSize: maxOperations, sizeCalculation: (kept) => Math.max(1, kept.index.size) });
   }
 
@@ -40,7 +48,11 @@ export class SearchIndexes {
       return VersionIndex.of(emptyView(versionId));
     }
     const kept = this.#kept.get(versionId);
-    if (kept?.revision.version === revision.version) return kept.index;
+    if (kept?.revision.version === revision.version) {
+      // Built before the model was loaded: its vectors are fetched behind this search.
+      if (!kept.index.vectors && this.vectors?.model) void this.#withVectors(kept.index);
+      return kept.index;
+    }
     const building = this.#building.get(versionId);
     if (building?.revision === revision.version) return building.index;
     const index = this.#build(versionId, revision, kept);
@@ -48,9 +60,38 @@ export class SearchIndexes {
     return index;
   }
 
+  /**
+   * The version's hits for a search, and what ranked them. The query is embedded while the
+   * index is had; a model that is missing or still loading leaves the index alone to rank.
+   */
+  async search(versionId: string, options: SearchOptions): Promise<{ ranking: Ranking; hits: Record<string, unknown>[] }> {
+    const [index, vector] = await Promise.all([this.of(versionId), this.vectors?.query(options.query).catch((error: unknown) => {
+      this.#log('search: the query could not be embedded; answered from the index alone', { error: String(error) });
+      return undefined;
+    })]);
+    return index.answer({ ...options, ...(vector ? { vector } : {}) });
+  }
+
+  /** Builds the version's index now (after an import), so that the next search finds it built. */
+  async warm(versionId: string): Promise<void> {
+    // The write is done whatever happens here; the next search builds again if this failed.
+    await this.of(versionId).catch((error: unknown) => this.#log('search: the index could not be built after a write; the next search builds it', { error: String(error) }));
+  }
+
+  /** Gives the index its table of vectors and fills it; a failure leaves it to the index alone. */
+  async #withVectors(index: VersionIndex, previous?: VersionIndex): Promise<void> {
+    const table = this.vectors?.tableOf(index.view, titleOf);
+    if (!table) return;
+    index.vectors = table;
+    await this.vectors!.fill(table, previous?.vectors).catch((error: unknown) => {
+      this.#log('search: vectors could not be read or made; searches of this version rank by the index alone until its next write', { error: String(error) });
+    });
+  }
+
   async #build(versionId: string, revision: Revision, kept: Kept | undefined): Promise<VersionIndex> {
     try {
       const index = await this.#fresh(versionId, revision, kept);
+      if (index !== kept?.index) await this.#withVectors(index, kept?.index);
       // A build of an older revision that ends after a newer one started is not kept.
       if (this.#building.get(versionId)?.revision === revision.version) this.#kept.set(versionId, { revision, index });
       return index;

@@ -1,12 +1,17 @@
 // One version's search index: a MiniSearch (BM25+) document per operation, with per-field boosts,
-// prefix and typo tolerance, over the terms of text.ts; its best candidates are then ordered by
-// how well the query names each operation (see naming). Built from the records search reads
-// (endpoints.ts's view), which it keeps to turn ranked operations into endpoint hits.
+// prefix and typo tolerance, over the terms of text.ts; its best candidates, fused with the
+// operations nearest the query by vector when the version's vectors are all there (fusion.ts),
+// are then ordered by how well the query names each operation (see naming) and whether it names
+// the operation's service. Built from the records search reads (endpoints.ts's view), which it
+// keeps to turn ranked operations into endpoint hits.
 import MiniSearch, { type Options, type SearchOptions as EngineOptions } from 'minisearch';
 import { RecordNotFound } from '../errors.ts';
 import type { CatalogRecord } from '../store/records.ts';
 import { endpointOf, type VersionView } from './endpoints.ts';
+import { cosine, FUSION, fuse, nearest, type Fusion, type Scored } from './fusion.ts';
 import { canonical, methodAction, methodText, termOf, termsOf, wordsOf } from './text.ts';
+import { operationTitle } from './title.ts';
+import type { VectorTable } from './vectors.ts';
 
 /**
  * How much a match in each field counts. The operation's own names (operationId, summary) say
@@ -46,8 +51,22 @@ const ASKING: EngineOptions = {
   combineWith: 'OR',
 };
 
-/** `serviceId`: only that service's operations (the caller found the service: pipeline/stages.ts). */
-export interface SearchOptions { query: string; limit: number; serviceId?: string }
+export interface SearchOptions {
+  query: string;
+  limit: number;
+  /** Only that service's operations (the caller found the service: pipeline/stages.ts). */
+  serviceId?: string;
+  /** The query's vector (the search model's); without it, or before the version's vectors are all had, the index alone ranks. */
+  vector?: Float32Array;
+  /** Another fusion than FUSION (the benchmark's tuning compares them). */
+  fusion?: Fusion;
+}
+
+/** What ranked an answer: the index fused with vectors, or the index alone. */
+export type Ranking = 'hybrid' | 'lexical';
+
+/** How much more an operation counts when the query names its service ("send an sms with twilio"). */
+const SERVICE_NAMED = 2;
 
 /** How many of the engine's best are ordered again by naming. */
 const CANDIDATES = 100;
@@ -62,6 +81,10 @@ export class VersionIndex {
   readonly #byOperationId: ReadonlyMap<string, CatalogRecord>;
   readonly #serviceOf: ReadonlyMap<string, string | undefined>;
   readonly #names = new Map<string, Name>();
+  /** Each service's name as terms (its slug's, else its name's): the query names it when it has them all. */
+  readonly #serviceTerms: ReadonlyMap<string, readonly string[]>;
+  /** The operations' vectors, filled by the search vectors (vectors.ts) after the index is built. */
+  vectors: VectorTable | undefined;
 
   private constructor(view: VersionView, engine: MiniSearch<Document>) {
     this.view = view;
@@ -71,6 +94,7 @@ export class VersionIndex {
     // The first in document order wins, as before (operationIds are unique per service, not per version).
     this.#byOperationId = new Map(operations.toReversed().map((operation) => [String(operation['operationId']), operation]));
     this.#serviceOf = new Map(operations.map((operation) => [operation.id, str(view.byId('paths', operation['pathId'])?.['serviceId'])]));
+    this.#serviceTerms = new Map(view.of('services').map((service) => [service.id, distinct(termsOf((str(service['slug']) ?? '').replaceAll('-', ' ')))]));
   }
 
   /** The index of the view's operations; added in chunks so a large version does not hold the event loop. */
@@ -86,31 +110,43 @@ export class VersionIndex {
 
   /** The operations matching the query, best first, as endpoint hits with their score. */
   search(options: SearchOptions): Record<string, unknown>[] {
+    return this.answer(options).hits;
+  }
+
+  /** The hits and what ranked them: fused with the vectors when the query has one and every operation's is had. */
+  answer(options: SearchOptions): { ranking: Ranking; hits: Record<string, unknown>[] } {
     const { serviceId } = options;
-    const found = this.#engine.search(options.query, {
-      ...ASKING,
-      ...(serviceId === undefined ? {} : { filter: (result) => this.#serviceOf.get(String(result.id)) === serviceId }),
-    });
+    const keep = serviceId === undefined ? undefined : (id: string) => this.#serviceOf.get(id) === serviceId;
+    const found = this.#engine.search(options.query, { ...ASKING, ...(keep ? { filter: (result) => keep(String(result.id)) } : {}) });
+    const lexical: Scored[] = found.slice(0, CANDIDATES).map((result) => ({ id: String(result.id), score: result.score }));
+    const fusion = options.fusion ?? FUSION;
+    const hybrid = options.vector !== undefined && this.vectors?.complete === true;
+    const scored = hybrid
+      ? [...fuse(lexical, nearest(this.vectors!, options.vector!, fusion.neighbours, keep), fusion, (id) => cosine(this.vectors!, options.vector!, id))].map(([id, score]) => ({ id, score }))
+      : lexical;
     const terms = termsOf(options.query);
     const asked = distinct(terms.map(canonical));
     const intent = intentOf(terms);
-    return found.slice(0, CANDIDATES)
-      .map((result) => {
-        const operation = this.#operations.get(String(result.id))!;
+    const named = new Set([...this.#serviceTerms].filter(([, own]) => own.length > 0 && own.every((term) => terms.includes(term))).map(([id]) => id));
+    const hits = scored
+      .map(({ id, score }) => {
+        const operation = this.#operations.get(id)!;
         const name = this.#nameOf(operation);
-        return { operation, score: result.score * naming(asked, name) * (intent === undefined || intent === name.item ? SHAPE_FIT : 1) };
+        const naming = namingFactor(asked, name) ** (hybrid ? fusion.namingPower : 1);
+        return { operation, score: score * naming * (intent === undefined || intent === name.item ? SHAPE_FIT : 1) * (named.has(this.#serviceOf.get(id) ?? '') ? SERVICE_NAMED : 1) };
       })
       // Equal scores go by operationId, then id, so answers are stable.
       .sort((a, b) => b.score - a.score || compare(String(a.operation['operationId']), String(b.operation['operationId'])) || compare(a.operation.id, b.operation.id))
       .slice(0, options.limit)
       .map(({ operation, score }) => ({ ...endpointOf(this.view, operation), score: Math.round(score * 1000) / 1000 }));
+    return { ranking: hybrid ? 'hybrid' : 'lexical', hits };
   }
 
   #nameOf(operation: CatalogRecord): Name {
     let name = this.#names.get(operation.id);
     if (!name) {
       const operationId = distinct(termsOf(str(operation['operationId']) ?? '').map(canonical));
-      const summary = distinct(termsOf(str(operation['summary']) ?? '').map(canonical));
+      const summary = distinct(termsOf(titleOf(operation)).map(canonical));
       const action = methodAction(str(operation['method']) ?? '');
       const path = str(this.view.byId('paths', operation['pathId'])?.['path']) ?? '';
       name = { operationId, summary, all: distinct([...operationId, ...summary, ...(action ? [action] : [])]), item: /\}\/?$/.test(path) };
@@ -133,7 +169,7 @@ export class VersionIndex {
  * name made of the asked terms and little else: "create an issue" is `issues/create` more than
  * `issues/create-comment`. Verbs count as their action; an abbreviation as its word (`repo`).
  */
-function naming(asked: readonly string[], name: Name): number {
+function namingFactor(asked: readonly string[], name: Name): number {
   if (asked.length === 0) return 1;
   const covered = asked.filter((term) => name.all.some((own) => same(term, own))).length / asked.length;
   const precision = (own: readonly string[]) => (own.length === 0 ? 0 : own.filter((term) => asked.some((mine) => same(term, mine))).length / own.length);
@@ -183,7 +219,7 @@ function documentsOf(view: VersionView): Document[] {
     return [{
       id: operation.id,
       operationId: str(operation['operationId']) ?? '',
-      summary: str(operation['summary']) ?? '',
+      summary: titleOf(operation),
       description: str(operation['description']) ?? '',
       path: segments.filter((segment) => !segment.startsWith('{')).join(' '),
       tags: Array.isArray(operation['tags']) ? operation['tags'].map(String).join(' ') : '',
@@ -193,6 +229,11 @@ function documentsOf(view: VersionView): Document[] {
       service: service ? `${str(service['name']) ?? ''} ${str(service['slug']) ?? ''}` : '',
     }];
   });
+}
+
+/** What an operation is called, as indexed and embedded: its title (title.ts), or nothing. */
+export function titleOf(operation: CatalogRecord): string {
+  return operationTitle({ summary: operation['summary'], description: operation['description'] }) ?? '';
 }
 
 function compare(a: string, b: string): number {

@@ -26,8 +26,10 @@ export async function startService(env: Record<string, string> = {}, schemas?: S
   // DB_TIMEOUT_MS well above the default: a loaded machine makes a slow but healthy database,
   // which must not turn into 503s; the tests of the bound set their own. No rate limit unless a
   // test asks for one: suites walk every route with one credential.
+  // No search model unless a test asks for one (spec/features/search/model*.spec.ts): loading it
+  // costs each service 0.3 s and 200 MB, and embedding every import a core.
   const config = loadConfig({
-    MONGODB_URI: testDatabase().uri, JWT_SECRET, LOG_LEVEL: 'silent', DB_TIMEOUT_MS: '15000', RATE_LIMIT: 'off', ...env,
+    MONGODB_URI: testDatabase().uri, JWT_SECRET, LOG_LEVEL: 'silent', DB_TIMEOUT_MS: '15000', RATE_LIMIT: 'off', SEARCH_MODEL: 'off', ...env,
   });
   const logger = pino({ level: 'silent' });
   const runtime = await openRuntime(config, logger, schemas);

@@ -65,6 +65,7 @@ describe('Configuration', () => {
       ['API_KEY_CACHE_MS', { API_KEY_CACHE_MS: '600001' }],
       ['DB_LONG_TIMEOUT_MS', { DB_LONG_TIMEOUT_MS: 'long' }],
       ['DB_LONG_TIMEOUT_MS', { DB_LONG_TIMEOUT_MS: '1000' }],
+      ['SEARCH_MODEL', { SEARCH_MODEL: 'a model' }],
     ];
     for (const [variable, env] of cases) {
       it(`${variable}=${Object.values(env)[0]}`, () => {
@@ -83,6 +84,13 @@ describe('Configuration', () => {
     expect(loadConfig({}).dbLongTimeoutMs).to.equal(300_000);
     expect(loadConfig({ DB_LONG_TIMEOUT_MS: '0' }).dbLongTimeoutMs).to.equal(0);
     expect(loadConfig({ DB_TIMEOUT_MS: '1500', DB_LONG_TIMEOUT_MS: '1500' }).dbLongTimeoutMs).to.equal(1500);
+  });
+
+  it('reads SEARCH_MODEL as off, a folder or a model id (the pinned default)', () => {
+    expect(loadConfig({}).searchModel).to.deep.equal({ kind: 'id', id: 'all-MiniLM-L6-v2' });
+    expect(loadConfig({ SEARCH_MODEL: 'off' }).searchModel).to.deep.equal({ kind: 'off' });
+    expect(loadConfig({ SEARCH_MODEL: '/models/minilm' }).searchModel).to.deep.equal({ kind: 'folder', dir: '/models/minilm' });
+    expect(loadConfig({ SEARCH_MODEL: 'sentence-transformers/all-MiniLM-L12-v2' }).searchModel).to.deep.equal({ kind: 'id', id: 'sentence-transformers/all-MiniLM-L12-v2' });
   });
 
   it('reads BODY_LIMIT with units', () => {

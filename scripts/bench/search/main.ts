@@ -20,6 +20,7 @@ import { viewOf } from '../../../server/search/endpoints.ts';
 import { VersionIndex } from '../../../server/search/ranking.ts';
 import { evaluate, formatAccuracy, formatMisses } from './accuracy.ts';
 import { evaluationHalves } from './halves.ts';
+import { fusedRanker } from './model-rankers.ts';
 import { indexRanker, rankersFor } from './rankers.ts';
 import { TUNING } from './tasks.ts';
 import { saveView } from './view-file.ts';
@@ -90,9 +91,11 @@ try {
   const view = await viewOf(runtime.stores, version.id);
   if (viewFile) saveView(view, viewFile);
   const rankers = await rankersFor(view);
-  // The route answers what the index does, whole version and filtered, on every task: so the
-  // index's figures are the service's.
-  const index = await indexRanker(view);
+  // The route answers what the index does (fused with the vectors when the model is on; they are
+  // waited for), whole version and filtered, on every task: so those figures are the service's.
+  await runtime.searchIndexes.vectors?.settled();
+  const served = (await call('GET', `${prefix}/search?q=${encodeURIComponent(TASKS[0]!.ask)}`)).json.ranking;
+  const index = served === 'hybrid' ? await fusedRanker(view) : await indexRanker(view);
   const services = new Map(view.of('services').map((service) => [String(service['slug']), service.id]));
   for (const task of TASKS) {
     for (const scope of [undefined, { serviceId: services.get(task.service)!, slug: task.service }]) {
@@ -126,29 +129,45 @@ type Call = (method: string, url: string, body?: string) => Promise<{ status: nu
 
 /** Search against a single-record GET, alternated in one loop; the first search after an import and after a write. */
 async function latency(call: Call, prefix: string, asks: readonly string[], versionId: string, title: string, samples = SAMPLES): Promise<void> {
+  const vectors = runtime.searchIndexes.vectors!;
+  const embedded = { count: vectors.embedded, ms: vectors.embedMs, started: performance.now() };
   const first = await call('GET', `${prefix}/search?q=${encodeURIComponent(asks[0]!)}`);
+  // The vectors the imports left to embed, behind: waited for here, so the steady state is measured.
+  await vectors.settled();
+  const embedding = { count: vectors.embedded - embedded.count, ms: vectors.embedMs - embedded.ms, wallMs: performance.now() - embedded.started };
+  const rankings = new Map<string, number>();
+  const counted = <T extends { json: any }>(answer: T): T => {
+    rankings.set(answer.json?.ranking ?? 'none', (rankings.get(answer.json?.ranking ?? 'none') ?? 0) + 1);
+    return answer;
+  };
   const operations = await call('GET', `${prefix}/operations?limit=50`);
   const sample = operations.json.items as { id: string; summary?: string }[];
   const get: number[] = [];
   const search: number[] = [];
   for (let i = 0; i < samples; i++) {
     get.push((await call('GET', `${prefix}/operations/${sample[i % sample.length]!.id}`)).ms);
-    search.push((await call('GET', `${prefix}/search?q=${encodeURIComponent(asks[i % asks.length]!)}&limit=20`)).ms);
+    search.push(counted(await call('GET', `${prefix}/search?q=${encodeURIComponent(asks[i % asks.length]!)}&limit=20`)).ms);
   }
   const afterWrite: number[] = [];
+  const afterWriteRankings: string[] = [];
   for (let i = 0; i < 3; i++) {
     const target = sample[i]!;
     const patched = await call('PATCH', `${prefix}/operations/${target.id}`, JSON.stringify({ summary: `${target.summary ?? ''} (edited ${i})` }));
     if (patched.status !== 200) throw new Error(`patch: ${patched.status} ${JSON.stringify(patched.json)}`);
-    afterWrite.push((await call('GET', `${prefix}/search?q=${encodeURIComponent(asks[i]!)}`)).ms);
+    const next = await call('GET', `${prefix}/search?q=${encodeURIComponent(asks[i]!)}`);
+    afterWrite.push(next.ms);
+    afterWriteRankings.push(next.json.ranking);
   }
+  const rss = process.memoryUsage().rss;
   const memory = await indexMemory(versionId);
   say();
   say(`## Latency: ${title} (${memory.operations} operations), ${samples} requests each, alternated`);
   say(`single-record GET   p50 ${ms(percentile(get, 50))}  p99 ${ms(percentile(get, 99))}`);
-  say(`search              p50 ${ms(percentile(search, 50))}  p99 ${ms(percentile(search, 99))}  (p50 = ${(percentile(search, 50) / percentile(get, 50)).toFixed(2)}x GET)`);
-  say(`first search after the import (index build): ${ms(first.ms)}`);
-  say(`first search after one write (PATCH of an operation; median of 3): ${ms(percentile(afterWrite, 50))}  [${afterWrite.map(ms).join(', ')}]`);
+  say(`search              p50 ${ms(percentile(search, 50))}  p99 ${ms(percentile(search, 99))}  (p50 = ${(percentile(search, 50) / percentile(get, 50)).toFixed(2)}x GET, p99 = ${(percentile(search, 99) / percentile(get, 99)).toFixed(2)}x GET); rankings ${[...rankings].map(([name, n]) => `${name} ${n}`).join(', ')}`);
+  say(`first search after the import (the import built the index): ${ms(first.ms)}, ranking ${first.json.ranking}`);
+  say(`embedding, behind the imports: ${embedding.count} operations in ${(embedding.ms / 1000).toFixed(1)} s of model time = ${embedding.count ? (embedding.ms / embedding.count).toFixed(1) : '–'} s per 1,000 (all embedded ${(embedding.wallMs / 1000).toFixed(1)} s after the first search)`);
+  say(`first search after one write (PATCH of an operation; median of 3): ${ms(percentile(afterWrite, 50))}  [${afterWrite.map(ms).join(', ')}], rankings ${afterWriteRankings.join(', ')}`);
+  say(`process memory (RSS) with the model loaded (SEARCH_MODEL ${config.searchModel.kind === 'off' ? 'off' : 'on'}): ${mb(rss)}; vectors ${mb(memory.operations * 384 * 4 * 10_000 / memory.operations)} per 10,000 operations`);
   say(`memory per 10,000 operations: index ${mb(memory.index * 10_000 / memory.operations)}, index and the records it keeps for hits ${mb(memory.total * 10_000 / memory.operations)}`);
   say(`a build, in process: reading the records ${ms(memory.readMs)}, indexing them ${ms(memory.indexMs)}`);
 }

@@ -7,6 +7,7 @@ import MiniSearch from 'minisearch';
 import type { VersionView } from '../../../server/search/endpoints.ts';
 import { VersionIndex } from '../../../server/search/ranking.ts';
 import type { CatalogRecord } from '../../../server/store/records.ts';
+import { denseRanker, fusedRanker, rrfRanker, weightedRanker } from './model-rankers.ts';
 import { queryWords, ranked, score } from './old-score.ts';
 
 /** Where a ranking looks: one service (by record id and by slug; rankings key either way) or, when absent, the whole version. */
@@ -27,13 +28,17 @@ export interface Ranker {
 export type RankerFactory = (view: VersionView) => Ranker | Promise<Ranker>;
 
 export const RANKERS: Readonly<Record<string, RankerFactory>> = {
+  hybrid: (view) => fusedRanker(view),
   index: indexRanker,
+  dense: denseRanker,
   bm25: baselineRanker,
   old: oldRanker,
+  rrf: rrfRanker,
+  weighted: weightedRanker,
 };
 
-/** What a run scores without `--rankers a,b`. `index` is the service's own (main.ts checks the route against it). */
-export const DEFAULT_RANKERS: readonly string[] = ['index', 'bm25'];
+/** What a run scores without `--rankers a,b`. `hybrid` is the service's own with its model (main.ts checks the route against it); `index` the same without. */
+export const DEFAULT_RANKERS: readonly string[] = ['hybrid', 'index', 'dense', 'bm25'];
 
 /** The rankers named by `--rankers a,b` (or the default ones), built from the view in order. */
 export async function rankersFor(view: VersionView, argv: readonly string[] = process.argv): Promise<Ranker[]> {
