@@ -70,7 +70,7 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential, log: 
   }));
 
   server.registerTool('search_endpoints', {
-    description: 'Operations matching plain words (ranked by a BM25 index over operationId, summary, path, tags, the verbs people use for the method, service, parameter names and description; stemmed, typo-tolerant), best first, each with its servers and the security requirement that applies, resolved to the schemes (for an apiKey: where the key goes).',
+    description: 'Operations matching plain words (ranked by a BM25 index over operationId, summary, path, tags, the verbs people use for the method, service, parameter names and description; stemmed, typo-tolerant), best first, each with what a call needs: a readable `title`, the ready `url` template, the `requiredParameters` (name, in, type), the request body\'s `bodyMediaTypes`, its servers and the security requirement that applies, resolved to the schemes (for an apiKey: where the key goes).',
     inputSchema: {
       version: VERSION_ARG,
       query: z.string().describe('Words to look for.'),
@@ -90,7 +90,9 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential, log: 
     description: 'One operation with its path, parameters, request bodies, responses, the schemas they reference, its servers and the security requirement that applies.',
     inputSchema: { version: VERSION_ARG, operation: z.string().describe('The operationId, or the operation record id (`op_...`).') },
     outputSchema: {
-      operation: anyObject, path: anyObject, service: anyObject.nullable(), servers: z.array(z.string()), security: z.array(z.array(anyObject)),
+      title: z.string().optional(), operation: anyObject, path: anyObject, service: anyObject.nullable(),
+      url: z.string(), requiredParameters: z.array(anyObject), bodyMediaTypes: z.array(z.string()),
+      servers: z.array(z.string()), security: z.array(z.array(anyObject)),
       parameters: z.array(anyObject), requests: z.array(anyObject), responses: z.array(anyObject), schemas: z.record(z.string(), z.unknown()),
       observed: z.object({ count: z.number(), lastSeenAt: z.string() }).nullable(),
     },
