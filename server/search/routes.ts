@@ -41,7 +41,7 @@ export function searchEndpoints(indexes: SearchIndexes, observations: Observatio
     async run({ version, query }) {
       const options = searchOptions(query as Record<string, string | undefined>);
       const index = await indexes.of(version!.versionId);
-      return { status: 200, body: { hits: await withObserved(observations, version!.versionId, index.search(options)) } };
+      return { status: 200, body: { ranking: 'lexical', hits: await withObserved(observations, version!.versionId, index.search(options)) } };
     },
   }));
 }

@@ -313,6 +313,10 @@ export interface PaginationMetadata {
  */
 export interface SearchResults {
   /**
+   * What ranked these hits: `hybrid`, the index's candidates fused with the operations nearest the query by the search model's vectors; `lexical`, the index alone (the model is off or missing, or operations written since are still being embedded: they are found by the index meanwhile).
+   */
+  ranking: "hybrid" | "lexical";
+  /**
    * At most `limit` endpoints, by descending score (ties by operationId).
    */
   hits: EndpointHit[];
