@@ -2,7 +2,7 @@
 // same reach (both versions reached for read as every tool reaches one: mcp/calls.ts).
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { Answer } from '../mcp/calls.ts';
+import { READ_ONLY_TOOL, type Answer } from '../mcp/calls.ts';
 import type { RecordStore } from '../store/records.ts';
 import { compareVersions } from './routes.ts';
 
@@ -20,6 +20,7 @@ export function registerCompareVersions(server: McpServer, { stores, version, an
       against: version.describe('The version clients use now, in the same forms.'),
       service: z.string().optional().describe('Only this service (slug or id).'),
     },
+    annotations: READ_ONLY_TOOL,
     outputSchema: {
       summary: z.object({ breaking: z.number().int(), nonBreaking: z.number().int() }),
       changes: z.array(z.looseObject({ level: z.string(), rule: z.string(), message: z.string() })),

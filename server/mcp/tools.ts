@@ -12,13 +12,15 @@ import { InvalidRequest } from '../errors.ts';
 import { withObserved } from '../insights/observed.ts';
 import { registerInsightTools } from '../insights/mcp.ts';
 import type { Observations } from '../insights/observations.ts';
-import { endpointDetail, serviceBySlug, viewOf } from '../search/endpoints.ts';
+import { serviceBySlug, viewOf } from '../search/endpoints.ts';
 import type { SearchIndexes } from '../search/indexes.ts';
 import { DEFAULT_HITS, MAX_HITS } from '../search/routes.ts';
 import { wordsOf } from '../search/text.ts';
 import type { RecordStore } from '../store/records.ts';
 import type { Tenancy } from '../tenancy/tenancy.ts';
-import { answerFor, type CallParts } from './calls.ts';
+import { answerFor, READ_ONLY_TOOL, type CallParts } from './calls.ts';
+import { registerGetEndpoint } from './get-endpoint.ts';
+import { INSTRUCTIONS, reachableProjects } from './projects.ts';
 
 export interface ToolParts extends CallParts {
   tenancy: Tenancy;
@@ -36,13 +38,24 @@ const LONG_RUNNING = { longRunning: true };
 
 /** An MCP server for one request of one credential (the transport is stateless); `log`: the request's. */
 export function catalogMcpServer(parts: ToolParts, credential: Credential, log: Logger): McpServer {
-  const server = new McpServer({ name: 'catalog-service', version: '2.0.0' });
+  const server = new McpServer({ name: 'catalog-service', version: '2.0.0' }, { instructions: INSTRUCTIONS });
   const answer = answerFor(parts, credential, log);
+
+  server.registerTool('list_projects', {
+    description: 'The projects this credential reaches (each holds catalog versions: list_versions).',
+    inputSchema: {},
+    outputSchema: { projects: z.array(z.looseObject({ id: z.string(), slug: z.string(), name: z.string() })) },
+    annotations: READ_ONLY_TOOL,
+  }, () => answer(async () => {
+    const projects = await reachableProjects(parts.tenancy, credential);
+    return { projects: projects.map((project) => ({ id: project.id, slug: project.slug, name: project.name })) };
+  }));
 
   server.registerTool('list_versions', {
     description: 'The versions (branches and environments) of a project the credential reaches.',
     inputSchema: { project: z.string().describe('Project id or slug.') },
     outputSchema: { versions: z.array(z.looseObject({ id: z.string(), type: z.string(), slug: z.string(), address: z.string() })) },
+    annotations: READ_ONLY_TOOL,
   }, (args) => answer(async (reach) => {
     const projectId = await reach.project(args.project, 'project');
     const versions = await parts.tenancy.versions.list(projectId);
@@ -58,6 +71,7 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential, log: 
     description: 'The services (APIs) of a catalog version.',
     inputSchema: { version: VERSION_ARG },
     outputSchema: { services: z.array(z.looseObject({ id: z.string(), slug: z.string(), name: z.string() })) },
+    annotations: READ_ONLY_TOOL,
   }, (args) => answer(async (reach) => {
     const version = await reach.version(args.version);
     const services = await parts.stores.get('services')!.all(version.versionId);
@@ -78,6 +92,7 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential, log: 
       limit: z.number().int().min(1).max(MAX_HITS).optional().describe(`At most this many hits (default ${DEFAULT_HITS}).`),
     },
     outputSchema: { hits: z.array(anyObject) },
+    annotations: READ_ONLY_TOOL,
   }, (args) => answer(async (reach) => {
     const version = await reach.version(args.version);
     if (wordsOf(args.query).length === 0) throw InvalidRequest.field('query', 'must have at least one word');
@@ -86,27 +101,13 @@ export function catalogMcpServer(parts: ToolParts, credential: Credential, log: 
     return { hits: await withObserved(parts.observations, version.versionId, hits) };
   }, LONG_RUNNING));
 
-  server.registerTool('get_endpoint', {
-    description: 'One operation with its path, parameters, request bodies, responses, the schemas they reference, its servers and the security requirement that applies.',
-    inputSchema: { version: VERSION_ARG, operation: z.string().describe('The operationId, or the operation record id (`op_...`).') },
-    outputSchema: {
-      title: z.string().optional(), operation: anyObject, path: anyObject, service: anyObject.nullable(),
-      url: z.string(), requiredParameters: z.array(anyObject), bodyMediaTypes: z.array(z.string()),
-      servers: z.array(z.string()), security: z.array(z.array(anyObject)),
-      parameters: z.array(anyObject), requests: z.array(anyObject), responses: z.array(anyObject), schemas: z.record(z.string(), z.unknown()),
-      observed: z.object({ count: z.number(), lastSeenAt: z.string() }).nullable(),
-    },
-  }, (args) => answer(async (reach) => {
-    const version = await reach.version(args.version);
-    const index = await parts.searchIndexes.of(version.versionId);
-    const [detail] = await withObserved(parts.observations, version.versionId, [await endpointDetail(parts.stores, index.view, index.operation(args.operation))]);
-    return detail!;
-  }, LONG_RUNNING));
+  registerGetEndpoint(server, { stores: parts.stores, observations: parts.observations, searchIndexes: parts.searchIndexes, versionArg: VERSION_ARG, answer });
 
   server.registerTool('get_openapi', {
     description: 'The OpenAPI 3.1 document of one service, as exported by GET {prefix}/services/{id}/openapi.',
     inputSchema: { version: VERSION_ARG, service: z.string().describe('Service slug or id.') },
     outputSchema: z.looseObject({ openapi: z.string(), info: anyObject }),
+    annotations: READ_ONLY_TOOL,
   }, (args) => answer(async (reach) => {
     const version = await reach.version(args.version);
     const view = await viewOf(parts.stores, version.versionId, ['services']);

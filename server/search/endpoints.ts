@@ -3,7 +3,6 @@
 // search index (ranking.ts) and the MCP tools; reads one version through the record stores (the
 // caller has already resolved and authorized the version).
 import { RecordNotFound } from '../errors.ts';
-import { componentRefsIn } from '../json/pointer.ts';
 import { isObject } from '../json/values.ts';
 import { inDocumentOrder, MARK, markOf } from '../ownership/mark.ts';
 import { schemeNamed } from '../ownership/service-records.ts';
@@ -141,14 +140,25 @@ export function endpointOf(view: VersionView, operation: CatalogRecord): Record<
   };
 }
 
+/** Everything recorded about one operation: its hit form, its parameters, bodies, responses and the version's component schemas. */
+export interface EndpointRecords {
+  endpoint: Record<string, unknown>;
+  operation: CatalogRecord;
+  parameters: CatalogRecord[];
+  requests: CatalogRecord[];
+  responses: CatalogRecord[];
+  /** The version's component schemas (Resources) by name. */
+  components: Map<string, unknown>;
+}
+
 /**
  * Everything about one operation an agent needs to call it: the hit form and the parameters
  * from the view (the search index keeps it), and its bodies and responses read for this
  * operation alone, with the version's schemas (one read each, at once: on FerretDB each read is
  * a scan of its collection whatever the filter, so this is never more than the whole-version
- * read it replaces).
+ * read it replaces). MCP get_endpoint makes its answer from them (mcp/endpoint-answer.ts).
  */
-export async function endpointDetail(stores: ReadonlyMap<string, RecordStore>, view: VersionView, operation: CatalogRecord): Promise<Record<string, unknown>> {
+export async function endpointDetail(stores: ReadonlyMap<string, RecordStore>, view: VersionView, operation: CatalogRecord): Promise<EndpointRecords> {
   const path = view.byId('paths', operation['pathId']);
   const versionId = operation.versionId;
   const [requests, responses, resources] = await Promise.all([
@@ -156,14 +166,13 @@ export async function endpointDetail(stores: ReadonlyMap<string, RecordStore>, v
     stores.get('responses')!.matching(versionId, { operationId: operation.id }),
     stores.get('resources')!.all(versionId),
   ].map(async (records) => [...await records].sort(inDocumentOrder)));
-  const parameters = parametersOf(view.ownedBy('parameters', operation.id), path ? view.ownedBy('parameters', path.id) : []);
   return {
-    ...endpointOf(view, operation),
-    operation: withoutInternals(operation),
-    parameters: parameters.map(withoutInternals),
-    requests: requests!.map(withoutInternals),
-    responses: responses!.map(withoutInternals),
-    schemas: referencedSchemas(resources!, [...parameters, ...requests!, ...responses!]),
+    endpoint: endpointOf(view, operation),
+    operation,
+    parameters: parametersOf(view.ownedBy('parameters', operation.id), path ? view.ownedBy('parameters', path.id) : []),
+    requests: requests!,
+    responses: responses!,
+    components: new Map(resources!.filter((record) => typeof record['name'] === 'string').map((record) => [String(record['name']), record['schema']])),
   };
 }
 
@@ -200,25 +209,6 @@ function schemeOf(record: CatalogRecord): Record<string, unknown> {
     parameterName: record['type'] === 'apiKey' ? str(kept['parameterName']) ?? str(kept['name']) : undefined,
     flows: record['flows'], openIdConnectUrl: record['openIdConnectUrl'],
   });
-}
-
-/** The Resources the records' schemas refer to (`#/components/schemas/<name>`), and theirs, by name. */
-function referencedSchemas(resources: readonly CatalogRecord[], records: readonly CatalogRecord[]): Record<string, unknown> {
-  const found: Record<string, unknown> = {};
-  const pending = records.flatMap((record) => componentRefsIn(record['schema'], 'schemas'));
-  while (pending.length > 0) {
-    const name = pending.pop()!;
-    if (name in found) continue;
-    const resource = resources.find((record) => record['name'] === name);
-    found[name] = resource?.['schema'] ?? null;
-    if (resource) pending.push(...componentRefsIn(resource['schema'], 'schemas'));
-  }
-  return found;
-}
-
-function withoutInternals(record: CatalogRecord): Record<string, unknown> {
-  const { kvStorage: _kvStorage, versionId: _versionId, ...rest } = record;
-  return rest;
 }
 
 function str(value: unknown): string | undefined {
