@@ -37,8 +37,12 @@ export async function viewOf(stores: ReadonlyMap<string, RecordStore>, versionId
   return viewFrom(versionId, await Promise.all(collections.map(async (name) => [name, await sortedRecords(stores, versionId, name)] as const)));
 }
 
+// Of a request body, the view keeps what slimRequest does; its schema and examples stay unread.
+const REQUEST_FIELDS = ['operationId', 'contentMediaType', 'kvStorage'];
+
 async function sortedRecords(stores: ReadonlyMap<string, RecordStore>, versionId: string, name: Name): Promise<CatalogRecord[]> {
-  return [...await stores.get(name)!.all(versionId)].sort(inDocumentOrder);
+  const store = stores.get(name)!;
+  return [...await (name === 'requests' ? store.allWith(versionId, REQUEST_FIELDS) : store.all(versionId))].sort(inDocumentOrder);
 }
 
 /** The view with the records of `changed` read again, the others kept. */

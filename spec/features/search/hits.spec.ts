@@ -111,6 +111,19 @@ describe('search: hits carry what a call needs', function () {
     expect(hit.bodyMediaTypes).to.deep.equal(['application/json', 'application/xml']);
   });
 
+  it('shows a body added, changed or deleted since the last search (the index reads back what was written)', async () => {
+    const before = await hitFor('add a note', 'addNote', 'regional');
+    const operationId = (await service.request.get(`${tenant.prefixes.V}/search`).query({ q: 'add a note', service: 'regional', limit: 1 }).set(bearer(tenant.readOnlyKey))).body.hits[0].operation.id;
+    const added = await service.request.post(`${tenant.prefixes.V}/requests`).set(bearer(tenant.key)).send({ operationId, contentMediaType: 'text/csv' });
+    expect(added.status, JSON.stringify(added.body)).to.equal(201);
+    expect((await hitFor('add a note', 'addNote', 'regional')).bodyMediaTypes).to.deep.equal([...before.bodyMediaTypes, 'text/csv']);
+    const changed = await service.request.patch(`${tenant.prefixes.V}/requests/${added.body.id}`).set(bearer(tenant.key)).send({ contentMediaType: 'text/tab-separated-values' });
+    expect(changed.status, JSON.stringify(changed.body)).to.equal(200);
+    expect((await hitFor('add a note', 'addNote', 'regional')).bodyMediaTypes).to.deep.equal([...before.bodyMediaTypes, 'text/tab-separated-values']);
+    expect((await service.request.delete(`${tenant.prefixes.V}/requests/${added.body.id}`).set(bearer(tenant.key))).status).to.equal(204);
+    expect((await hitFor('add a note', 'addNote', 'regional')).bodyMediaTypes).to.deep.equal(before.bodyMediaTypes);
+  });
+
   it('answers the same hits through MCP search_endpoints (the official client checks them against the tool\'s output schema)', async () => {
     const client = await agents.connect(tokenFor([tenant.project.id], { readOnly: true }));
     const http = await service.request.get(`${tenant.prefixes.V}/search`).query({ q: 'add a note', service: 'regional', limit: 3 }).set(bearer(tenant.readOnlyKey));
