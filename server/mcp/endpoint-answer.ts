@@ -44,14 +44,25 @@ const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 const SCHEMA_ONES = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems'];
 
-/** The answer: the first rung of the ladder whose JSON fits MAX_ENDPOINT_BYTES (else the last). */
+/**
+ * The answer: the first rung of the ladder whose JSON fits MAX_ENDPOINT_BYTES (else the last).
+ * Each rung cuts what the one before did and more, so sizes only fall along the ladder and the
+ * rung is found by bisection: a few builds of a large operation's answer, not one per rung.
+ */
 export function endpointAnswer(parts: EndpointParts, maxBytes = MAX_ENDPOINT_BYTES): Record<string, unknown> {
-  let answer: Record<string, unknown> = {};
-  for (const keep of LADDER) {
-    answer = answerKeeping(parts, keep);
-    if (Buffer.byteLength(JSON.stringify(answer)) <= maxBytes) return answer;
+  const fits = (answer: Record<string, unknown>) => Buffer.byteLength(JSON.stringify(answer)) <= maxBytes;
+  const whole = answerKeeping(parts, LADDER[0]!);
+  if (fits(whole)) return whole;
+  let [low, high] = [1, LADDER.length - 1];
+  let best: Record<string, unknown> | undefined;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    const answer = answerKeeping(parts, LADDER[middle]!);
+    if (fits(answer)) [high, best] = [middle, answer];
+    else low = middle + 1;
   }
-  return answer;
+  // None before the last fitted: the last is the answer, whether it fits or not.
+  return best ?? answerKeeping(parts, LADDER[high]!);
 }
 
 function answerKeeping(parts: EndpointParts, keep: Keep): Record<string, unknown> {
