@@ -72,6 +72,16 @@ describe('get_endpoint answer', () => {
     expect((answer['truncated'] as { cut: string[] }).cut).to.deep.equal(['examples']);
   });
 
+  it('leaves out an OAuth flow\'s list of every scope when it does not fit, keeping the scopes the operation asks for', () => {
+    const scopes = Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`scope:${i}`, `Lets the app do thing number ${i} on your behalf.`]));
+    const scheme = { id: 'sec_sch_1', name: 'oauth', type: 'oauth2', flows: { authorizationCode: { authorizationUrl: 'https://auth.example/authorize', tokenUrl: 'https://auth.example/token', scopes } } };
+    const endpoint = { ...parts().endpoint, security: [[{ scheme, scopes: ['scope:7'] }]] };
+    const answer = endpointAnswer(parts({ endpoint }), 16 * 1024);
+    expect(Buffer.byteLength(JSON.stringify(answer))).to.be.at.most(16 * 1024);
+    expect(answer['security']).to.deep.equal([[{ scheme: { ...scheme, flows: { authorizationCode: { authorizationUrl: 'https://auth.example/authorize', tokenUrl: 'https://auth.example/token' } } }, scopes: ['scope:7'] }]]);
+    expect((answer['truncated'] as { cut: string[] }).cut.some((note) => note.startsWith('the OAuth flows\' lists of all scopes'))).to.equal(true);
+  });
+
   it('names a component it cannot include by its $ref and lists it as cut', () => {
     const chain = new Map<string, unknown>([
       ['A', { type: 'object', properties: { b: { $ref: '#/components/schemas/B' } } }],
