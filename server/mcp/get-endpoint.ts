@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
 import { withObserved } from '../insights/observed.ts';
 import type { Observations } from '../insights/observations.ts';
-import { endpointDetail, serviceBySlug, type VersionView } from '../search/endpoints.ts';
+import { endpointDetail, type VersionView } from '../search/endpoints.ts';
 import type { SearchIndexes } from '../search/indexes.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { READ_ONLY_TOOL, type Answer } from './calls.ts';
@@ -41,7 +41,7 @@ export function registerGetEndpoint(server: McpServer, parts: GetEndpointParts):
   }, (args) => parts.answer(async (reach) => {
     const version = await reach.version(args.version);
     const index = await parts.searchIndexes.of(version.versionId);
-    const operation = operationNamed(index.view, args.operation, args.service);
+    const operation = operationNamed(index.view, args.operation, args.service, parts.stores.get('services')!.collection.notFound);
     const detail = await endpointDetail(parts.stores, index.view, operation);
     const [endpoint] = await withObserved(parts.observations, version.versionId, [detail.endpoint]);
     return endpointAnswer({ ...detail, endpoint: endpoint! });
@@ -53,8 +53,11 @@ export function registerGetEndpoint(server: McpServer, parts: GetEndpointParts):
  * operationId is unique within a service only: when several services have it and none is
  * named, the caller must choose (never one of them silently).
  */
-export function operationNamed(view: VersionView, ref: string, serviceRef?: string): CatalogRecord {
-  const service = serviceRef === undefined ? undefined : view.byId('services', serviceRef) ?? serviceBySlug(view, serviceRef);
+export function operationNamed(view: VersionView, ref: string, serviceRef: string | undefined, serviceNotFound: string): CatalogRecord {
+  // From the view the index keeps: the services are in it already.
+  const service = serviceRef === undefined ? undefined
+    : view.byId('services', serviceRef) ?? view.of('services').find((record) => record['slug'] === serviceRef);
+  if (serviceRef !== undefined && !service) throw new RecordNotFound(serviceNotFound);
   const serviceOf = (operation: CatalogRecord) => view.byId('services', view.byId('paths', operation['pathId'])?.['serviceId']);
   const byId = view.byId('operations', ref);
   const candidates = (byId ? [byId] : view.of('operations').filter((operation) => operation['operationId'] === ref))
