@@ -2,7 +2,7 @@
 // same reach (both versions reached for read as every tool reaches one: mcp/calls.ts).
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { Answer } from '../mcp/calls.ts';
+import { READ_ONLY_TOOL, type Answer } from '../mcp/calls.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { compareVersions } from './routes.ts';
@@ -22,6 +22,7 @@ export function registerCompareVersions(server: McpServer, { schemas, stores, ve
       against: version.describe('The version clients use now, in the same forms.'),
       service: z.string().optional().describe('Only this service (slug or `svc_` id, on either side).'),
     },
+    annotations: READ_ONLY_TOOL,
     outputSchema: {
       summary: z.object({ breaking: z.number().int(), nonBreaking: z.number().int() }),
       changes: z.array(z.looseObject({ level: z.string(), rule: z.string(), message: z.string() })),

@@ -2,7 +2,7 @@
 // way every tool reaches data (the version reached for read: mcp/calls.ts).
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { Answer } from '../mcp/calls.ts';
+import { READ_ONLY_TOOL, type Answer } from '../mcp/calls.ts';
 import { MAX_LIMIT } from '../operations/list-query.ts';
 import { serviceNamed } from '../pipeline/stages.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
@@ -26,6 +26,7 @@ export function registerInsightTools(server: McpServer, parts: InsightToolParts)
       service: z.string().optional().describe('Only this service (slug or `svc_` id).'),
       status: z.enum(STATUSES).optional().describe('Only endpoints with this status.'),
     },
+    annotations: READ_ONLY_TOOL,
     outputSchema: { items: z.array(z.looseObject({ method: z.string(), path: z.string(), status: z.string(), count: z.number() })), hasMore: z.boolean() },
   }, (args) => parts.answer(async (reach) => {
     const version = await reach.version(args.version);

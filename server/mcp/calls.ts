@@ -3,7 +3,7 @@
 // authorized for read) within the call's database budget (DB_TIMEOUT_MS), then the tool's work,
 // bounded too unless it reads whole versions; the result, or a tool error with the text the HTTP
 // interface would answer (server/errors.ts toApiError, as for every HTTP error).
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { Credential } from '../auth/credential.ts';
 import { Deadline } from '../deadline.ts';
@@ -11,6 +11,12 @@ import { toApiError, type ApiError } from '../errors.ts';
 import { checked, reachProject, reachVersion, versionAddressIn } from '../pipeline/stages.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { ResolvedVersion, VersionResolver } from '../versions/resolve.ts';
+
+/**
+ * Every tool of the catalog only reads (MCP tool annotations): an agent's host may call them
+ * without asking, and they reach nothing outside the catalog.
+ */
+export const READ_ONLY_TOOL: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 
 /** What a tool's work reaches, each named by the argument that gave it (for its 400). */
 export interface ToolReach {

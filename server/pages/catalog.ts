@@ -8,6 +8,7 @@ import { Deadline } from '../deadline.ts';
 import { compareVersions } from '../changes/routes.ts';
 import type { ChangeReport } from '../changes/catalog.ts';
 import { RecordNotFound } from '../errors.ts';
+import { componentRefsIn } from '../json/pointer.ts';
 import { exportService } from '../descriptions/export.ts';
 import type { Observations } from '../insights/observations.ts';
 import { withObserved } from '../insights/observed.ts';
@@ -104,7 +105,8 @@ export class PageCatalog {
 
   /** An operation as MCP's get_endpoint gives it: hit form, parameters, bodies, responses, schemas. */
   async operation(view: VersionView, operation: CatalogRecord): Promise<Record<string, unknown>> {
-    return endpointDetail(this.#parts.stores, view, operation);
+    const { endpoint, parameters, requests, responses, components } = await endpointDetail(this.#parts.stores, view, operation);
+    return { ...endpoint, operation, parameters, requests, responses, schemas: referencedSchemas(components, [...parameters, ...requests, ...responses]) };
   }
 
   /** The service a page's address names by slug, among the version's (its 404 otherwise). */
@@ -125,3 +127,16 @@ export class PageCatalog {
   }
 }
 
+
+/** The component schemas the records' schemas reference, and those they reference in turn, by name (null: named but missing). */
+function referencedSchemas(components: ReadonlyMap<string, unknown>, records: readonly CatalogRecord[]): Record<string, unknown> {
+  const found: Record<string, unknown> = {};
+  const pending = records.flatMap((record) => componentRefsIn(record['schema'], 'schemas'));
+  while (pending.length > 0) {
+    const name = pending.pop()!;
+    if (name in found) continue;
+    found[name] = components.get(name) ?? null;
+    pending.push(...componentRefsIn(components.get(name), 'schemas'));
+  }
+  return found;
+}

@@ -4,20 +4,29 @@
 // caller has already resolved and authorized the version).
 import { componentRefsIn } from '../json/pointer.ts';
 import { isObject } from '../json/values.ts';
-import { inDocumentOrder } from '../ownership/mark.ts';
+import { inDocumentOrder, MARK, markOf } from '../ownership/mark.ts';
 import { schemeNamed } from '../ownership/service-records.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
+import { bodyMediaTypes, parametersOf, requiredParameters, urlTemplate } from './call.ts';
+import { operationTitle } from './title.ts';
 
-export type Name = 'services' | 'paths' | 'operations' | 'parameters' | 'servers' | 'security-schemes';
+export type Name = 'services' | 'paths' | 'operations' | 'parameters' | 'servers' | 'security-schemes' | 'requests';
 
-/** What search and the endpoint hits read: not the bodies, responses and schemas of endpointDetail. */
-export const SEARCH_COLLECTIONS: readonly Name[] = ['services', 'paths', 'operations', 'parameters', 'servers', 'security-schemes'];
+/**
+ * What search and the endpoint hits read: not the responses and schemas of endpointDetail;
+ * of the request bodies, only their media types (a view keeps them slim: see viewFrom).
+ */
+export const SEARCH_COLLECTIONS: readonly Name[] = ['services', 'paths', 'operations', 'parameters', 'servers', 'security-schemes', 'requests'];
 
 /** One version's records, grouped for lookups. */
 export interface VersionView {
   of(name: Name): readonly CatalogRecord[];
   byId(name: Name, id: unknown): CatalogRecord | undefined;
+  /** The records of `name` that this operation, path or service owns (`operationId`, `pathId` or `serviceId` is its id). */
+  ownedBy(name: Name, ownerId: string): CatalogRecord[];
 }
+
+const OWNER_FIELDS = ['operationId', 'pathId', 'serviceId'] as const;
 
 /**
  * The version's records of `collections`, read at once. Each read costs the collection's size
@@ -28,8 +37,12 @@ export async function viewOf(stores: ReadonlyMap<string, RecordStore>, versionId
   return viewFrom(versionId, await Promise.all(collections.map(async (name) => [name, await sortedRecords(stores, versionId, name)] as const)));
 }
 
+// Of a request body, the view keeps what slimRequest does; its schema and examples stay unread.
+const REQUEST_FIELDS = ['operationId', 'contentMediaType', 'kvStorage'];
+
 async function sortedRecords(stores: ReadonlyMap<string, RecordStore>, versionId: string, name: Name): Promise<CatalogRecord[]> {
-  return [...await stores.get(name)!.all(versionId)].sort(inDocumentOrder);
+  const store = stores.get(name)!;
+  return [...await (name === 'requests' ? store.allWith(versionId, REQUEST_FIELDS) : store.all(versionId))].sort(inDocumentOrder);
 }
 
 /** The view with the records of `changed` read again, the others kept. */
@@ -55,11 +68,30 @@ export function emptyView(versionId: string): VersionView {
 
 /** A view of records already read (the search benchmark's saved view). */
 export function viewFrom(versionId: string, read: ReadonlyArray<readonly [Name, CatalogRecord[]]>): VersionView {
-  const all = new Map<Name, CatalogRecord[]>(read);
-  const ids = new Map<Name, Map<string, CatalogRecord>>(read.map(([name, records]) => [name, new Map(records.map((record) => [record.id, record]))]));
+  const all = new Map<Name, CatalogRecord[]>(read.map(([name, records]) => [name, name === 'requests' ? records.map(slimRequest) : records]));
+  const ids = new Map<Name, Map<string, CatalogRecord>>([...all].map(([name, records]) => [name, new Map(records.map((record) => [record.id, record]))]));
   // A view is read for a purpose; asking it for more is a mistake in the caller, not "none".
   const missing = (name: Name): never => {
     throw new Error(`this view of version ${versionId} did not read ${name}`);
+  };
+  // Grouped on first use: a hit looks up its own parameters, servers and bodies among the version's.
+  const owned = new Map<Name, Map<string, CatalogRecord[]>>();
+  const ownersOf = (name: Name): Map<string, CatalogRecord[]> => {
+    let byOwner = owned.get(name);
+    if (!byOwner) {
+      byOwner = new Map();
+      for (const record of all.get(name) ?? missing(name)) {
+        for (const field of OWNER_FIELDS) {
+          const owner = record[field];
+          if (typeof owner !== 'string') continue;
+          const records = byOwner.get(owner);
+          if (records) records.push(record);
+          else byOwner.set(owner, [record]);
+        }
+      }
+      owned.set(name, byOwner);
+    }
+    return byOwner;
   };
   return {
     of: (name) => all.get(name) ?? missing(name),
@@ -67,23 +99,53 @@ export function viewFrom(versionId: string, read: ReadonlyArray<readonly [Name, 
       const byId = ids.get(name) ?? missing(name);
       return typeof id === 'string' ? byId.get(id) : undefined;
     },
+    ownedBy: (name, ownerId) => [...ownersOf(name).get(ownerId) ?? []],
   };
 }
 
-/** The hit form of an operation (without score). */
+/**
+ * A request body as the view keeps it: its media type, operation and document order, not its
+ * schema and examples (a version's bodies can weigh more than the rest of the view together).
+ */
+function slimRequest(record: CatalogRecord): CatalogRecord {
+  const mark = markOf(record);
+  return {
+    id: record.id, versionId: record.versionId, operationId: record['operationId'], contentMediaType: record['contentMediaType'],
+    ...(mark ? { kvStorage: { [MARK]: mark } } : {}),
+  };
+}
+
+/** The hit form of an operation (without score): who it is, and what a call to it needs. */
 export function endpointOf(view: VersionView, operation: CatalogRecord): Record<string, unknown> {
   const path = view.byId('paths', operation['pathId']);
   const service = view.byId('services', path?.['serviceId']);
+  const servers = serversOf(view, operation, path, service);
+  const pathText = str(path?.['path']) ?? '';
   return {
+    ...defined({ title: operationTitle({ summary: operation['summary'], description: operation['description'] }) }),
     operation: defined({
       id: operation.id, operationId: operation['operationId'], method: operation['method'],
       summary: operation['summary'], deprecated: operation['deprecated'] === true,
     }),
-    path: { id: path?.id ?? String(operation['pathId']), path: str(path?.['path']) ?? '' },
+    path: { id: path?.id ?? String(operation['pathId']), path: pathText },
     service: service ? { id: service.id, slug: service['slug'], name: service['name'] } : null,
-    servers: serversOf(view, operation, path, service),
+    url: urlTemplate(servers[0], pathText),
+    requiredParameters: requiredParameters(view.ownedBy('parameters', operation.id), path ? view.ownedBy('parameters', path.id) : []),
+    bodyMediaTypes: bodyMediaTypes(view.ownedBy('requests', operation.id)),
+    servers: servers.map((server) => String(server['url'])),
     security: securityOf(view, operation, service),
   };
+}
+
+/** Everything recorded about one operation: its hit form, its parameters, bodies, responses and the version's component schemas. */
+export interface EndpointRecords {
+  endpoint: Record<string, unknown>;
+  operation: CatalogRecord;
+  parameters: CatalogRecord[];
+  requests: CatalogRecord[];
+  responses: CatalogRecord[];
+  /** The version's component schemas (Resources) by name. */
+  components: Map<string, unknown>;
 }
 
 /**
@@ -91,9 +153,9 @@ export function endpointOf(view: VersionView, operation: CatalogRecord): Record<
  * from the view (the search index keeps it), and its bodies and responses read for this
  * operation alone, with the version's schemas (one read each, at once: on FerretDB each read is
  * a scan of its collection whatever the filter, so this is never more than the whole-version
- * read it replaces).
+ * read it replaces). MCP get_endpoint makes its answer from them (mcp/endpoint-answer.ts).
  */
-export async function endpointDetail(stores: ReadonlyMap<string, RecordStore>, view: VersionView, operation: CatalogRecord): Promise<Record<string, unknown>> {
+export async function endpointDetail(stores: ReadonlyMap<string, RecordStore>, view: VersionView, operation: CatalogRecord): Promise<EndpointRecords> {
   const path = view.byId('paths', operation['pathId']);
   const versionId = operation.versionId;
   const [requests, responses, resources] = await Promise.all([
@@ -101,26 +163,20 @@ export async function endpointDetail(stores: ReadonlyMap<string, RecordStore>, v
     stores.get('responses')!.matching(versionId, { operationId: operation.id }),
     stores.get('resources')!.all(versionId),
   ].map(async (records) => [...await records].sort(inDocumentOrder)));
-  const own = view.of('parameters').filter((record) => record['operationId'] === operation.id);
-  const inherited = view.of('parameters').filter((record) => path && record['pathId'] === path.id
-    && !own.some((mine) => mine['name'] === record['name'] && mine['in'] === record['in']));
-  const parameters = [...inherited, ...own];
   return {
-    ...endpointOf(view, operation),
-    operation: withoutInternals(operation),
-    parameters: parameters.map(withoutInternals),
-    requests: requests!.map(withoutInternals),
-    responses: responses!.map(withoutInternals),
-    schemas: referencedSchemas(resources!, [...parameters, ...requests!, ...responses!]),
+    endpoint: endpointOf(view, operation),
+    operation,
+    parameters: parametersOf(view.ownedBy('parameters', operation.id), path ? view.ownedBy('parameters', path.id) : []),
+    requests: requests!,
+    responses: responses!,
+    components: new Map(resources!.filter((record) => typeof record['name'] === 'string').map((record) => [String(record['name']), record['schema']])),
   };
 }
 
-function serversOf(view: VersionView, operation: CatalogRecord, path: CatalogRecord | undefined, service: CatalogRecord | undefined): string[] {
-  const servers = view.of('servers');
-  for (const [field, owner] of [['operationId', operation], ['pathId', path], ['serviceId', service]] as const) {
-    if (!owner) continue;
-    const urls = servers.filter((record) => record[field] === owner.id).map((record) => String(record['url']));
-    if (urls.length > 0) return urls;
+function serversOf(view: VersionView, operation: CatalogRecord, path: CatalogRecord | undefined, service: CatalogRecord | undefined): CatalogRecord[] {
+  for (const owner of [operation, path, service]) {
+    const own = owner ? view.ownedBy('servers', owner.id) : [];
+    if (own.length > 0) return own;
   }
   return [];
 }
@@ -150,25 +206,6 @@ function schemeOf(record: CatalogRecord): Record<string, unknown> {
     parameterName: record['type'] === 'apiKey' ? str(kept['parameterName']) ?? str(kept['name']) : undefined,
     flows: record['flows'], openIdConnectUrl: record['openIdConnectUrl'],
   });
-}
-
-/** The Resources the records' schemas refer to (`#/components/schemas/<name>`), and theirs, by name. */
-function referencedSchemas(resources: readonly CatalogRecord[], records: readonly CatalogRecord[]): Record<string, unknown> {
-  const found: Record<string, unknown> = {};
-  const pending = records.flatMap((record) => componentRefsIn(record['schema'], 'schemas'));
-  while (pending.length > 0) {
-    const name = pending.pop()!;
-    if (name in found) continue;
-    const resource = resources.find((record) => record['name'] === name);
-    found[name] = resource?.['schema'] ?? null;
-    if (resource) pending.push(...componentRefsIn(resource['schema'], 'schemas'));
-  }
-  return found;
-}
-
-function withoutInternals(record: CatalogRecord): Record<string, unknown> {
-  const { kvStorage: _kvStorage, versionId: _versionId, ...rest } = record;
-  return rest;
 }
 
 function str(value: unknown): string | undefined {

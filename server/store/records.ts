@@ -3,7 +3,7 @@
 // new revision of its version (revisions.ts) so caches of the version know it changed.
 import type { Collection as MongoCollection, Db, Document, Filter } from 'mongodb';
 import type { CompiledCollection } from '../schemas/registry.ts';
-import { decodeValue, encodeField } from './codec.ts';
+import { decodeValue, encodeField, encodeKey } from './codec.ts';
 import { keysetFilter, mongoSort, type SortKey } from './cursor.ts';
 import { writeInBatches } from './bulk-writes.ts';
 import { RecordLocks } from './locks.ts';
@@ -196,6 +196,17 @@ export class RecordStore {
   /** Every record of the version, in id order (the sync of an import reads a service's records whole). */
   async all(versionId: string): Promise<CatalogRecord[]> {
     const documents = await this.#documents.find({ versionId }).sort({ versionId: 1, id: 1 }).toArray();
+    return documents.map((document) => this.toRecord(document));
+  }
+
+  /**
+   * Every record of the version with only these top-level fields (and its id), in id order: the
+   * same scan as `all` on FerretDB, without decoding what is left out (request bodies' schemas
+   * when search wants their media types). Fields left out read as their defaults.
+   */
+  async allWith(versionId: string, fields: readonly string[]): Promise<CatalogRecord[]> {
+    const projection = Object.fromEntries(['id', 'versionId', ...fields].map((field) => [encodeKey(field), 1]));
+    const documents = await this.#documents.find({ versionId }, { projection: { _id: 0, ...projection } }).sort({ versionId: 1, id: 1 }).toArray();
     return documents.map((document) => this.toRecord(document));
   }
 

@@ -356,11 +356,15 @@ export interface SearchResults {
 }
 
 /**
- * An operation with what a caller needs to call it: where (servers) and with which credentials (security).
+ * An operation with what a caller needs to call it: a readable title, where (the ready URL template, servers), what to send (required parameters, body media types) and with which credentials (security).
  *
  * From schemas/api/search.json#/$defs/endpoint.
  */
 export interface Endpoint {
+  /**
+   * A readable title: the operation's summary, else its description's first sentence as plain text (Markdown and HTML dropped), at most 120 characters. Absent when the operation has neither.
+   */
+  title?: string;
   /**
    * The operation record's identifying fields.
    */
@@ -418,6 +422,20 @@ export interface Endpoint {
     name: string;
   } | null;
   /**
+   * The ready URL template: the first server URL (as in `servers`) with each server variable replaced by its default, joined with the path; the path's own `{parameters}` are left for the caller to fill. The path alone when no server applies; relative when the server URL is.
+   */
+  url: string;
+  /**
+   * The parameters a call must send (path parameters, and the others marked required), the path's inherited ones first.
+   */
+  requiredParameters: RequiredParameter[];
+  /**
+   * The media types the request body may be sent as, in document order; empty when the operation takes no body.
+   *
+   * Items: A media type, for example `application/json`.
+   */
+  bodyMediaTypes: string[];
+  /**
    * Server URLs: the operation's, else the path's, else the service's.
    *
    * Items: A server URL template, as recorded.
@@ -446,6 +464,26 @@ export type EndpointHit = Endpoint & {
   score: number;
   [k: string]: unknown;
 };
+
+/**
+ * One parameter a call must send.
+ *
+ * From schemas/api/search.json#/$defs/requiredParameter.
+ */
+export interface RequiredParameter {
+  /**
+   * The parameter's name.
+   */
+  name: string;
+  /**
+   * path, query, header or cookie.
+   */
+  in: string;
+  /**
+   * The parameter schema's own type (the first that is not null); absent when the schema gives none directly (a `$ref`, a `oneOf`): see get_endpoint or the service's OpenAPI document.
+   */
+  type?: string;
+}
 
 /**
  * One security scheme of a requirement, resolved, with the scopes asked for.

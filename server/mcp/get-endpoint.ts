@@ -1,0 +1,71 @@
+// The MCP tool get_endpoint: one operation, named by operationId or record id (and, where an
+// operationId is shared by several services, by its service), answered compact and bounded.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { InvalidRequest, RecordNotFound } from '../errors.ts';
+import { withObserved } from '../insights/observed.ts';
+import type { Observations } from '../insights/observations.ts';
+import { endpointDetail, type VersionView } from '../search/endpoints.ts';
+import type { SearchIndexes } from '../search/indexes.ts';
+import type { CatalogRecord, RecordStore } from '../store/records.ts';
+import { READ_ONLY_TOOL, type Answer } from './calls.ts';
+import { endpointAnswer, MAX_ENDPOINT_BYTES } from './endpoint-answer.ts';
+
+export interface GetEndpointParts {
+  stores: ReadonlyMap<string, RecordStore>;
+  observations: Observations;
+  searchIndexes: SearchIndexes;
+  versionArg: z.ZodString;
+  answer: Answer;
+}
+
+const anyObject = z.looseObject({});
+
+export function registerGetEndpoint(server: McpServer, parts: GetEndpointParts): void {
+  server.registerTool('get_endpoint', {
+    description: `One operation with what a call needs: its title, ready URL template, required parameters, servers and resolved security, then every parameter, each distinct request body once with its media types, the responses and the component schemas they reference. Answers stay within ${MAX_ENDPOINT_BYTES / 1024} KB: for a large operation, examples, long descriptions, error responses' schemas, OAuth flows' lists of all scopes and deeply nested schemas are cut (\`truncated\` says what, and where get_openapi has the rest). An operationId that several services of the version use needs \`service\`; without it the answer is an error listing the candidates.`,
+    inputSchema: {
+      version: parts.versionArg,
+      operation: z.string().describe('The operationId, or the operation record id (`op_...`).'),
+      service: z.string().optional().describe('The service (slug or id) whose operation this is; needed when several services have this operationId.'),
+    },
+    outputSchema: {
+      title: z.string().optional(), operation: anyObject, path: anyObject, service: anyObject.nullable(),
+      url: z.string(), requiredParameters: z.array(anyObject), bodyMediaTypes: z.array(z.string()),
+      servers: z.array(z.string()), security: z.array(z.array(anyObject)),
+      parameters: z.array(anyObject), requests: z.array(anyObject), responses: z.array(anyObject), schemas: z.record(z.string(), z.unknown()),
+      observed: z.object({ count: z.number(), lastSeenAt: z.string() }).nullable(),
+      truncated: z.object({ cut: z.array(z.string()), rest: z.string() }).optional(),
+    },
+    annotations: READ_ONLY_TOOL,
+  }, (args) => parts.answer(async (reach) => {
+    const version = await reach.version(args.version);
+    const index = await parts.searchIndexes.of(version.versionId);
+    const operation = operationNamed(index.view, args.operation, args.service, parts.stores.get('services')!.collection.notFound);
+    const detail = await endpointDetail(parts.stores, index.view, operation);
+    const [endpoint] = await withObserved(parts.observations, version.versionId, [detail.endpoint]);
+    return endpointAnswer({ ...detail, endpoint: endpoint! });
+  }, { longRunning: true }));
+}
+
+/**
+ * The operation with this record id or operationId, in `service` (slug or id) when given. An
+ * operationId is unique within a service only: when several services have it and none is
+ * named, the caller must choose (never one of them silently).
+ */
+export function operationNamed(view: VersionView, ref: string, serviceRef: string | undefined, serviceNotFound: string): CatalogRecord {
+  // From the view the index keeps: the services are in it already.
+  const service = serviceRef === undefined ? undefined
+    : view.byId('services', serviceRef) ?? view.of('services').find((record) => record['slug'] === serviceRef);
+  if (serviceRef !== undefined && !service) throw new RecordNotFound(serviceNotFound);
+  const serviceOf = (operation: CatalogRecord) => view.byId('services', view.byId('paths', operation['pathId'])?.['serviceId']);
+  const byId = view.byId('operations', ref);
+  const candidates = (byId ? [byId] : view.of('operations').filter((operation) => operation['operationId'] === ref))
+    .filter((operation) => service === undefined || serviceOf(operation)?.id === service.id);
+  if (candidates.length === 0) throw new RecordNotFound('Operation not found');
+  if (candidates.length > 1) {
+    const named = candidates.map((operation) => `${String(serviceOf(operation)?.['slug'] ?? 'no service')} (${operation.id})`);
+    throw InvalidRequest.field('service', `required: operation "${ref}" is in several services; name one (slug or id): ${named.join(', ')}`);
+  }
+  return candidates[0]!;
+}
