@@ -7,7 +7,8 @@ import { Conflict, InvalidRequest, PayloadTooLarge, type ApiError } from '../err
 import { recordProblem, type RecordLimits, type RecordProblem } from '../http/body.ts';
 import { newId } from '../ids.ts';
 import type { Fields } from '../operations/record-body.ts';
-import { MARK, type Mark } from '../ownership/mark.ts';
+import { stablePositions } from '../ownership/document-order.ts';
+import { MARK, markOf, type Mark } from '../ownership/mark.ts';
 import { recordsOfService, serviceKinds } from '../ownership/service-records.ts';
 import { keyOf } from '../schemas/record-keys.ts';
 import type { CompiledCollection } from '../schemas/registry.ts';
@@ -120,12 +121,13 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
   const placed = new Map<string, Map<string, string>>(names.map((name) => [name, new Map()]));
   const pointers = new Map<string, string>();
   const beyondLimits: Refused[] = [];
-  let order = 0;
+  // Every record the document makes, in document order; positions are given once all are known.
+  const planned: { name: string; fields: Fields; mark: Mark; before: CatalogRecord | undefined }[] = [];
 
   const place = (placement: Placement): string | undefined => {
     const { collection: name, original } = placement;
     const collection = store(name).collection;
-    const mark: Mark = { service: serviceId, order: order++, ...(placement.generated ? { generated: placement.generated } : {}) };
+    const mark: Mark = { service: serviceId, order: 0, ...(placement.generated ? { generated: placement.generated } : {}) };
     const fields: Fields = { ...definedFields(placement.fields), versionId: target.versionId, kvStorage: { [MARK]: mark } };
     if (name === 'services') fields['id'] = serviceId;
     fields['kvStorage'] = { ...residual(original, RENDER[name]!(fields)), [MARK]: mark };
@@ -137,6 +139,8 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
     }
     const before = byKey.get(name)!.get(key);
     fields['id'] ??= before?.id ?? newId(collection.idPrefix);
+    // What the catalog set and no document holds (a Service's traffic state) stays as stored.
+    for (const field of collection.keptOnImport) if (before?.[field] !== undefined) fields[field] = before[field];
     // Before validation, as for a body: the schema checks recurse, and the limits bound them.
     const beyond = recordProblem(fields, target.limits);
     if (beyond) {
@@ -150,6 +154,17 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
     }
     placed.get(name)!.set(key, fields['id'] as string);
     pointers.set(`${name}:${fields['id'] as string}`, placement.pointer);
+    planned.push({ name, fields, mark, before });
+    return fields['id'] as string;
+  };
+  mapDocument(document, { slug, organizationId: target.projectId }, place);
+  if (beyondLimits.length > 0) throw refusal(beyondLimits);
+
+  // Stored records keep their positions where the document keeps their order, so an insertion
+  // rewrites only the new records (document-order.ts); then each record is compared whole.
+  const positions = stablePositions(planned.map(({ before }) => (before ? markOf(before)?.order : undefined)));
+  planned.forEach(({ name, fields, mark, before }, index) => {
+    mark.order = positions[index]!;
     if (before && sameJson(stored(before), fields)) {
       const earlier = written.get(`${name}:${fields['id'] as string}`);
       changes[name]![earlier ?? 'unchanged']++;
@@ -157,10 +172,7 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
       changes[name]![before ? 'updated' : 'created']++;
       (before ? replaces : inserts).get(name)!.push(fields as CatalogRecord);
     }
-    return fields['id'] as string;
-  };
-  mapDocument(document, { slug, organizationId: target.projectId }, place);
-  if (beyondLimits.length > 0) throw refusal(beyondLimits);
+  });
 
   const owned = recordsOfService(kinds, serviceId, existing);
   const deletes = new Map<string, string[]>();
