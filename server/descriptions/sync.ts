@@ -8,8 +8,8 @@ import { recordProblem, type RecordLimits, type RecordProblem } from '../http/bo
 import { newId } from '../ids.ts';
 import type { Fields } from '../operations/record-body.ts';
 import { stablePositions } from '../ownership/document-order.ts';
-import { MARK, markOf, type Mark } from '../ownership/mark.ts';
-import { recordsOfService, serviceKinds } from '../ownership/service-records.ts';
+import { MARK, MARKED_SERVICE, markOf, type Mark } from '../ownership/mark.ts';
+import { recordsOfService, serviceKinds, SERVICES } from '../ownership/service-records.ts';
 import { keyOf } from '../schemas/record-keys.ts';
 import type { CompiledCollection } from '../schemas/registry.ts';
 import { NaturalKeyTaken, type CatalogRecord, type RecordStore } from '../store/records.ts';
@@ -36,7 +36,7 @@ export interface ImportPlan {
   serviceId: string;
   /** The kinds of a service's records, parents first (serviceKinds). */
   kinds: readonly CompiledCollection[];
-  /** The version's records before the import, by collection. */
+  /** The records before the import that may be the service's (its own, and the version's unmarked ones), by collection. */
   existing: ReadonlyMap<string, readonly CatalogRecord[]>;
   inserts: ReadonlyMap<string, readonly CatalogRecord[]>;
   replaces: ReadonlyMap<string, readonly CatalogRecord[]>;
@@ -107,13 +107,17 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
   // Parents first: the order of the writes (deletes go the other way).
   const kinds = serviceKinds([...target.stores.values()].map(({ collection }) => collection));
   const names = kinds.map(({ name }) => name);
+  // Only the service's own records are read (issue 25: an import cost what the whole version
+  // held): the service by its slug, then each kind's records marked as the service's or unmarked
+  // (made over HTTP); the other services' records are marked as theirs and never read.
+  const services = await store(SERVICES).matching(target.versionId, { slug });
+  const found = services[0];
+  const serviceId = found?.id ?? newId(store(SERVICES).collection.idPrefix);
   const existing = new Map<string, CatalogRecord[]>();
-  for (const name of names) existing.set(name, await store(name).all(target.versionId));
+  for (const name of names) existing.set(name, name === SERVICES ? services : await store(name).markedOrUnmarked(target.versionId, MARKED_SERVICE, serviceId));
   const byKey = new Map<string, Map<string, CatalogRecord>>();
   for (const [name, records] of existing) byKey.set(name, new Map(records.map((record) => [importKey(store(name).collection, record), record])));
 
-  const found = byKey.get('services')!.get(importKey(store('services').collection, { slug }));
-  const serviceId = found?.id ?? newId(store('services').collection.idPrefix);
   const warnings: Warning[] = [];
   const changes = Object.fromEntries(names.map((name) => [name, { created: 0, updated: 0, deleted: 0, unchanged: 0 }])) as Record<string, Counts>;
   const inserts = new Map<string, CatalogRecord[]>(names.map((name) => [name, []]));

@@ -10,6 +10,8 @@
 type Fields = Readonly<Record<string, unknown>>;
 
 export const MARK = 'x-catalog';
+/** The mark's service as a (dotted) field of the stored record: what an import reads its service's records by. */
+export const MARKED_SERVICE = `kvStorage.${MARK}.service`;
 
 export interface Mark {
   service: string;
