@@ -5,6 +5,7 @@ import type { Fields } from '../operations/record-body.ts';
 import { pointer } from '../json/pointer.ts';
 import { isObject, without, type JsonObject } from '../json/values.ts';
 import { generatedEnum, keptExamples, keptHeaders } from './render.ts';
+import { PARTED_MEMBERS } from './service-parts.ts';
 
 export interface Placement {
   collection: string;
@@ -84,9 +85,9 @@ export function mapDocument(document: JsonObject, service: Fields, place: Place)
       security: Array.isArray(document['security']) ? document['security'] : undefined,
     },
     // Everything the records below do not carry stays with the service (info.version, tags,
-    // webhooks, the resolved components...).
+    // the resolved components...), but webhooks: kept as parts beside it (service-parts.ts).
     original: {
-      ...without(document, 'paths', 'servers'),
+      ...without(document, 'paths', 'servers', ...PARTED_MEMBERS),
       ...(Object.keys(components).length > 0 ? { components: without(components, ...Object.keys(SERVICE_OWNED_COMPONENTS)) } : {}),
     },
     pointer: '',

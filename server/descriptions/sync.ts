@@ -16,6 +16,7 @@ import { NaturalKeyTaken, type CatalogRecord, type RecordStore } from '../store/
 import { isObject, residual, sameJson, type JsonObject } from '../json/values.ts';
 import { mapDocument, type Placement } from './map.ts';
 import { RENDER } from './render.ts';
+import { partsOf, SERVICE_PARTS, ServiceParts } from './service-parts.ts';
 
 export interface Counts { created: number; updated: number; deleted: number; unchanged: number }
 export interface Warning { pointer: string; message: string }
@@ -187,6 +188,10 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
     deletes.set(name, gone);
   }
 
+  // The webhooks, beside the Service record (service-parts.ts), counted as a collection of their own.
+  const parts = await new ServiceParts(store(SERVICES).db).plan(target.versionId, serviceId, partsOf(document));
+  changes[SERVICE_PARTS] = parts.counts;
+
   await review?.({ serviceId, kinds, existing, inserts, replaces, deletes });
   if (!dryRun) {
     const now = new Date();
@@ -201,6 +206,7 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
         throw new KeyTakenWhileWriting(keyConflict(store(name), error, pointers.get(`${name}:${error.refused?.id}`)));
       }
     }
+    await parts.write();
     for (const name of [...names].reverse()) await store(name).bulk(target.versionId, { delete: deletes.get(name)! }, now);
   }
   return {

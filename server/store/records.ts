@@ -18,6 +18,8 @@ export { CursorGone, documentId, NaturalKeyTaken, type BulkWrites, type CatalogR
 
 export class RecordStore {
   readonly collection: CompiledCollection;
+  /** The database the collection is in: for what an import keeps beside its records (descriptions/service-parts.ts). */
+  readonly db: Db;
   readonly #db: Db;
   readonly #documents: MongoCollection<StoredDocument>;
   readonly #locks = new RecordLocks();
@@ -28,6 +30,7 @@ export class RecordStore {
   /** `serialiseWrites`: queue writes to one record in this process (FerretDB needs it; see locks.ts). */
   constructor(db: Db, collection: CompiledCollection, options: { serialiseWrites?: boolean } = {}) {
     this.collection = collection;
+    this.db = db;
     this.#db = db;
     this.#serialiseWrites = options.serialiseWrites !== false;
     this.#positions = new CursorPositions(db, collection.name);
