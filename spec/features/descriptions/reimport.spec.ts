@@ -39,6 +39,27 @@ describe('descriptions: re-imports of real descriptions write only what changed 
     });
   }
 
+  it('answers a re-import that replaces every operation of Asana (167 replaces: the FerretDB bulk-update stall)', async () => {
+    const document = read('asana.com.json');
+    const url = `${tenant.prefixes.V}/imports/openapi?service=asana-edited`;
+    expect((await service.request.post(url).set(bearer(tenant.key)).send(document)).status).to.equal(201);
+    const paths = document['paths'] as Record<string, Record<string, { summary?: string }>>;
+    const edited = structuredClone(paths);
+    let operations = 0;
+    for (const item of Object.values(edited)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (['get', 'put', 'post', 'delete', 'patch'].includes(method)) {
+          operation.summary = `${operation.summary ?? ''} (edited)`;
+          operations++;
+        }
+      }
+    }
+    const res = await service.request.post(url).set(bearer(tenant.key)).send({ ...document, paths: edited }).timeout(120_000);
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).to.equal(200);
+    expect(res.body.records.operations).to.deep.equal({ created: 0, updated: operations, deleted: 0, unchanged: 0 });
+    expect(operations).to.be.above(100);
+  });
+
   it('keeps what an analyzer set on the service (hasConnection, lastConnectionAt) through a re-import of the identical document, reported unchanged', async () => {
     const document = read('adafruit.com.json');
     const url = `${tenant.prefixes.V}/imports/openapi?service=adafruit`;
