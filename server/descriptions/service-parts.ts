@@ -1,5 +1,6 @@
 // Parts of an imported document kept beside its Service record rather than on it: each webhook
-// (OpenAPI 3.1 `webhooks`, a Path Item per name) is one document of the `service-parts`
+// (OpenAPI 3.1 `webhooks`, a Path Item per name), and each component of the sections no record
+// kind holds (responses, parameters, request bodies...), is one document of the `service-parts`
 // collection. GitHub's 300-odd webhooks put 20,000 keys on the Service record, twice the default
 // RECORD_MAX_KEYS (issue 25); one webhook is a few dozen. Not records: no API of their own, no
 // updatedAt, no part of a version diff; copied and purged with their version (a companion of
@@ -13,8 +14,15 @@ import type { VersionCompanion } from '../store/version-records.ts';
 
 export const SERVICE_PARTS = 'service-parts';
 export const SERVICE_PARTS_COMPANION: VersionCompanion = { name: SERVICE_PARTS, copied: true };
-/** The members of a document whose entries are kept as parts, one per entry. */
-export const PARTED_MEMBERS = ['webhooks'] as const;
+/**
+ * The maps of a document whose entries are kept as parts, one per entry, by their place in it
+ * (`webhooks`, `components/responses`): the webhooks, and the components no record kind holds.
+ * Microsoft Graph beta's 1,757 `components.responses` put 10,678 keys on its Service record.
+ */
+export const PARTED_MEMBERS = ['webhooks', 'components/responses', 'components/parameters', 'components/requestBodies', 'components/callbacks', 'components/links', 'components/pathItems'] as const;
+/** The top-level members kept as parts, and the component sections (so neither is on the Service record). */
+export const PARTED_TOP_LEVEL = PARTED_MEMBERS.filter((member) => !member.includes('/'));
+export const PARTED_COMPONENTS = PARTED_MEMBERS.filter((member) => member.startsWith('components/')).map((member) => member.slice('components/'.length));
 
 /** One entry of a parted member: `{member: 'webhooks', name, value}`, with its place among the service's parts. */
 export interface ServicePart { member: string; name: string; value: Json; order: number }
@@ -27,7 +35,10 @@ const WRITE_BATCH = 16;
 
 /** The parts a document holds, in document order (order not yet given). */
 export function partsOf(document: JsonObject): Omit<ServicePart, 'order'>[] {
-  return PARTED_MEMBERS.flatMap((member) => (isObject(document[member]) ? Object.entries(document[member]).map(([name, value]) => ({ member, name, value })) : []));
+  return PARTED_MEMBERS.flatMap((member) => {
+    const map = member.split('/').reduce<Json | undefined>((at, key) => (isObject(at) ? at[key] : undefined), document);
+    return isObject(map) ? Object.entries(map).map(([name, value]) => ({ member, name, value })) : [];
+  });
 }
 
 /** What syncing a service's parts does, counted as an import reports records. */
@@ -104,6 +115,12 @@ function idOf(serviceId: string, part: { member: string; name: string }): string
 /** The document with its parts laid back under their members, in their order. */
 export function withParts(document: JsonObject, parts: readonly ServicePart[]): JsonObject {
   const out: JsonObject = { ...document };
-  for (const { member, name, value } of parts) out[member] = { ...(isObject(out[member]) ? out[member] : {}), [name]: value };
+  for (const { member, name, value } of parts) {
+    const keys = member.split('/');
+    let at = out;
+    for (const key of keys.slice(0, -1)) at = at[key] = { ...(isObject(at[key]) ? at[key] : {}) };
+    const last = keys.at(-1)!;
+    at[last] = { ...(isObject(at[last]) ? at[last] : {}), [name]: value };
+  }
   return out;
 }
