@@ -14,6 +14,7 @@ import { RecordStore } from './store/records.ts';
 import { Revisions } from './store/revisions.ts';
 import { VersionRecords } from './store/version-records.ts';
 import { INSIGHT_COMPANIONS, Observations } from './insights/observations.ts';
+import { SERVICE_PARTS_COMPANION } from './descriptions/service-parts.ts';
 import { Tenancy } from './tenancy/tenancy.ts';
 import { VersionManager } from './versions/manage.ts';
 
@@ -75,7 +76,7 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
   const serialiseWrites = database.server.kind === 'ferretdb';
   const stores = new Map(schemas.collections.map((collection) => [collection.name, new RecordStore(database.db, collection, { serialiseWrites })]));
   const observations = new Observations(database.db, { ferretdb: database.server.kind === 'ferretdb' });
-  const versionRecords = new VersionRecords(database.db, schemas.collections, undefined, INSIGHT_COMPANIONS);
+  const versionRecords = new VersionRecords(database.db, schemas.collections, undefined, [...INSIGHT_COMPANIONS, SERVICE_PARTS_COMPANION]);
   const versionManager = new VersionManager(tenancy, versionRecords, {
     cacheMs: config.versionCacheMs,
     log: (message, fields) => logger.warn(fields ?? {}, message),

@@ -6,7 +6,9 @@ import { componentRefsIn } from '../json/pointer.ts';
 import { isObject, merge, without, type JsonObject } from '../json/values.ts';
 import { inDocumentOrder, MARK } from '../ownership/mark.ts';
 import { recordsOfService, schemeNamed, serviceKinds } from '../ownership/service-records.ts';
+import type { Db } from 'mongodb';
 import { RENDER } from './render.ts';
+import { ServiceParts, withParts } from './service-parts.ts';
 
 /** Records are read through `all` only, so a planned state (an import's dry run) can be exported too. */
 export async function exportService(stores: ReadonlyMap<string, Pick<RecordStore, 'all' | 'collection'>>, versionId: string, service: CatalogRecord): Promise<JsonObject> {
@@ -65,7 +67,9 @@ export async function exportService(stores: ReadonlyMap<string, Pick<RecordStore
   named('examples', 'examples');
   addReferencedResources(document, components, all.get('resources') ?? []);
   if (Object.keys(components).length > 0) document['components'] = components;
-  return document;
+  // The webhooks kept beside the Service record; a planned state (a dry run's snapshot) has none to read.
+  const services = stores.get('services') as { db?: Db } | undefined;
+  return services?.db ? withParts(document, await new ServiceParts(services.db).of(versionId, service.id)) : document;
 }
 
 /** The record as OpenAPI: its fields rendered, with what the import kept laid over them. */
