@@ -9,13 +9,13 @@ import { newId } from '../ids.ts';
 import type { Fields } from '../operations/record-body.ts';
 import { stablePositions } from '../ownership/document-order.ts';
 import { MARK, MARKED_SERVICE, markOf, type Mark } from '../ownership/mark.ts';
-import { recordsOfService, serviceKinds, SERVICES } from '../ownership/service-records.ts';
+import { recordsOfService, SERVICES } from '../ownership/service-records.ts';
 import { keyOf } from '../schemas/record-keys.ts';
 import type { CompiledCollection } from '../schemas/registry.ts';
 import { NaturalKeyTaken, type CatalogRecord, type RecordStore } from '../store/records.ts';
 import { isObject, residual, sameJson, type JsonObject } from '../json/values.ts';
 import { mapDocument, type Placement } from './map.ts';
-import { RENDER } from './render.ts';
+import { fieldsCarried, mappedKinds, renderRecord } from './kinds.ts';
 import { partsOf, SERVICE_PARTS, ServiceParts } from './service-parts.ts';
 
 export interface Counts { created: number; updated: number; deleted: number; unchanged: number }
@@ -35,7 +35,7 @@ export interface ImportReport {
 /** What an import will write, whole, before it writes (for a review that may refuse it). */
 export interface ImportPlan {
   serviceId: string;
-  /** The kinds of a service's records, parents first (serviceKinds). */
+  /** The kinds of a service's records the import maps, parents first (mappedKinds). */
   kinds: readonly CompiledCollection[];
   /** The records before the import that may be the service's (its own, and the version's unmarked ones), by collection. */
   existing: ReadonlyMap<string, readonly CatalogRecord[]>;
@@ -105,8 +105,9 @@ class KeyTakenWhileWriting extends Error {
 
 async function sync(target: ImportTarget, document: JsonObject, slug: string, { dryRun, review }: ImportOptions, written: Written): Promise<ImportReport> {
   const store = (name: string): RecordStore => target.stores.get(name)!;
-  // Parents first: the order of the writes (deletes go the other way).
-  const kinds = serviceKinds([...target.stores.values()].map(({ collection }) => collection));
+  // Parents first: the order of the writes (deletes go the other way). A kind with no OpenAPI
+  // mapping (kinds.ts) is neither read nor written: its records stay as they are.
+  const kinds = mappedKinds([...target.stores.values()].map(({ collection }) => collection));
   const names = kinds.map(({ name }) => name);
   // Only the service's own records are read (issue 25: an import cost what the whole version
   // held): the service by its slug, then each kind's records marked as the service's or unmarked
@@ -133,9 +134,10 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
     const { collection: name, original } = placement;
     const collection = store(name).collection;
     const mark: Mark = { service: serviceId, order: 0, ...(placement.generated ? { generated: placement.generated } : {}) };
-    const fields: Fields = { ...definedFields(placement.fields), versionId: target.versionId, kvStorage: { [MARK]: mark } };
+    // The fields no mapping names come from the object's `x-catalog-fields` (kinds.ts).
+    const fields: Fields = { ...definedFields(placement.fields), ...fieldsCarried(collection, original, placement.fields), versionId: target.versionId, kvStorage: { [MARK]: mark } };
     if (name === 'services') fields['id'] = serviceId;
-    fields['kvStorage'] = { ...residual(original, RENDER[name]!(fields)), [MARK]: mark };
+    fields['kvStorage'] = { ...residual(original, renderRecord(collection, fields)), [MARK]: mark };
     const key = importKey(collection, fields);
     const already = placed.get(name)!.get(key);
     if (already) {
