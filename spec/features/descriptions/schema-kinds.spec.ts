@@ -5,11 +5,15 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { expect } from 'chai';
-import { repoRoot } from '../../../server/config.ts';
+import { pino } from 'pino';
+import { openRuntime } from '../../../server/boot.ts';
+import { loadConfig, repoRoot } from '../../../server/config.ts';
 import { CATALOG_FIELDS, checkKinds } from '../../../server/descriptions/kinds.ts';
 import { loadSchemaRegistry } from '../../../server/schemas/registry.ts';
-import { bearer, givenTenant, startService, type Tenant, type TestService } from '../../support/service.ts';
+import { testDatabase } from '../../support/database.ts';
+import { bearer, givenTenant, JWT_SECRET, startService, type Tenant, type TestService } from '../../support/service.ts';
 import { petstore } from './petstore.ts';
 
 type Json = Record<string, unknown>;
@@ -141,6 +145,16 @@ describe('descriptions: fields and kinds added in schemas/ survive import and ex
     it('names the service-owned kinds without a mapping', () => {
       expect(checkKinds(loadSchemaRegistry(dir).collections)).to.deep.equal(['notes', 'labels']);
       expect(checkKinds(loadSchemaRegistry().collections)).to.deep.equal([]);
+    });
+
+    it('logs one line at start-up naming them', async () => {
+      const lines: Array<{ msg: string; kinds?: string[] }> = [];
+      const sink = new Writable({ write(chunk, _encoding, done) { lines.push(JSON.parse(String(chunk))); done(); } });
+      const runtime = await openRuntime(loadConfig({ MONGODB_URI: testDatabase().uri, JWT_SECRET }), pino({ level: 'info' }, sink), loadSchemaRegistry(dir));
+      await runtime.close();
+      const unmapped = lines.filter(({ msg }) => msg.includes('no OpenAPI mapping'));
+      expect(unmapped).to.have.length(1);
+      expect(unmapped[0]).to.include({ msg: 'service-owned kinds with no OpenAPI mapping, left out of import and export: notes, labels' });
     });
 
     it('stops at a kind of the mapping without a descriptor, or a mapped field its schema lacks', async () => {
