@@ -5,12 +5,17 @@ import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { componentRefsIn } from '../json/pointer.ts';
 import { isObject, merge, without, type JsonObject } from '../json/values.ts';
 import { inDocumentOrder, MARK } from '../ownership/mark.ts';
-import { recordsOfService, schemeNamed, serviceKinds } from '../ownership/service-records.ts';
-import { RENDER } from './render.ts';
+import { recordsOfService, schemeNamed } from '../ownership/service-records.ts';
+import type { Db } from 'mongodb';
+import type { CompiledCollection } from '../schemas/registry.ts';
+import { mappedKinds, renderRecord } from './kinds.ts';
+import { ServiceParts, withParts } from './service-parts.ts';
 
 /** Records are read through `all` only, so a planned state (an import's dry run) can be exported too. */
 export async function exportService(stores: ReadonlyMap<string, Pick<RecordStore, 'all' | 'collection'>>, versionId: string, service: CatalogRecord): Promise<JsonObject> {
-  const kinds = serviceKinds([...stores.values()].map(({ collection }) => collection));
+  // The kinds of the OpenAPI mapping only (kinds.ts): a kind with none has no place in a document.
+  const kinds = mappedKinds([...stores.values()].map(({ collection }) => collection));
+  const rendered = renderer(new Map(kinds.map((kind) => [kind.name, kind])));
   const all = new Map<string, CatalogRecord[]>();
   for (const { name } of kinds) all.set(name, await stores.get(name)!.all(versionId));
   const owned = recordsOfService(kinds, service.id, all);
@@ -32,11 +37,11 @@ export async function exportService(stores: ReadonlyMap<string, Pick<RecordStore
   const paths: JsonObject = {};
   for (const path of of('paths')) {
     const item = rendered('paths', path);
-    addList(item, 'parameters', parametersOfPath.get(path.id), 'parameters');
-    addList(item, 'servers', serversOfPath.get(path.id), 'servers');
+    addList(rendered, item, 'parameters', parametersOfPath.get(path.id), 'parameters');
+    addList(rendered, item, 'servers', serversOfPath.get(path.id), 'servers');
     for (const operation of operationsOfPath.get(path.id) ?? []) {
       const op = rendered('operations', operation);
-      addList(op, 'parameters', parametersOfOperation.get(operation.id), 'parameters');
+      addList(rendered, op, 'parameters', parametersOfOperation.get(operation.id), 'parameters');
       const requests = requestsOf.get(operation.id) ?? [];
       if (requests.length > 0) op['requestBody'] = requests.reduce<JsonObject>((body, record) => merge(body, rendered('requests', record)), {});
       // Status code ranges (2XX…) were kept in the operation's kvStorage, so `op` may hold some.
@@ -46,7 +51,7 @@ export async function exportService(stores: ReadonlyMap<string, Pick<RecordStore
         responses[status] = merge(isObject(responses[status]) ? responses[status] : {}, rendered('responses', record));
       }
       op['responses'] = responses;
-      addList(op, 'servers', serversOfOperation.get(operation.id), 'servers');
+      addList(rendered, op, 'servers', serversOfOperation.get(operation.id), 'servers');
       item[String(operation['method'])] = op;
     }
     paths[String(path['path'])] = item;
@@ -60,26 +65,32 @@ export async function exportService(stores: ReadonlyMap<string, Pick<RecordStore
   };
   named('resources', 'schemas');
   named('security-schemes', 'securitySchemes');
-  addVersionWideSchemes(components, [service, ...of('operations')], service.id, all.get('security-schemes') ?? []);
+  addVersionWideSchemes(rendered, components, [service, ...of('operations')], service.id, all.get('security-schemes') ?? []);
   named('headers', 'headers');
   named('examples', 'examples');
-  addReferencedResources(document, components, all.get('resources') ?? []);
+  addReferencedResources(rendered, document, components, all.get('resources') ?? []);
   if (Object.keys(components).length > 0) document['components'] = components;
-  return document;
+  // The webhooks kept beside the Service record; a planned state (a dry run's snapshot) has none to read.
+  const services = stores.get('services') as { db?: Db } | undefined;
+  return services?.db ? withParts(document, await new ServiceParts(services.db).of(versionId, service.id)) : document;
 }
 
-/** The record as OpenAPI: its fields rendered, with what the import kept laid over them. */
-function rendered(collection: string, record: CatalogRecord): JsonObject {
-  const kept = isObject(record['kvStorage']) ? without(record['kvStorage'] as JsonObject, MARK) : {};
-  return merge(RENDER[collection]!(record), kept);
+/** The record as OpenAPI: its fields rendered (with those no mapping names under `x-catalog-fields`), what the import kept laid over them. */
+function renderer(kinds: ReadonlyMap<string, CompiledCollection>): Rendered {
+  return (collection, record) => {
+    const kept = isObject(record['kvStorage']) ? without(record['kvStorage'] as JsonObject, MARK) : {};
+    return merge(renderRecord(kinds.get(collection)!, record), kept);
+  };
 }
 
-function addList(target: JsonObject, key: string, records: CatalogRecord[] | undefined, collection: string): void {
+type Rendered = (collection: string, record: CatalogRecord) => JsonObject;
+
+function addList(rendered: Rendered, target: JsonObject, key: string, records: CatalogRecord[] | undefined, collection: string): void {
   if (records && records.length > 0) target[key] = records.map((record) => rendered(collection, record));
 }
 
 /** Schemas referred to but held by no Resource of the service: taken from the version's Resources by name. */
-function addReferencedResources(document: JsonObject, components: JsonObject, resources: CatalogRecord[]): void {
+function addReferencedResources(rendered: Rendered, document: JsonObject, components: JsonObject, resources: CatalogRecord[]): void {
   const schemas: JsonObject = isObject(components['schemas']) ? { ...components['schemas'] } : {};
   const pending = [...new Set(componentRefsIn(document, 'schemas'))];
   const seen = new Set<string>();
@@ -98,7 +109,7 @@ function addReferencedResources(document: JsonObject, components: JsonObject, re
 }
 
 /** Schemes the requirements of `owners` name that the service does not own: the version-wide ones of those names. */
-function addVersionWideSchemes(components: JsonObject, owners: CatalogRecord[], serviceId: string, schemes: CatalogRecord[]): void {
+function addVersionWideSchemes(rendered: Rendered, components: JsonObject, owners: CatalogRecord[], serviceId: string, schemes: CatalogRecord[]): void {
   const named: JsonObject = isObject(components['securitySchemes']) ? { ...components['securitySchemes'] } : {};
   const requirements = owners.flatMap((owner) => (Array.isArray(owner['security']) ? owner['security'] as unknown[] : []));
   for (const name of new Set(requirements.filter(isObject).flatMap((requirement) => Object.keys(requirement)))) {

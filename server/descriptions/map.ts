@@ -5,6 +5,7 @@ import type { Fields } from '../operations/record-body.ts';
 import { pointer } from '../json/pointer.ts';
 import { isObject, without, type JsonObject } from '../json/values.ts';
 import { generatedEnum, keptExamples, keptHeaders } from './render.ts';
+import { PARTED_COMPONENTS, PARTED_TOP_LEVEL } from './service-parts.ts';
 
 export interface Placement {
   collection: string;
@@ -84,10 +85,10 @@ export function mapDocument(document: JsonObject, service: Fields, place: Place)
       security: Array.isArray(document['security']) ? document['security'] : undefined,
     },
     // Everything the records below do not carry stays with the service (info.version, tags,
-    // webhooks, the resolved components...).
+    // ...), but webhooks and the component sections no record kind holds: kept as parts beside it (service-parts.ts).
     original: {
-      ...without(document, 'paths', 'servers'),
-      ...(Object.keys(components).length > 0 ? { components: without(components, ...Object.keys(SERVICE_OWNED_COMPONENTS)) } : {}),
+      ...without(document, 'paths', 'servers', ...PARTED_TOP_LEVEL),
+      ...(Object.keys(components).length > 0 ? { components: without(components, ...Object.keys(SERVICE_OWNED_COMPONENTS), ...PARTED_COMPONENTS) } : {}),
     },
     pointer: '',
   });

@@ -7,14 +7,16 @@ import { Conflict, InvalidRequest, PayloadTooLarge, type ApiError } from '../err
 import { recordProblem, type RecordLimits, type RecordProblem } from '../http/body.ts';
 import { newId } from '../ids.ts';
 import type { Fields } from '../operations/record-body.ts';
-import { MARK, type Mark } from '../ownership/mark.ts';
-import { recordsOfService, serviceKinds } from '../ownership/service-records.ts';
+import { stablePositions } from '../ownership/document-order.ts';
+import { MARK, MARKED_SERVICE, markOf, type Mark } from '../ownership/mark.ts';
+import { recordsOfService, SERVICES } from '../ownership/service-records.ts';
 import { keyOf } from '../schemas/record-keys.ts';
 import type { CompiledCollection } from '../schemas/registry.ts';
 import { NaturalKeyTaken, type CatalogRecord, type RecordStore } from '../store/records.ts';
 import { isObject, residual, sameJson, type JsonObject } from '../json/values.ts';
 import { mapDocument, type Placement } from './map.ts';
-import { RENDER } from './render.ts';
+import { fieldsCarried, mappedKinds, renderRecord } from './kinds.ts';
+import { partsOf, SERVICE_PARTS, ServiceParts } from './service-parts.ts';
 
 export interface Counts { created: number; updated: number; deleted: number; unchanged: number }
 export interface Warning { pointer: string; message: string }
@@ -33,9 +35,9 @@ export interface ImportReport {
 /** What an import will write, whole, before it writes (for a review that may refuse it). */
 export interface ImportPlan {
   serviceId: string;
-  /** The kinds of a service's records, parents first (serviceKinds). */
+  /** The kinds of a service's records the import maps, parents first (mappedKinds). */
   kinds: readonly CompiledCollection[];
-  /** The version's records before the import, by collection. */
+  /** The records before the import that may be the service's (its own, and the version's unmarked ones), by collection. */
   existing: ReadonlyMap<string, readonly CatalogRecord[]>;
   inserts: ReadonlyMap<string, readonly CatalogRecord[]>;
   replaces: ReadonlyMap<string, readonly CatalogRecord[]>;
@@ -103,16 +105,21 @@ class KeyTakenWhileWriting extends Error {
 
 async function sync(target: ImportTarget, document: JsonObject, slug: string, { dryRun, review }: ImportOptions, written: Written): Promise<ImportReport> {
   const store = (name: string): RecordStore => target.stores.get(name)!;
-  // Parents first: the order of the writes (deletes go the other way).
-  const kinds = serviceKinds([...target.stores.values()].map(({ collection }) => collection));
+  // Parents first: the order of the writes (deletes go the other way). A kind with no OpenAPI
+  // mapping (kinds.ts) is neither read nor written: its records stay as they are.
+  const kinds = mappedKinds([...target.stores.values()].map(({ collection }) => collection));
   const names = kinds.map(({ name }) => name);
+  // Only the service's own records are read (issue 25: an import cost what the whole version
+  // held): the service by its slug, then each kind's records marked as the service's or unmarked
+  // (made over HTTP); the other services' records are marked as theirs and never read.
+  const services = await store(SERVICES).matching(target.versionId, { slug });
+  const found = services[0];
+  const serviceId = found?.id ?? newId(store(SERVICES).collection.idPrefix);
   const existing = new Map<string, CatalogRecord[]>();
-  for (const name of names) existing.set(name, await store(name).all(target.versionId));
+  for (const name of names) existing.set(name, name === SERVICES ? services : await store(name).markedOrUnmarked(target.versionId, MARKED_SERVICE, serviceId));
   const byKey = new Map<string, Map<string, CatalogRecord>>();
   for (const [name, records] of existing) byKey.set(name, new Map(records.map((record) => [importKey(store(name).collection, record), record])));
 
-  const found = byKey.get('services')!.get(importKey(store('services').collection, { slug }));
-  const serviceId = found?.id ?? newId(store('services').collection.idPrefix);
   const warnings: Warning[] = [];
   const changes = Object.fromEntries(names.map((name) => [name, { created: 0, updated: 0, deleted: 0, unchanged: 0 }])) as Record<string, Counts>;
   const inserts = new Map<string, CatalogRecord[]>(names.map((name) => [name, []]));
@@ -120,15 +127,17 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
   const placed = new Map<string, Map<string, string>>(names.map((name) => [name, new Map()]));
   const pointers = new Map<string, string>();
   const beyondLimits: Refused[] = [];
-  let order = 0;
+  // Every record the document makes, in document order; positions are given once all are known.
+  const planned: { name: string; fields: Fields; mark: Mark; before: CatalogRecord | undefined }[] = [];
 
   const place = (placement: Placement): string | undefined => {
     const { collection: name, original } = placement;
     const collection = store(name).collection;
-    const mark: Mark = { service: serviceId, order: order++, ...(placement.generated ? { generated: placement.generated } : {}) };
-    const fields: Fields = { ...definedFields(placement.fields), versionId: target.versionId, kvStorage: { [MARK]: mark } };
+    const mark: Mark = { service: serviceId, order: 0, ...(placement.generated ? { generated: placement.generated } : {}) };
+    // The fields no mapping names come from the object's `x-catalog-fields` (kinds.ts).
+    const fields: Fields = { ...definedFields(placement.fields), ...fieldsCarried(collection, original, placement.fields), versionId: target.versionId, kvStorage: { [MARK]: mark } };
     if (name === 'services') fields['id'] = serviceId;
-    fields['kvStorage'] = { ...residual(original, RENDER[name]!(fields)), [MARK]: mark };
+    fields['kvStorage'] = { ...residual(original, renderRecord(collection, fields)), [MARK]: mark };
     const key = importKey(collection, fields);
     const already = placed.get(name)!.get(key);
     if (already) {
@@ -137,6 +146,8 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
     }
     const before = byKey.get(name)!.get(key);
     fields['id'] ??= before?.id ?? newId(collection.idPrefix);
+    // What the catalog set and no document holds (a Service's traffic state) stays as stored.
+    for (const field of collection.keptOnImport) if (before?.[field] !== undefined) fields[field] = before[field];
     // Before validation, as for a body: the schema checks recurse, and the limits bound them.
     const beyond = recordProblem(fields, target.limits);
     if (beyond) {
@@ -150,6 +161,17 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
     }
     placed.get(name)!.set(key, fields['id'] as string);
     pointers.set(`${name}:${fields['id'] as string}`, placement.pointer);
+    planned.push({ name, fields, mark, before });
+    return fields['id'] as string;
+  };
+  mapDocument(document, { slug, organizationId: target.projectId }, place);
+  if (beyondLimits.length > 0) throw refusal(beyondLimits);
+
+  // Stored records keep their positions where the document keeps their order, so an insertion
+  // rewrites only the new records (document-order.ts); then each record is compared whole.
+  const positions = stablePositions(planned.map(({ before }) => (before ? markOf(before)?.order : undefined)));
+  planned.forEach(({ name, fields, mark, before }, index) => {
+    mark.order = positions[index]!;
     if (before && sameJson(stored(before), fields)) {
       const earlier = written.get(`${name}:${fields['id'] as string}`);
       changes[name]![earlier ?? 'unchanged']++;
@@ -157,10 +179,7 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
       changes[name]![before ? 'updated' : 'created']++;
       (before ? replaces : inserts).get(name)!.push(fields as CatalogRecord);
     }
-    return fields['id'] as string;
-  };
-  mapDocument(document, { slug, organizationId: target.projectId }, place);
-  if (beyondLimits.length > 0) throw refusal(beyondLimits);
+  });
 
   const owned = recordsOfService(kinds, serviceId, existing);
   const deletes = new Map<string, string[]>();
@@ -170,6 +189,10 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
     changes[name]!.deleted = gone.length;
     deletes.set(name, gone);
   }
+
+  // The webhooks, beside the Service record (service-parts.ts), counted as a collection of their own.
+  const parts = await new ServiceParts(store(SERVICES).db).plan(target.versionId, serviceId, partsOf(document));
+  changes[SERVICE_PARTS] = parts.counts;
 
   await review?.({ serviceId, kinds, existing, inserts, replaces, deletes });
   if (!dryRun) {
@@ -185,6 +208,7 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
         throw new KeyTakenWhileWriting(keyConflict(store(name), error, pointers.get(`${name}:${error.refused?.id}`)));
       }
     }
+    await parts.write();
     for (const name of [...names].reverse()) await store(name).bulk(target.versionId, { delete: deletes.get(name)! }, now);
   }
   return {

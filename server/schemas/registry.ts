@@ -46,6 +46,11 @@ export interface CompiledCollection {
   readonly importKey: readonly string[];
   /** The (dotted) field naming the service a record belongs to, for a kind no reference ties to one. */
   readonly owner: string | undefined;
+  /**
+   * Top-level fields the catalog sets and no OpenAPI document does (`x-kept-on-import` in the
+   * record schema: traffic state on a Service): an import keeps their stored values.
+   */
+  readonly keptOnImport: ReadonlySet<string>;
   /** The scope rule: between `min` and `max` of `fields` set. */
   readonly scope: Scope | undefined;
   /** What `$ref`s of the form `#/components/<section>/<name>` name in this collection, by its `key` field. */
@@ -177,6 +182,7 @@ function describeCollection(ajv: Ajv2020, check: (ref: string) => Check, descrip
     naturalKey: Object.freeze([...naturalKey]),
     importKey: Object.freeze([...importKey]),
     owner: descriptor.owner,
+    keptOnImport: new Set([...fields].filter((field) => properties[field]!['x-kept-on-import'] === true)),
     scope,
     component: descriptor.component && Object.freeze({ ...descriptor.component }),
     checkRecord: (value: unknown) => {
@@ -215,7 +221,7 @@ function filterValue(schema: AnySchemaObject, check: Check): FilterValue {
   };
 }
 
-/** The service's Ajv: strict, 2020-12, formats, and our one annotation keyword. */
+/** The service's Ajv: strict, 2020-12, formats, and our annotation keywords (x-id-prefix, x-kept-on-import). */
 export function createAjv(logger?: Logger): Ajv2020 {
   // allErrors stays off: Ajv's own advice for untrusted input, since collecting every error
   // of a large body costs far more than stopping at the first one.
@@ -223,6 +229,7 @@ export function createAjv(logger?: Logger): Ajv2020 {
   addFormats.default(ajv);
   // An annotation on identifier schemas: the prefix new ids of that kind are generated with.
   ajv.addKeyword({ keyword: 'x-id-prefix', schemaType: 'string' });
+  ajv.addKeyword({ keyword: 'x-kept-on-import', schemaType: 'boolean' });
   return ajv;
 }
 

@@ -11,12 +11,15 @@ import { backfillKeys, isDuplicateKey as isDuplicate, KEY_FIELD, naturalKeyOf } 
 import { CursorPositions } from './positions.ts';
 import { CursorGone, documentId, NaturalKeyTaken, sameStored, toDocument, type BulkWrites, type CatalogRecord, type ListQuery, type Page, type StoredDocument } from './record.ts';
 import { Revisions } from './revisions.ts';
+import { MARKED_SERVICE } from '../ownership/mark.ts';
 
 // The record shapes and refusals live in record.ts; callers keep importing them from here, the store's door.
 export { CursorGone, documentId, NaturalKeyTaken, type BulkWrites, type CatalogRecord, type ListQuery, type Page } from './record.ts';
 
 export class RecordStore {
   readonly collection: CompiledCollection;
+  /** The database the collection is in: for what an import keeps beside its records (descriptions/service-parts.ts). */
+  readonly db: Db;
   readonly #db: Db;
   readonly #documents: MongoCollection<StoredDocument>;
   readonly #locks = new RecordLocks();
@@ -27,6 +30,7 @@ export class RecordStore {
   /** `serialiseWrites`: queue writes to one record in this process (FerretDB needs it; see locks.ts). */
   constructor(db: Db, collection: CompiledCollection, options: { serialiseWrites?: boolean } = {}) {
     this.collection = collection;
+    this.db = db;
     this.#db = db;
     this.#serialiseWrites = options.serialiseWrites !== false;
     this.#positions = new CursorPositions(db, collection.name);
@@ -54,6 +58,10 @@ export class RecordStore {
       // documents both MISSING a part of a compound unique index through (SQLite: NULLs are
       // distinct), so the parts are never indexed one by one. See docs/storage.md.
       ...(this.collection.naturalKey.length > 0 ? [{ key: { versionId: 1, [KEY_FIELD]: 1 }, name: 'versionId_naturalKey', unique: true }] : []),
+      // An import reads its service's records by their mark (markedOrUnmarked). Only where the
+      // database uses indexes for it: FerretDB 1.24 pushes down no filter but `{_id}` and
+      // scans anyway, so there the index would only cost writes.
+      ...(this.#serialiseWrites ? [] : [{ key: { versionId: 1, [MARKED_SERVICE]: 1, id: 1 }, name: 'versionId_importService_id' }]),
     ];
     // One index per command: FerretDB 1.24 drops the connection ("slice bounds out of range")
     // when a multi-index createIndexes names only indexes that already exist, as on every restart.
@@ -207,6 +215,17 @@ export class RecordStore {
   async allWith(versionId: string, fields: readonly string[]): Promise<CatalogRecord[]> {
     const projection = Object.fromEntries(['id', 'versionId', ...fields].map((field) => [encodeKey(field), 1]));
     const documents = await this.#documents.find({ versionId }, { projection: { _id: 0, ...projection } }).sort({ versionId: 1, id: 1 }).toArray();
+    return documents.map((document) => this.toRecord(document));
+  }
+
+  /**
+   * The version's records whose `field` (dotted: an import's mark, `kvStorage.x-catalog.service`)
+   * is `value` or absent, in id order: the records an import of one service may own, without the
+   * other services' (their marks name them). Records made over HTTP have no mark and come too;
+   * the caller keeps those its service's references reach (ownership/service-records.ts).
+   */
+  async markedOrUnmarked(versionId: string, field: string, value: string): Promise<CatalogRecord[]> {
+    const documents = await this.#documents.find({ versionId, $or: [{ [field]: value }, { [field]: { $exists: false } }] }).sort({ versionId: 1, id: 1 }).toArray();
     return documents.map((document) => this.toRecord(document));
   }
 

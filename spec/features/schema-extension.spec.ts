@@ -1,7 +1,7 @@
 // "A schema author who adds an optional field to schemas/ gets it accepted, validated, stored and
 // returned with no code change": proved by loading a modified copy of schemas/ (an optional
-// `owner` string and a `deprecated` boolean defaulting to false on Path, and the `servers`
-// collection descriptor, absent from the "original" copy) into the unchanged service.
+// `owner` string and a `deprecated` boolean defaulting to false on Path, and a `mirrors`
+// collection, shaped as Servers, absent from the unchanged copy) into the unchanged service.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,11 +31,29 @@ async function extendedSchemas(dir: string): Promise<void> {
   });
 }
 
-/** Copies schemas/ to `dir` without the `servers` descriptor: the service before it was added. */
-async function schemasWithoutServers(dir: string): Promise<void> {
-  await fs.cp(path.join(repoRoot, 'schemas'), dir, { recursive: true });
+/**
+ * Adds to the copy in `dir` a kind the code has never heard of: Mirrors, a record schema, an id
+ * and a descriptor shaped as the Servers' (a kind the OpenAPI mapping knows cannot be left out:
+ * descriptions/kinds.ts).
+ */
+async function addMirrors(dir: string): Promise<void> {
+  await editJson(path.join(dir, 'defs/ids.json'), (ids) => {
+    const defs = ids['$defs'] as Record<string, unknown>;
+    defs['mirrorId'] = JSON.parse(JSON.stringify(defs['serverId']).replaceAll('srv_', 'mir_').replaceAll('a server', 'a mirror'));
+  });
+  await editJson(path.join(dir, 'records/server.json'), (schema) => {
+    schema['$id'] = 'https://catalog.example/schemas/records/mirror.json';
+    schema['title'] = 'Mirror';
+    (schema['properties'] as Record<string, { $ref?: string }>)['id']!.$ref = '../defs/ids.json#/$defs/mirrorId';
+  });
+  await fs.rename(path.join(dir, 'records/server.json'), path.join(dir, 'records/mirror.json'));
+  await fs.cp(path.join(repoRoot, 'schemas/records/server.json'), path.join(dir, 'records/server.json'));
   await editJson(path.join(dir, 'collections.json'), (descriptors) => {
-    descriptors['collections'] = (descriptors['collections'] as Array<{ name: string }>).filter((c) => c.name !== 'servers');
+    const collections = descriptors['collections'] as Array<Record<string, unknown>>;
+    const servers = collections.find((c) => c['name'] === 'servers')!;
+    collections.push({
+      ...servers, name: 'mirrors', title: 'Mirrors', record: 'Mirror', schema: 'https://catalog.example/schemas/records/mirror.json', notFound: 'Mirror not found',
+    });
   });
 }
 
@@ -58,8 +76,9 @@ describe('Schema extension: fields and collections added in schemas/ need no cod
   before(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'catalog-schemas-'));
     await extendedSchemas(dir);
+    await addMirrors(dir);
     originalDir = await fs.mkdtemp(path.join(os.tmpdir(), 'catalog-schemas-'));
-    await schemasWithoutServers(originalDir);
+    await fs.cp(path.join(repoRoot, 'schemas'), originalDir, { recursive: true });
     original = await startService({}, loadSchemaRegistry(originalDir));
     tenant = await givenTenant(original);
     const res = await original.request.post(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key))
@@ -202,53 +221,53 @@ describe('Schema extension: fields and collections added in schemas/ need no cod
     });
   });
 
-  describe('a new collection (servers) from one descriptor entry', () => {
+  describe('a new collection (mirrors) from one descriptor entry', () => {
     it('the unchanged service has no such routes', async () => {
-      expectError(await original.request.get(`${tenant.prefixes.V}/servers`).set(bearer(tenant.key)), 404, 'Not found');
+      expectError(await original.request.get(`${tenant.prefixes.V}/mirrors`).set(bearer(tenant.key)), 404, 'Not found');
     });
 
     it('has its indexes, including its filter', async () => {
-      const names = (await testDatabase().db.collection('servers').indexes()).map((index) => index.name);
+      const names = (await testDatabase().db.collection('mirrors').indexes()).map((index) => index.name);
       expect(names).to.include.members(['versionId_id', 'versionId_updatedAt_id', 'versionId_serviceId_id']);
     });
 
     for (const family of ['V', 'P'] as const) {
       it(`family ${family}: create, get, list with its filter, replace, update, delete`, async () => {
-        const servers = (suffix = '') => `${tenant.prefixes[family]}/servers${suffix}`;
+        const mirrors = (suffix = '') => `${tenant.prefixes[family]}/mirrors${suffix}`;
         const auth = bearer(tenant.key);
 
-        const created = await extended.request.post(servers()).set(auth).send({ url: 'https://{region}.example.com', serviceId: SERVICE_ID });
+        const created = await extended.request.post(mirrors()).set(auth).send({ url: 'https://{region}.example.com', serviceId: SERVICE_ID });
         expect(created.status, JSON.stringify(created.body)).to.equal(201);
-        expect(created.body.id).to.match(/^srv_[0-9A-Z]{26}$/);
+        expect(created.body.id).to.match(/^mir_[0-9A-Z]{26}$/);
         expect(created.body).to.include({ url: 'https://{region}.example.com', serviceId: SERVICE_ID, versionId: tenant.version.id });
         expect(created.body).to.deep.include({ variables: {}, kvStorage: {} });
         const id = created.body.id as string;
-        const other = await extended.request.post(servers()).set(auth).send({ url: 'https://other.example.com' });
+        const other = await extended.request.post(mirrors()).set(auth).send({ url: 'https://other.example.com' });
         expect(other.status).to.equal(201);
 
-        expect((await extended.request.get(servers(`/${id}`)).set(auth)).body).to.deep.equal(created.body);
+        expect((await extended.request.get(mirrors(`/${id}`)).set(auth)).body).to.deep.equal(created.body);
 
-        const filtered = await extended.request.get(servers()).set(auth).query({ serviceId: SERVICE_ID, sort: '-url' });
+        const filtered = await extended.request.get(mirrors()).set(auth).query({ serviceId: SERVICE_ID, sort: '-url' });
         expect(filtered.status).to.equal(200);
         expect(filtered.body.items.map((item: { id: string }) => item.id)).to.include(id).and.not.include(other.body.id);
-        expectInvalid(await extended.request.get(servers()).set(auth).query({ serviceId: 'svc_x' }), 'serviceId');
-        expectInvalid(await extended.request.get(servers()).set(auth).query({ sort: 'variables' }), 'sort');
+        expectInvalid(await extended.request.get(mirrors()).set(auth).query({ serviceId: 'svc_x' }), 'serviceId');
+        expectInvalid(await extended.request.get(mirrors()).set(auth).query({ sort: 'variables' }), 'sort');
 
         const variables = { region: { default: 'eu', enum: ['eu', 'us'] } };
-        const replaced = await extended.request.post(servers(`/${id}`)).set(auth).send({ url: 'https://{region}.example.org', variables });
+        const replaced = await extended.request.post(mirrors(`/${id}`)).set(auth).send({ url: 'https://{region}.example.org', variables });
         expect(replaced.status, JSON.stringify(replaced.body)).to.equal(200);
         expect(replaced.body).to.deep.include({ url: 'https://{region}.example.org', variables }).and.not.have.property('serviceId');
 
-        const patched = await extended.request.patch(servers(`/${id}`)).set(auth).send({ description: 'Regional' });
+        const patched = await extended.request.patch(mirrors(`/${id}`)).set(auth).send({ description: 'Regional' });
         expect(patched.status).to.equal(200);
         expect(patched.body).to.include({ description: 'Regional', url: 'https://{region}.example.org' });
-        expectInvalid(await extended.request.patch(servers(`/${id}`)).set(auth).send({ variables: { region: { default: 'eu', enum: [] } } }), '/variables/region/enum');
-        expectInvalid(await extended.request.post(servers()).set(auth).send({ url: 'u', serviceId: SERVICE_ID, pathId: newId('path_') }), '/pathId');
+        expectInvalid(await extended.request.patch(mirrors(`/${id}`)).set(auth).send({ variables: { region: { default: 'eu', enum: [] } } }), '/variables/region/enum');
+        expectInvalid(await extended.request.post(mirrors()).set(auth).send({ url: 'u', serviceId: SERVICE_ID, pathId: newId('path_') }), '/pathId');
 
-        expect((await extended.request.delete(servers(`/${id}`)).set(auth)).status).to.equal(204);
-        expectError(await extended.request.get(servers(`/${id}`)).set(auth), 404, 'Server not found');
-        expectError(await extended.request.delete(servers(`/${id}`)).set(auth), 404, 'Server not found');
-        expectInvalid(await extended.request.get(servers(`/${newId('path_')}`)).set(auth), 'id');
+        expect((await extended.request.delete(mirrors(`/${id}`)).set(auth)).status).to.equal(204);
+        expectError(await extended.request.get(mirrors(`/${id}`)).set(auth), 404, 'Mirror not found');
+        expectError(await extended.request.delete(mirrors(`/${id}`)).set(auth), 404, 'Mirror not found');
+        expectInvalid(await extended.request.get(mirrors(`/${newId('path_')}`)).set(auth), 'id');
       });
     }
   });

@@ -1,7 +1,11 @@
 // Which records belong to a service, read from collections.json (references and `owner`), the
 // order an import writes them in, and the one key function the store and the import share.
 import { expect } from 'chai';
+import { KINDS } from '../../server/descriptions/kinds.ts';
+import { prepareDocument } from '../../server/descriptions/document.ts';
+import { mapDocument, type Placement } from '../../server/descriptions/map.ts';
 import { RENDER } from '../../server/descriptions/render.ts';
+import { petstore } from '../features/descriptions/petstore.ts';
 import { recordsOfService, serviceKinds } from '../../server/ownership/service-records.ts';
 import { keyOf } from '../../server/schemas/record-keys.ts';
 import { loadSchemaRegistry, type CompiledCollection } from '../../server/schemas/registry.ts';
@@ -22,6 +26,17 @@ describe('unit: the records of a service', () => {
 
   it('are all rendered by the OpenAPI export, so an import never deletes a kind it cannot describe', () => {
     expect(Object.keys(RENDER).sort()).to.deep.equal([...names].sort());
+    expect(Object.keys(KINDS).sort()).to.deep.equal([...names].sort());
+  });
+
+  it('are made by the import from only the fields the mapping table names (the others travel under x-catalog-fields)', async () => {
+    const placed: Placement[] = [];
+    let next = 0;
+    mapDocument(await prepareDocument(petstore()), { slug: 'pets', organizationId: 'prj_1' }, (placement) => { placed.push(placement); return `id_${next++}`; });
+    expect(new Set(placed.map(({ collection }) => collection))).to.have.property('size', names.length);
+    for (const { collection, fields } of placed) {
+      expect(Object.keys(fields).filter((field) => !KINDS[collection]!.fields.includes(field)), collection).to.deep.equal([]);
+    }
   });
 
   it('refuses references that go round in a circle', () => {

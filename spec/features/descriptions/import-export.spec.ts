@@ -1,4 +1,6 @@
 // OpenAPI import (a sync) and export, on both route families with both bearer schemes.
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { stringify as toYaml, parse as parseYaml } from 'yaml';
 import { validate } from '@scalar/openapi-parser';
@@ -227,11 +229,25 @@ describe('descriptions: OpenAPI import and export', function () {
     expect(out.body.paths['/pets'].get.servers).to.deep.equal([{ url: '{protocol}://{hostname}', variables }]);
   });
 
-  it('has its own body limit (IMPORT_BODY_LIMIT): 413 above it', async () => {
+  it('has its own body limit (IMPORT_BODY_LIMIT): 413 above it, with details like the body limit\'s (issue 25)', async () => {
     const small = await startService({ IMPORT_BODY_LIMIT: '1kb' });
     try {
+      const message = 'is larger than the 1024 bytes an API description may have (IMPORT_BODY_LIMIT)';
       const res = await small.request.post(`${tenant.prefixes.V}/imports/openapi`).set(bearer(tenant.key)).send(petstore());
       expect(res.status).to.equal(413);
+      expect(res.body).to.deep.equal({ error: 'Invalid request', details: [{ field: 'Content-Length', message }] });
+      // Sent in chunks, without a Content-Length: refused when the stream passes the limit.
+      const body = new TextEncoder().encode(JSON.stringify(petstore()));
+      const listening = small.app.listen(0);
+      await once(listening, 'listening');
+      const { port } = listening.address() as AddressInfo;
+      const chunked = await fetch(`http://127.0.0.1:${port}${tenant.prefixes.V}/imports/openapi`, {
+        method: 'POST', headers: { ...bearer(tenant.key), 'content-type': 'application/json' }, duplex: 'half',
+        body: new ReadableStream({ start(controller) { controller.enqueue(body); controller.close(); } }),
+      } as RequestInit);
+      expect(chunked.status).to.equal(413);
+      expect(await chunked.json()).to.deep.equal({ error: 'Invalid request', details: [{ field: 'body', message }] });
+      listening.close();
     } finally {
       await small.close();
     }

@@ -97,4 +97,38 @@ describe('descriptions: the record limits hold for imported records', function (
       await small.close();
     }
   });
+
+  it('imports webhooks of more than 10,000 keys in all at the default limits, exports them back in order, re-imports them unchanged and copies them (GitHub\'s, issue 25)', async () => {
+    // 150 webhooks of ~90 keys each: on the Service record they were 13,000 keys (limit 10,000).
+    const hook = (i: number) => ({ post: { operationId: `hook-${i}`, requestBody: { content: { 'application/json': { schema: wide(38) } } }, responses: { 200: { description: 'ok' } } } });
+    const document = { ...petstore(), openapi: '3.1.0', webhooks: Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`event-${i}`, hook(i)])) };
+    // The petstore's own responses and parameters components are parts too.
+    const sections = (document as unknown as { components: Record<string, Record<string, unknown> | undefined> }).components;
+    const others = ['responses', 'parameters', 'requestBodies', 'callbacks', 'links', 'pathItems'].reduce((sum, section) => sum + Object.keys(sections[section] ?? {}).length, 0);
+    const first = await importAs('hooks', document);
+    expect(first.status, JSON.stringify(first.body).slice(0, 500)).to.equal(201);
+    expect(first.body.records['service-parts']).to.deep.equal({ created: 150 + others, updated: 0, deleted: 0, unchanged: 0 });
+    const exported = async (prefix: string) => {
+      const listed = await service.request.get(`${prefix}/services?slug=hooks`).set(bearer(tenant.key));
+      const res = await service.request.get(`${prefix}/services/${listed.body.items[0].id}/openapi`).set(bearer(tenant.key));
+      return res.body as { webhooks: Record<string, unknown> };
+    };
+    const out = await exported(tenant.prefixes.V);
+    expect(Object.keys(out.webhooks)).to.deep.equal(Object.keys(document.webhooks));
+    expect(out.webhooks).to.deep.equal(document.webhooks);
+    expect((out as { components?: unknown }).components).to.deep.include({ responses: sections['responses'], parameters: sections['parameters'] });
+
+    const again = await importAs('hooks', document);
+    expect(again.body.records['service-parts']).to.deep.equal({ created: 0, updated: 0, deleted: 0, unchanged: 150 + others });
+    expect(again.body.records.services.unchanged).to.equal(1);
+    // One webhook inserted first and one removed: those two written, the others not.
+    const { 'event-7': _gone, ...rest } = document.webhooks;
+    const edited = await importAs('hooks', { ...document, webhooks: { 'event-new': hook(999), ...rest } });
+    expect(edited.body.records['service-parts']).to.deep.equal({ created: 1, updated: 0, deleted: 1, unchanged: 149 + others });
+    expect(Object.keys((await exported(tenant.prefixes.V)).webhooks)).to.deep.equal(['event-new', ...Object.keys(rest)]);
+
+    const copy = await service.request.post(`/v2/catalog/projects/${tenant.project.slug}/versions`).set(bearer(tenant.key)).send({ type: 'branch', slug: 'hooks-copy', copyFrom: tenant.version.id });
+    expect(copy.status, JSON.stringify(copy.body)).to.equal(201);
+    expect(Object.keys((await exported(`/v2/catalog/versions/${copy.body.id}`)).webhooks)).to.have.length(150);
+  });
 });
