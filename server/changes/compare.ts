@@ -2,6 +2,7 @@
 // is api-smart-diff's (references resolved, so a shared schema's change shows under every
 // operation that uses it); rules.ts names each finding and fixes its level.
 import { apiCompare, type Diff } from 'api-smart-diff';
+import { clientView } from './client-view.ts';
 import { classify, type Level } from './rules.ts';
 
 export interface Operation { method: string; path: string; operationId: string | null }
@@ -17,7 +18,8 @@ const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'pat
 type Segments = readonly (string | number)[];
 type Doc = Record<string, unknown>;
 
-export function compareDocuments(before: Doc, after: Doc): ServiceChange[] {
+export function compareDocuments(original: Doc, changed: Doc): ServiceChange[] {
+  const [before, after] = [clientView(original), clientView(changed)];
   const { diffs, merged } = apiCompare(before, after);
   const changes: ServiceChange[] = [];
   const seen = new Set<string>();

@@ -125,6 +125,45 @@ describe('changes: one rule per kind of change', () => {
     });
   }
 
+  describe('a parameter declared on the path and on its operations (the operation\'s overrides, by name and in)', () => {
+    const tenant = (required: boolean) => ({ name: 'tenant', in: 'header', required, schema: { type: 'string' } });
+    // Asana and Zoom repeat each path parameter on every operation of the path.
+    const repeated = () => petsWith((doc) => {
+      doc['paths']['/pets/{petId}'].parameters = [{ name: 'petId', in: 'path', required: true, schema: { type: 'string' } }];
+      doc['paths']['/pets'].parameters = [tenant(false)];
+      listPets(doc).parameters.push(tenant(true));
+    });
+
+    it('is one parameter: a document repeating it reports nothing against itself', () => {
+      expect(seen(repeated(), repeated())).to.deep.equal([]);
+    });
+
+    it('moved from the path to each operation (or back) changes nothing for clients', () => {
+      const moved = petsWith((doc) => {
+        doc['paths']['/pets'].parameters = [tenant(false)];
+        listPets(doc).parameters.push(tenant(true));
+        addPet(doc).parameters = [tenant(false)];
+        delete doc['paths']['/pets'].parameters;
+      });
+      expect(seen(repeated(), moved)).to.deep.equal([]);
+      expect(seen(moved, repeated())).to.deep.equal([]);
+    });
+
+    it('an override dropped: the operation meets the path\'s parameter, the other operations nothing', () => {
+      const dropped = petsWith((doc) => {
+        doc['paths']['/pets/{petId}'].parameters = [{ name: 'petId', in: 'path', required: true, schema: { type: 'string' } }];
+        doc['paths']['/pets'].parameters = [tenant(false)];
+      });
+      expect(seen(repeated(), dropped)).to.deep.equal([[N, 'request-parameter-became-optional', 'GET /pets']]);
+    });
+
+    it('leaves the documents it is given as they were (the library moves path parameters in place)', () => {
+      const [before, after] = [repeated(), repeated()];
+      compareDocuments(before, after);
+      expect([before, after]).to.deep.equal([repeated(), repeated()]);
+    });
+  });
+
   it('null taken from a type (narrower: breaks requests only)', () => {
     const nullable = petsWith((doc) => (pet(doc).properties.tag = { type: ['string', 'null'] }));
     expect(seen(nullable, pets())).to.have.deep.members([
