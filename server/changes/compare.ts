@@ -3,6 +3,7 @@
 // operation that uses it); rules.ts names each finding and fixes its level.
 import { apiCompare, type Diff } from 'api-smart-diff';
 import { clientView } from './client-view.ts';
+import { compareRules } from './library-rules.ts';
 import { classify, type Level } from './rules.ts';
 
 export interface Operation { method: string; path: string; operationId: string | null }
@@ -20,7 +21,7 @@ type Doc = Record<string, unknown>;
 
 export function compareDocuments(original: Doc, changed: Doc): ServiceChange[] {
   const [before, after] = [clientView(original), clientView(changed)];
-  const { diffs, merged } = apiCompare(before, after);
+  const { diffs, merged } = apiCompare(before, after, { rules: compareRules() });
   const changes: ServiceChange[] = [];
   const seen = new Set<string>();
   for (const diff of diffs) {

@@ -164,6 +164,33 @@ describe('changes: one rule per kind of change', () => {
     });
   });
 
+  describe('two paths of one template (Google: /v1beta1/{name} beside /v1beta1/{groupName})', () => {
+    const kind = { get: { operationId: 'listKind', parameters: [{ name: 'kind', in: 'path', required: true, schema: { type: 'string' } }], responses: { 200: { description: 'Pets of a kind' } } } };
+    const twinsWith = (edit: (doc: Doc) => void) => petsWith((doc) => {
+      doc['paths']['/pets/{kind}'] = structuredClone(kind);
+      edit(doc);
+    });
+    const twins = () => twinsWith(() => {});
+
+    it('each path is itself: nothing against itself', () => {
+      expect(seen(twins(), twins())).to.deep.equal([]);
+    });
+
+    it('one of them removed: that one path\'s operation, and nothing else', () => {
+      expect(seen(twins(), twinsWith((doc) => delete doc['paths']['/pets/{petId}']))).to.deep.equal([[B, 'operation-removed', 'GET /pets/{petId}']]);
+      expect(seen(twins(), pets())).to.deep.equal([[B, 'operation-removed', 'GET /pets/{kind}']]);
+    });
+
+    it('a path parameter renamed is the same path', () => {
+      const renamed = petsWith((doc) => {
+        getPet(doc).parameters[0].name = 'id';
+        doc['paths']['/pets/{id}'] = doc['paths']['/pets/{petId}'];
+        delete doc['paths']['/pets/{petId}'];
+      });
+      expect(seen(pets(), renamed).filter(([, rule]) => rule.startsWith('operation-'))).to.deep.equal([]);
+    });
+  });
+
   it('null taken from a type (narrower: breaks requests only)', () => {
     const nullable = petsWith((doc) => (pet(doc).properties.tag = { type: ['string', 'null'] }));
     expect(seen(nullable, pets())).to.have.deep.members([
