@@ -10,12 +10,17 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
  * declared on the path and repeated on the operation is one parameter. api-smart-diff does this
  * move itself, but appends the path's list to each operation's (a repeated parameter twice, the
  * duplicates then paired differently on the two sides: asana reported "a required parameter was
- * added" against itself), and it does so in the documents it is given: hence a deep copy.
+ * added" against itself), and it does so in the documents it is given: hence a deep copy. The
+ * path's servers likewise: an operation with servers of its own is served by those alone.
  */
 export function clientView(document: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const copy = structuredClone(document) as JsonObject;
   if (!isObject(copy['paths'])) return copy;
-  for (const item of Object.values(copy['paths'])) if (isObject(item)) moveParameters(item);
+  for (const item of Object.values(copy['paths'])) {
+    if (!isObject(item)) continue;
+    moveParameters(item);
+    moveServers(item);
+  }
   return copy;
 }
 
@@ -30,6 +35,16 @@ function moveParameters(item: JsonObject): void {
     const overridden = new Set(own.filter(isObject).map(keyOf));
     const parameters = [...shared.filter((parameter) => !isObject(parameter) || !overridden.has(keyOf(parameter))), ...own];
     if (parameters.length > 0) operation['parameters'] = parameters;
+  }
+}
+
+function moveServers(item: JsonObject): void {
+  if (!('servers' in item)) return;
+  const servers = item['servers'];
+  delete item['servers'];
+  for (const method of METHODS) {
+    const operation = item[method];
+    if (isObject(operation) && !('servers' in operation) && Array.isArray(servers) && servers.length > 0) operation['servers'] = servers;
   }
 }
 

@@ -164,6 +164,16 @@ describe('changes: one rule per kind of change', () => {
     });
   });
 
+  it('a path\'s servers that its operations override are none of their servers', () => {
+    const overridden = (pathServers: { url: string }[]) => petsWith((doc) => {
+      doc['paths']['/pets/{petId}'].servers = pathServers;
+      getPet(doc).servers = [{ url: 'https://pets.example/v2' }];
+    });
+    expect(seen(overridden([{ url: 'https://old.pets.example/v1' }]), overridden([]))).to.deep.equal([]);
+    const moved = petsWith((doc) => (getPet(doc).servers = [{ url: 'https://pets.example/v2' }]));
+    expect(seen(petsWith((doc) => (doc['paths']['/pets/{petId}'].servers = [{ url: 'https://pets.example/v2' }])), moved)).to.deep.equal([]);
+  });
+
   describe('two paths of one template (Google: /v1beta1/{name} beside /v1beta1/{groupName})', () => {
     const kind = { get: { operationId: 'listKind', parameters: [{ name: 'kind', in: 'path', required: true, schema: { type: 'string' } }], responses: { 200: { description: 'Pets of a kind' } } } };
     const twinsWith = (edit: (doc: Doc) => void) => petsWith((doc) => {
