@@ -201,6 +201,18 @@ describe('changes: one rule per kind of change', () => {
     });
   });
 
+  describe('two media types a wildcard pairs (osf.io answers */* beside application/json)', () => {
+    const anyToo = () => petsWith((doc) => (getPet(doc).responses[200].content['*/*'] = { schema: { type: 'string' } }));
+
+    it('each media type is itself: nothing against itself', () => {
+      expect(seen(anyToo(), anyToo())).to.deep.equal([]);
+    });
+
+    it('one of them removed: that one', () => {
+      expect(seen(anyToo(), pets())).to.deep.equal([[B, 'response-media-type-removed', 'GET /pets/{petId}']]);
+    });
+  });
+
   it('null taken from a type (narrower: breaks requests only)', () => {
     const nullable = petsWith((doc) => (pet(doc).properties.tag = { type: ['string', 'null'] }));
     expect(seen(nullable, pets())).to.have.deep.members([
