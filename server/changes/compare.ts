@@ -35,7 +35,7 @@ export function compareDocuments(original: Doc, changed: Doc): ServiceChange[] {
   return changes.sort(byPlace);
 }
 
-/** A library finding as changes: one per operation it reaches (a path's parameter reaches each of the path's operations). */
+/** A library finding as changes: one per operation it reaches (a whole path's, each of its operations). */
 function changesOf(diff: Diff, merged: Doc, before: Doc, after: Doc): ServiceChange[] {
   const [root, path, method] = diff.path;
   if (root === 'servers' || root === 'security') return found(diff, null, diff.path, (at) => valueAt(merged, at));
@@ -52,11 +52,7 @@ function changesOf(diff: Diff, merged: Doc, before: Doc, after: Doc): ServiceCha
     const base = ['paths', path, method];
     return found(diff, operation, diff.path.slice(3), (at) => valueAt(merged, [...base, ...at]));
   }
-  if (method === 'parameters' || method === 'servers') {
-    const methods = new Set([...Object.keys(item(before)), ...Object.keys(item(after))].filter((name) => METHODS.has(name)));
-    return [...methods].flatMap((name) => found(diff, operationOf(path, name, item(after)[name] ? item(after) : item(before)), diff.path.slice(2),
-      (at) => valueAt(merged, ['paths', path, ...at])));
-  }
+  // A path's own parameters and servers are its operations' by then (clientView): nothing else a client meets.
   return [];
 }
 
