@@ -70,7 +70,7 @@ const REPLACED = new Map<unknown, unknown>([
 ]);
 
 /**
- * Made for each comparison (the library's rules keep a cache of the references they compared),
+ * Made for each comparison (the library's rules keep state: one set reused missed every schema change),
  * with each of the library's pairings above replaced wherever its rules use it: media types are
  * paired under request bodies and responses, of operations and of components alike.
  */
