@@ -2,6 +2,8 @@
 // is api-smart-diff's (references resolved, so a shared schema's change shows under every
 // operation that uses it); rules.ts names each finding and fixes its level.
 import { apiCompare, type Diff } from 'api-smart-diff';
+import { clientView } from './client-view.ts';
+import { compareRules } from './library-rules.ts';
 import { classify, type Level } from './rules.ts';
 
 export interface Operation { method: string; path: string; operationId: string | null }
@@ -17,8 +19,9 @@ const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'pat
 type Segments = readonly (string | number)[];
 type Doc = Record<string, unknown>;
 
-export function compareDocuments(before: Doc, after: Doc): ServiceChange[] {
-  const { diffs, merged } = apiCompare(before, after);
+export function compareDocuments(original: Doc, changed: Doc): ServiceChange[] {
+  const [before, after] = [clientView(original), clientView(changed)];
+  const { diffs, merged } = apiCompare(before, after, { rules: compareRules() });
   const changes: ServiceChange[] = [];
   const seen = new Set<string>();
   for (const diff of diffs) {
@@ -32,7 +35,7 @@ export function compareDocuments(before: Doc, after: Doc): ServiceChange[] {
   return changes.sort(byPlace);
 }
 
-/** A library finding as changes: one per operation it reaches (a path's parameter reaches each of the path's operations). */
+/** A library finding as changes: one per operation it reaches (a whole path's, each of its operations). */
 function changesOf(diff: Diff, merged: Doc, before: Doc, after: Doc): ServiceChange[] {
   const [root, path, method] = diff.path;
   if (root === 'servers' || root === 'security') return found(diff, null, diff.path, (at) => valueAt(merged, at));
@@ -49,11 +52,7 @@ function changesOf(diff: Diff, merged: Doc, before: Doc, after: Doc): ServiceCha
     const base = ['paths', path, method];
     return found(diff, operation, diff.path.slice(3), (at) => valueAt(merged, [...base, ...at]));
   }
-  if (method === 'parameters' || method === 'servers') {
-    const methods = new Set([...Object.keys(item(before)), ...Object.keys(item(after))].filter((name) => METHODS.has(name)));
-    return [...methods].flatMap((name) => found(diff, operationOf(path, name, item(after)[name] ? item(after) : item(before)), diff.path.slice(2),
-      (at) => valueAt(merged, ['paths', path, ...at])));
-  }
+  // A path's own parameters and servers are its operations' by then (clientView): nothing else a client meets.
   return [];
 }
 

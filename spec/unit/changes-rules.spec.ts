@@ -125,6 +125,94 @@ describe('changes: one rule per kind of change', () => {
     });
   }
 
+  describe('a parameter declared on the path and on its operations (the operation\'s overrides, by name and in)', () => {
+    const tenant = (required: boolean) => ({ name: 'tenant', in: 'header', required, schema: { type: 'string' } });
+    // Asana and Zoom repeat each path parameter on every operation of the path.
+    const repeated = () => petsWith((doc) => {
+      doc['paths']['/pets/{petId}'].parameters = [{ name: 'petId', in: 'path', required: true, schema: { type: 'string' } }];
+      doc['paths']['/pets'].parameters = [tenant(false)];
+      listPets(doc).parameters.push(tenant(true));
+    });
+
+    it('is one parameter: a document repeating it reports nothing against itself', () => {
+      expect(seen(repeated(), repeated())).to.deep.equal([]);
+    });
+
+    it('moved from the path to each operation (or back) changes nothing for clients', () => {
+      const moved = petsWith((doc) => {
+        doc['paths']['/pets'].parameters = [tenant(false)];
+        listPets(doc).parameters.push(tenant(true));
+        addPet(doc).parameters = [tenant(false)];
+        delete doc['paths']['/pets'].parameters;
+      });
+      expect(seen(repeated(), moved)).to.deep.equal([]);
+      expect(seen(moved, repeated())).to.deep.equal([]);
+    });
+
+    it('an override dropped: the operation meets the path\'s parameter, the other operations nothing', () => {
+      const dropped = petsWith((doc) => {
+        doc['paths']['/pets/{petId}'].parameters = [{ name: 'petId', in: 'path', required: true, schema: { type: 'string' } }];
+        doc['paths']['/pets'].parameters = [tenant(false)];
+      });
+      expect(seen(repeated(), dropped)).to.deep.equal([[N, 'request-parameter-became-optional', 'GET /pets']]);
+    });
+
+    it('leaves the documents it is given as they were (the library moves path parameters in place)', () => {
+      const [before, after] = [repeated(), repeated()];
+      compareDocuments(before, after);
+      expect([before, after]).to.deep.equal([repeated(), repeated()]);
+    });
+  });
+
+  it('a path\'s servers that its operations override are none of their servers', () => {
+    const overridden = (pathServers: { url: string }[]) => petsWith((doc) => {
+      doc['paths']['/pets/{petId}'].servers = pathServers;
+      getPet(doc).servers = [{ url: 'https://pets.example/v2' }];
+    });
+    expect(seen(overridden([{ url: 'https://old.pets.example/v1' }]), overridden([]))).to.deep.equal([]);
+    const moved = petsWith((doc) => (getPet(doc).servers = [{ url: 'https://pets.example/v2' }]));
+    expect(seen(petsWith((doc) => (doc['paths']['/pets/{petId}'].servers = [{ url: 'https://pets.example/v2' }])), moved)).to.deep.equal([]);
+  });
+
+  describe('two paths of one template (Google: /v1beta1/{name} beside /v1beta1/{groupName})', () => {
+    const kind = { get: { operationId: 'listKind', parameters: [{ name: 'kind', in: 'path', required: true, schema: { type: 'string' } }], responses: { 200: { description: 'Pets of a kind' } } } };
+    const twinsWith = (edit: (doc: Doc) => void) => petsWith((doc) => {
+      doc['paths']['/pets/{kind}'] = structuredClone(kind);
+      edit(doc);
+    });
+    const twins = () => twinsWith(() => {});
+
+    it('each path is itself: nothing against itself', () => {
+      expect(seen(twins(), twins())).to.deep.equal([]);
+    });
+
+    it('one of them removed: that one path\'s operation, and nothing else', () => {
+      expect(seen(twins(), twinsWith((doc) => delete doc['paths']['/pets/{petId}']))).to.deep.equal([[B, 'operation-removed', 'GET /pets/{petId}']]);
+      expect(seen(twins(), pets())).to.deep.equal([[B, 'operation-removed', 'GET /pets/{kind}']]);
+    });
+
+    it('a path parameter renamed is the same path', () => {
+      const renamed = petsWith((doc) => {
+        getPet(doc).parameters[0].name = 'id';
+        doc['paths']['/pets/{id}'] = doc['paths']['/pets/{petId}'];
+        delete doc['paths']['/pets/{petId}'];
+      });
+      expect(seen(pets(), renamed).filter(([, rule]) => rule.startsWith('operation-'))).to.deep.equal([]);
+    });
+  });
+
+  describe('two media types a wildcard pairs (osf.io answers */* beside application/json)', () => {
+    const anyToo = () => petsWith((doc) => (getPet(doc).responses[200].content['*/*'] = { schema: { type: 'string' } }));
+
+    it('each media type is itself: nothing against itself', () => {
+      expect(seen(anyToo(), anyToo())).to.deep.equal([]);
+    });
+
+    it('one of them removed: that one', () => {
+      expect(seen(anyToo(), pets())).to.deep.equal([[B, 'response-media-type-removed', 'GET /pets/{petId}']]);
+    });
+  });
+
   it('null taken from a type (narrower: breaks requests only)', () => {
     const nullable = petsWith((doc) => (pet(doc).properties.tag = { type: ['string', 'null'] }));
     expect(seen(nullable, pets())).to.have.deep.members([
