@@ -17,7 +17,7 @@ import { RecordStore } from './store/records.ts';
 import { Revisions } from './store/revisions.ts';
 import { VersionRecords } from './store/version-records.ts';
 import { INSIGHT_COMPANIONS, Observations } from './insights/observations.ts';
-import { SERVICE_PARTS_COMPANION } from './descriptions/service-parts.ts';
+import { SERVICE_PARTS_COMPANION, ServiceParts } from './descriptions/service-parts.ts';
 import { Tenancy } from './tenancy/tenancy.ts';
 import { VersionManager } from './versions/manage.ts';
 
@@ -97,6 +97,7 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
   const model = loadSearchModel(config.searchModel, config.cacheDir, { info: (message) => logger.info(message), warn: (message) => logger.warn(message) });
   const searchVectors = new SearchVectors(database.db, model, (message, fields) => logger.warn(fields ?? {}, message));
   await searchVectors.createIndexes();
+  await new ServiceParts(database.db).createIndexes();
   return {
     config: withJwtSecret(config, config.jwtSecret ?? await embeddedJwtSecret(config.dataDir)) as Runtime['config'],
     databaseServer,

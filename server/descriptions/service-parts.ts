@@ -49,7 +49,6 @@ export interface PartsPlan {
 
 export class ServiceParts {
   readonly #documents: MongoCollection<PartDocument>;
-  #indexed: Promise<unknown> | undefined;
 
   constructor(db: Db) {
     this.#documents = db.collection<PartDocument>(SERVICE_PARTS);
@@ -57,7 +56,6 @@ export class ServiceParts {
 
   /** The service's parts, in document order. */
   async of(versionId: string, serviceId: string): Promise<ServicePart[]> {
-    await this.#index();
     const documents = await this.#documents.find({ versionId, serviceId }).toArray();
     return documents.map((document) => ({ member: String(document['member']), name: String(document['name']), value: decodeValue(document['value']) as Json, order: Number(document['order']) }))
       .sort((a, b) => a.order - b.order);
@@ -98,9 +96,12 @@ export class ServiceParts {
     };
   }
 
-  #index(): Promise<unknown> {
-    this.#indexed ??= this.#documents.createIndex({ versionId: 1, serviceId: 1, id: 1 }, { name: 'versionId_serviceId_id' });
-    return this.#indexed;
+  /**
+   * At start-up, with the records' indexes: never during an import, where FerretDB would take its
+   * catalogue's lock for the index and, with SQLite's write lock held elsewhere, stall every read.
+   */
+  async createIndexes(): Promise<void> {
+    await this.#documents.createIndex({ versionId: 1, serviceId: 1, id: 1 }, { name: 'versionId_serviceId_id' });
   }
 }
 

@@ -148,7 +148,7 @@ describe('Every database call is bounded server side too (issue 9, defect 2)', f
 
     // Search, like GET …/search: the version within the budget, the index over the whole version by the long bound.
     const found = await commandsOf(fresh.key, 'search_endpoints', { version: `${fresh.project.id}/${fresh.version.type}/${fresh.version.slug}`, query: 'invoice' });
-    expect(found.result).to.deep.include({ structuredContent: { hits: [] } });
+    expect(found.result).to.deep.include({ structuredContent: { ranking: 'lexical', hits: [] } });
     // In order: the project and the version looked up, then the index's reads (the version's revision first).
     const reached = found.sent.findIndex(onCollection('versions')) + 1;
     expect(found.sent.slice(0, reached).map((entry) => String(entry.started.command[entry.started.commandName]))).to.deep.equal(['projects', 'versions']);
