@@ -115,7 +115,7 @@ describe('A database that stalls during an import (issue 25)', function () {
     dataDirs.push(dataDir);
     env = {
       DATA_DIR: dataDir, CACHE_DIR: path.join(repoRoot, '.cache'), EMBEDDED_DB: 'ferretdb',
-      EMBEDDED_DB_PORT: String(await freePort()), RATE_LIMIT: 'off', SEARCH_MODEL: 'off',
+      EMBEDDED_DB_PORT: String(await freePort()), RATE_LIMIT: 'off',
       DB_TIMEOUT_MS: '1000', DB_LONG_TIMEOUT_MS: '2000', SHUTDOWN_TIMEOUT_MS: '3000',
     };
   });
