@@ -11,9 +11,12 @@ import { renderError } from '../../server/http/errors.ts';
 import { requestLog } from '../../server/http/request-log.ts';
 import { budgeted } from '../../server/store/budget.ts';
 
-/** A database whose every find never answers (a collection scan that outlives any budget). */
+/**
+ * A database whose every find never answers (a collection scan that outlives any budget). What
+ * find gives is awaited here and, as a driver cursor is, told to call back when it closes.
+ */
 const stuck = budgeted({
-  collection: (name: string) => ({ collectionName: name, find: () => new Promise(() => {}) }),
+  collection: (name: string) => ({ collectionName: name, find: () => Object.assign(new Promise(() => {}), { once: () => {} }) }),
 } as unknown as Db, undefined);
 
 describe('Deadline: the request budget for database work', () => {
