@@ -15,12 +15,12 @@ import { requestLog } from './http/request-log.ts';
 import { serviceDocument } from './openapi/inventory.ts';
 import { selfDescriptionRouter } from './openapi/service-routes.ts';
 import { documentBodyReader } from './http/document-body.ts';
-import { catalogRouter } from './routes/router.ts';
+import { catalogRouter } from './pipeline/router.ts';
 import { serviceEndpoints } from './routes/endpoints.ts';
-import { Metrics } from './observability/metrics.ts';
+import { Metrics } from './http/prometheus.ts';
 import type { Runtime } from './boot.ts';
-import type { Database } from './store/database.ts';
-import { VersionResolver } from './versions/resolve.ts';
+import type { Database } from './database/database.ts';
+import { VersionResolver } from './pipeline/resolve.ts';
 import { mcpRouter } from './mcp/route.ts';
 import { pagesRoom } from './pages/room.ts';
 

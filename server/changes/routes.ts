@@ -1,13 +1,13 @@
 // GET {prefix}/changes?against={version}[&service=]: what changes for clients of `against` when
 // they move to this version, on both families. Read access to both versions; run by the pipeline.
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
-import type { Tag } from '../openapi/documented-route.ts';
+import type { Tag } from '../routes/documentation.ts';
 import type { Endpoint } from '../pipeline/handler.ts';
 import { findService, versionAddressIn } from '../pipeline/stages.ts';
-import { FAMILIES } from '../routes/table.ts';
+import { FAMILIES } from '../records/table.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
-import type { ResolvedVersion } from '../versions/resolve.ts';
+import type { ResolvedVersion } from '../pipeline/resolve.ts';
 import { changesBetween, snapshotOf, type ChangeReport } from './catalog.ts';
 
 const CHANGES_SEGMENT = '/changes';

@@ -3,7 +3,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { READ_ONLY_TOOL, type Answer } from '../mcp/calls.ts';
-import { MAX_LIMIT } from '../operations/list-query.ts';
+import { MAX_LIMIT } from '../records/list-query.ts';
 import { serviceNamed } from '../pipeline/stages.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';

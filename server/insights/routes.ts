@@ -4,11 +4,11 @@
 //   POST   {prefix}/insights/reports                a HAR, OTLP or NDJSON report of calls (write)
 //   GET    {prefix}/insights/endpoints              documented and observed endpoints, with status (read)
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../operations/list-query.ts';
-import type { Tag } from '../openapi/documented-route.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../records/list-query.ts';
+import type { Tag } from '../routes/documentation.ts';
 import type { Endpoint } from '../pipeline/handler.ts';
 import { serviceNamed } from '../pipeline/stages.ts';
-import { FAMILIES } from '../routes/table.ts';
+import { FAMILIES } from '../records/table.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { ingest } from './ingest.ts';

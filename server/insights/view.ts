@@ -3,7 +3,7 @@
 // date. Joined in memory from the version's records and its observations, then paged by a
 // keyset over the view's order (service slug, path, method), as lists page by id.
 import { InvalidRequest } from '../errors.ts';
-import { parseLimit, parseDateTime } from '../operations/list-query.ts';
+import { parseLimit, parseDateTime } from '../records/list-query.ts';
 import type { PaginationMetadata } from '../schemas/generated/types.ts';
 import type { CatalogRecord } from '../store/records.ts';
 import { endpointKey, type Observation } from './observations.ts';

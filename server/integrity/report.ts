@@ -7,7 +7,7 @@ import { componentRef, escapeToken, refsIn } from '../json/pointer.ts';
 import type { Outcome } from '../http/respond.ts';
 import type { CompiledCollection } from '../schemas/registry.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
-import type { ResolvedVersion } from '../versions/resolve.ts';
+import type { ResolvedVersion } from '../pipeline/resolve.ts';
 
 /** At most this many dangling references are listed per collection; `truncated` says when more exist. */
 export const INTEGRITY_CAP = 1000;

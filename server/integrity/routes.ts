@@ -1,11 +1,11 @@
 // Routes about a whole version rather than one collection (today: its integrity report), as
 // endpoints on both families, run by the same pipeline as the record routes.
 import { integrity } from './report.ts';
-import type { Tag } from '../openapi/documented-route.ts';
+import type { Tag } from '../routes/documentation.ts';
 import type { Endpoint } from '../pipeline/handler.ts';
 import { SCHEMA_BASE } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
-import { FAMILIES } from '../routes/table.ts';
+import { FAMILIES } from '../records/table.ts';
 
 export const INTEGRITY_TAG: Tag = {
   name: 'Integrity',

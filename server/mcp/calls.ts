@@ -6,11 +6,11 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { Credential } from '../auth/credential.ts';
-import { Deadline } from '../deadline.ts';
+import { Deadline } from '../pipeline/deadline.ts';
 import { toApiError, type ApiError } from '../errors.ts';
 import { checked, reachProject, reachVersion, versionAddressIn } from '../pipeline/stages.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
-import type { ResolvedVersion, VersionResolver } from '../versions/resolve.ts';
+import type { ResolvedVersion, VersionResolver } from '../pipeline/resolve.ts';
 
 /**
  * Every tool of the catalog only reads (MCP tool annotations): an agent's host may call them

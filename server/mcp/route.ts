@@ -6,10 +6,10 @@ import { JSONRPCErrorResponseSchema, JSONRPCMessageSchema, JSONRPCResponseSchema
 import * as z from 'zod/v4';
 import { Router, type RequestHandler } from 'express';
 import type { Authenticate } from '../auth/authenticate.ts';
-import { Deadline } from '../deadline.ts';
+import { Deadline } from '../pipeline/deadline.ts';
 import { MethodNotAllowed } from '../errors.ts';
 import type { BodyReader } from '../http/body.ts';
-import type { DocumentedRoute, Schema } from '../openapi/documented-route.ts';
+import type { DocumentedRoute, Schema } from '../routes/documentation.ts';
 import { SCHEMA_BASE } from '../schemas/registry.ts';
 import { SEARCH_TAG } from '../search/routes.ts';
 import { catalogMcpServer, type ToolParts } from './tools.ts';

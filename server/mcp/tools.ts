@@ -19,7 +19,7 @@ import { wordsOf } from '../search/text.ts';
 import type { RecordStore } from '../store/records.ts';
 import type { Tenancy } from '../tenancy/tenancy.ts';
 import { answerFor, READ_ONLY_TOOL, type CallParts } from './calls.ts';
-import { registerGetEndpoint } from './get-endpoint.ts';
+import { registerGetEndpoint } from '../search/get-endpoint.ts';
 import { INSTRUCTIONS, reachableProjects } from './projects.ts';
 
 export interface ToolParts extends CallParts {

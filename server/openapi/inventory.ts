@@ -15,9 +15,9 @@ import type { SchemaRegistry } from '../schemas/registry.ts';
 import { SEARCH_TAG } from '../search/routes.ts';
 import { PAGES_DOCUMENTED_ROUTES, PAGES_TAG } from '../pages/documented.ts';
 import { VERSIONS_TAG } from '../versions/routes.ts';
-import { collectionBodySchemas, collectionTags } from './collection-routes.ts';
+import { collectionBodySchemas, collectionTags } from '../records/documentation.ts';
 import { openApiDocument, type DocumentInput, type OpenApiDocument } from './document.ts';
-import type { DocumentedRoute } from './documented-route.ts';
+import type { DocumentedRoute } from '../routes/documentation.ts';
 import { SERVICE_TAG, selfDescriptionRoutes } from './service-routes.ts';
 
 export function serviceDocumentation(schemas: SchemaRegistry, endpoints: readonly Endpoint[]): DocumentInput {

@@ -8,7 +8,7 @@ import express from 'express';
 import helmet from 'helmet';
 import { refuseOtherMethods } from '../http/allowed-methods.ts';
 import { send } from '../http/respond.ts';
-import type { DocumentedRoute, Tag } from './documented-route.ts';
+import type { DocumentedRoute, Tag } from '../routes/documentation.ts';
 import type { OpenApiDocument } from './document.ts';
 
 export const OPENAPI_PATH = '/v2/openapi.json';

@@ -6,17 +6,17 @@
 import type { Request, Response } from 'express';
 import type { Authenticate } from '../auth/authenticate.ts';
 import type { Access, Credential } from '../auth/credential.ts';
-import { Deadline, whileClientWaits } from '../deadline.ts';
+import { Deadline, whileClientWaits } from './deadline.ts';
 import { Forbidden, InternalError, InvalidRequest, ServiceUnavailable, TooManyRequests, Unauthorized } from '../errors.ts';
 import type { BodyReader } from '../http/body.ts';
 import { compileQueryCheck } from '../http/query.ts';
 import { send, type Outcome } from '../http/respond.ts';
-import type { RouteDoc } from '../openapi/documented-route.ts';
+import type { RouteDoc } from '../routes/documentation.ts';
 import { checked, reachProject, reachVersion, versionAddress } from './stages.ts';
-import type { Method, Route } from '../routes/table.ts';
+import type { Method, Route } from '../records/table.ts';
 import type { SchemaRegistry, Check } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
-import type { ResolvedVersion, VersionAddress, VersionResolver } from '../versions/resolve.ts';
+import type { ResolvedVersion, VersionAddress, VersionResolver } from './resolve.ts';
 
 export interface PipelineParts {
   schemas: SchemaRegistry;

@@ -1,11 +1,11 @@
 // Every endpoint the pipeline runs, in mounting order: the record routes of the table, then the
 // routes of each room. The router mounts this list and the OpenAPI document is generated from it.
-import type { RecordLimits } from '../http/body.ts';
+import type { RecordLimits } from '../store/record-cost.ts';
 import { changeEndpoints } from '../changes/routes.ts';
 import { descriptionEndpoints } from '../descriptions/routes.ts';
 import type { Observations } from '../insights/observations.ts';
 import { insightEndpoints } from '../insights/routes.ts';
-import { collectionRouteDocs } from '../openapi/collection-routes.ts';
+import { collectionRouteDocs } from '../records/documentation.ts';
 import { recordEndpoint, type Endpoint } from '../pipeline/handler.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { SearchIndexes } from '../search/indexes.ts';
@@ -15,7 +15,7 @@ import type { VersionRecords } from '../store/version-records.ts';
 import type { Tenancy } from '../tenancy/tenancy.ts';
 import type { VersionManager } from '../versions/manage.ts';
 import { versionEndpoints } from '../versions/routes.ts';
-import { routeTable } from './table.ts';
+import { routeTable } from '../records/table.ts';
 import { wholeVersionEndpoints } from '../integrity/routes.ts';
 
 export interface EndpointParts {

@@ -3,8 +3,8 @@
 import { InvalidRequest } from '../errors.ts';
 import type { Endpoint } from '../pipeline/handler.ts';
 import { serviceNamed } from '../pipeline/stages.ts';
-import { FAMILIES } from '../routes/table.ts';
-import type { Tag } from '../openapi/documented-route.ts';
+import { FAMILIES } from '../records/table.ts';
+import type { Tag } from '../routes/documentation.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { withObserved } from '../insights/observed.ts';

@@ -11,7 +11,7 @@ import { backfillKeys, isDuplicateKey as isDuplicate, KEY_FIELD, naturalKeyOf } 
 import { CursorPositions } from './positions.ts';
 import { CursorGone, documentId, NaturalKeyTaken, sameStored, toDocument, type BulkWrites, type CatalogRecord, type ListQuery, type Page, type StoredDocument } from './record.ts';
 import { Revisions } from './revisions.ts';
-import { MARKED_SERVICE } from '../ownership/mark.ts';
+import { MARKED_SERVICE } from './mark.ts';
 
 // The record shapes and refusals live in record.ts; callers keep importing them from here, the store's door.
 export { CursorGone, documentId, NaturalKeyTaken, type BulkWrites, type CatalogRecord, type ListQuery, type Page } from './record.ts';

@@ -3,7 +3,7 @@
 import { Conflict, Forbidden, InvalidRequest } from '../errors.ts';
 import { singleValue } from '../http/query.ts';
 import type { Outcome } from '../http/respond.ts';
-import { parseLimit } from '../operations/list-query.ts';
+import { parseLimit } from '../records/list-query.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { VersionRecords } from '../store/version-records.ts';
 import { DuplicateSlug } from '../tenancy/stored.ts';
@@ -11,7 +11,7 @@ import type { Tenancy } from '../tenancy/tenancy.ts';
 import type { Version, VersionType } from '../tenancy/versions.ts';
 import type { EndpointContext } from '../pipeline/handler.ts';
 import { checked, versionAddressIn } from '../pipeline/stages.ts';
-import type { VersionAddress } from './resolve.ts';
+import type { VersionAddress } from '../pipeline/resolve.ts';
 import type { VersionManager } from './manage.ts';
 
 export const VERSION_SCHEMA = `${SCHEMA_BASE}api/version.json`;

@@ -1,9 +1,9 @@
 // The versions interface as endpoints, each with its documentation: list, create (or copy), get
 // and delete by id or by address, and the diff of two versions, run by the one pipeline.
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../operations/list-query.ts';
-import type { Schema, Tag } from '../openapi/documented-route.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../records/list-query.ts';
+import type { Schema, Tag } from '../routes/documentation.ts';
 import type { Endpoint } from '../pipeline/handler.ts';
-import { FAMILIES } from '../routes/table.ts';
+import { FAMILIES } from '../records/table.ts';
 import { SCHEMA_BASE } from '../schemas/registry.ts';
 import { VERSION_SCHEMA, versionOperations, type VersionParts } from './operations.ts';
 

@@ -6,7 +6,7 @@ import jwt from 'jsonwebtoken';
 import type { Response } from 'supertest';
 import { issueToken, SCOPE_READ, SCOPE_WRITE, TOKEN_AUDIENCE } from '../../server/auth/tokens.ts';
 import { newId } from '../../server/ids.ts';
-import { FAMILIES, OPERATIONS, routeTable, type Family, type Route } from '../../server/routes/table.ts';
+import { FAMILIES, OPERATIONS, routeTable, type Family, type Route } from '../../server/records/table.ts';
 import type { CompiledCollection } from '../../server/schemas/registry.ts';
 import type { Version } from '../../server/tenancy/versions.ts';
 import {

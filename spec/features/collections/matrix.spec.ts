@@ -9,7 +9,7 @@ import {
   otherKindId, referenceField, routeCases, sampleOf, urlOf, type Fields, type RouteCase,
 } from '../../support/records.ts';
 import { serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
-import { FAMILIES, OPERATIONS } from '../../../server/routes/table.ts';
+import { FAMILIES, OPERATIONS } from '../../../server/records/table.ts';
 import type { CompiledCollection } from '../../../server/schemas/registry.ts';
 
 const ALL = routeCases();

@@ -1,13 +1,13 @@
 // The collection route table as documented routes: what each of the six operations takes and
 // answers, for every collection on both families. New collections need no change here.
 import { RecordNotFound } from '../errors.ts';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../operations/list-query.ts';
-import type { Route } from '../routes/table.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT } from './list-query.ts';
+import type { Route } from './table.ts';
 import { CURSOR_POSITION_TTL_MS } from '../store/positions.ts';
 import { SCHEMA_BASE, type SchemaRegistry, type CompiledCollection } from '../schemas/registry.ts';
-import type { QueryParameter, RouteDoc, Schema, SuccessResponse, Tag } from './documented-route.ts';
-import { exampleRecord } from './examples.ts';
-import { bodyComponentName, bodySchema, type BodyKind } from './request-bodies.ts';
+import type { QueryParameter, RouteDoc, Schema, SuccessResponse, Tag } from '../routes/documentation.ts';
+import { exampleRecord } from '../openapi/examples.ts';
+import { bodyComponentName, bodySchema, type BodyKind } from '../openapi/request-bodies.ts';
 
 const PAGINATION = `${SCHEMA_BASE}api/pagination.json`;
 

@@ -4,8 +4,8 @@
 import express from 'express';
 import { refuseOtherMethods } from '../http/allowed-methods.ts';
 import { nameRoute } from '../http/request-log.ts';
-import { handlerFor, type Endpoint, type PipelineParts } from '../pipeline/handler.ts';
-import { FAMILIES } from './table.ts';
+import { handlerFor, type Endpoint, type PipelineParts } from './handler.ts';
+import { FAMILIES } from '../records/table.ts';
 
 const OPTIONS = { strict: true, caseSensitive: true } as const;
 

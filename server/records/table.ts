@@ -2,13 +2,13 @@
 // route families, the collections described in schemas/collections.json, and six operations.
 // Routes are data; the OpenAPI document and the router are both read from this table.
 import type { Access } from '../auth/credential.ts';
-import type { Operation } from '../operations/context.ts';
-import { create } from '../operations/create.ts';
-import { remove } from '../operations/delete.ts';
-import { get } from '../operations/get.ts';
-import { list } from '../operations/list.ts';
-import { replace } from '../operations/replace.ts';
-import { update } from '../operations/update.ts';
+import type { Operation } from './context.ts';
+import { create } from './create.ts';
+import { remove } from './delete.ts';
+import { get } from './get.ts';
+import { list } from './list.ts';
+import { replace } from './replace.ts';
+import { update } from './update.ts';
 import { SCHEMA_BASE, type CompiledCollection } from '../schemas/registry.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
