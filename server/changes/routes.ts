@@ -2,12 +2,12 @@
 // they move to this version, on both families. Read access to both versions; run by the pipeline.
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
 import type { Tag } from '../routes/documentation.ts';
-import type { Endpoint } from '../pipeline/handler.ts';
+import type { Route } from '../routes/route.ts';
 import { findService, versionAddressIn } from '../pipeline/stages.ts';
-import { FAMILIES } from '../records/table.ts';
+import { FAMILIES } from '../routes/route.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
-import type { ResolvedVersion } from '../pipeline/resolve.ts';
+import type { ResolvedVersion } from '../routes/route.ts';
 import { changesBetween, snapshotOf, type ChangeReport } from './catalog.ts';
 
 const CHANGES_SEGMENT = '/changes';
@@ -17,8 +17,8 @@ export const CHANGES_TAG: Tag = {
   description: 'What a change breaks: the breaking and non-breaking changes a client of one version meets in another, per service, from each service\'s OpenAPI export on both sides. The import\'s dry run reports the same for a document, and `failOn=breaking` turns it into a gate.',
 };
 
-export function changeEndpoints(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>): Endpoint[] {
-  return FAMILIES.map((family): Endpoint => ({
+export function changeEndpoints(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>): Route[] {
+  return FAMILIES.map((family): Route => ({
     method: 'GET', path: `${family.prefix}${CHANGES_SEGMENT}`, target: family.name, access: 'read',
     body: false,
     // Exports every service of both versions: its cost is the versions' size.
@@ -38,8 +38,8 @@ export function changeEndpoints(schemas: SchemaRegistry, stores: ReadonlyMap<str
       // Each given once (the pipeline checked).
       const { against, service } = query as Record<string, string | undefined>;
       if (against === undefined) throw InvalidRequest.field('against', 'is required: the version clients use now');
-      const other = await reachForRead(versionAddressIn(schemas, against, 'against', version!.projectId));
-      return { status: 200, body: await compareVersions(schemas, stores, other, version!, service) };
+      const other = await reachForRead(versionAddressIn(schemas, against, 'against', version.projectId));
+      return { status: 200, body: await compareVersions(schemas, stores, other, version, service) };
     },
   }));
 }

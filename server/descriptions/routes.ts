@@ -5,17 +5,16 @@
 //   GET  {prefix}/services/{id}/openapi export a service (by slug or id) as OpenAPI 3.1 (read)
 import { stringify as toYaml } from 'yaml';
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
-import type { Endpoint } from '../pipeline/handler.ts';
+import type { Route } from '../routes/route.ts';
 import { serviceNamed } from '../pipeline/stages.ts';
-import { FAMILIES } from '../records/table.ts';
+import { FAMILIES } from '../routes/route.ts';
 import type { RecordLimits } from '../store/record-cost.ts';
 import type { Schema, Tag } from '../routes/documentation.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { prepareDocument } from './document.ts';
 import { exportService } from './export.ts';
-import { reviewImport } from '../changes/imports.ts';
-import { importDocument } from './sync.ts';
+import { importDocument, type ImportPlan } from './sync.ts';
 
 const IMPORT_SEGMENT = '/imports/openapi';
 const EXPORT_SEGMENT = '/services/:id/openapi';
@@ -25,12 +24,19 @@ export const DESCRIPTIONS_TAG: Tag = {
   description: 'OpenAPI documents in and out: an import syncs a service\'s records by their natural keys; an export assembles OpenAPI 3.1 from them.',
 };
 
-/** `imported`: called after an import wrote, not awaited (the search builds the version's index then, not on the next search). */
-export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, imported: (versionId: string) => Promise<void> = async () => {}): Endpoint[] {
+/** What other rooms lend the import (wired in server/rooms.ts). */
+export interface ImportHooks {
+  /** Called after an import wrote, not awaited (the search builds the version's index then, not on the next search). */
+  imported(versionId: string): Promise<void>;
+  /** A review of the import's plan: what it changes for clients (reported by a dry run), refused with `failOnBreaking` when it breaks them. */
+  reviewImport(options: { failOnBreaking: boolean }): { review(plan: ImportPlan): Promise<void>; readonly report: unknown };
+}
+
+export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, { imported, reviewImport }: ImportHooks): Route[] {
   const servicesCollection = schemas.collections.find((collection) => collection.name === 'services');
   if (!servicesCollection) throw new Error('API descriptions need the services collection (schemas/collections.json)');
   const tag = DESCRIPTIONS_TAG.name;
-  return FAMILIES.flatMap((family): Endpoint[] => [
+  return FAMILIES.flatMap((family): Route[] => [
     {
       method: 'POST', path: `${family.prefix}${IMPORT_SEGMENT}`, target: family.name, access: 'write',
       body: 'document', longRunning: true,
@@ -66,12 +72,12 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, s
         // What clients of the service would see change: reported by a dry run, a gate with failOn.
         const review = dryRun === 'true' || failOn ? reviewImport({ failOnBreaking: failOn === 'breaking' }) : undefined;
         const report = await importDocument(
-          { stores, versionId: version!.versionId, projectId: version!.projectId, limits },
+          { stores, versionId: version.versionId, projectId: version.projectId, limits },
           document,
           { ...(service === undefined ? {} : { service }), dryRun: dryRun === 'true', ...(review && { review: review.review }) },
         );
         // Not awaited: what follows an import (the search index) must not add to its answer's time.
-        if (dryRun !== 'true') void imported(version!.versionId);
+        if (dryRun !== 'true') void imported(version.versionId);
         return { status: report.created ? 201 : 200, body: review?.report ? { ...report.body, changes: review.report } : report.body };
       },
     },
@@ -86,8 +92,8 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, s
         errors: [new RecordNotFound(servicesCollection.notFound)],
       },
       async run({ version, id, accepts }) {
-        const service = await serviceNamed(schemas, stores.get('services')!, version!.versionId, id, 'id');
-        const document = await exportService(stores, version!.versionId, service);
+        const service = await serviceNamed(schemas, stores.get('services')!, version.versionId, id, 'id');
+        const document = await exportService(stores, version.versionId, service);
         if (accepts(['application/json', 'application/yaml']) === 'application/yaml') {
           return { status: 200, body: toYaml(document, { aliasDuplicateObjects: false }), headers: { 'Content-Type': 'application/yaml; charset=utf-8' } };
         }

@@ -6,9 +6,8 @@ import express from 'express';
 import type { Request, Response } from 'express';
 import { parse as parseContentType } from 'content-type';
 import { InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from '../errors.ts';
+import type { BodyReader } from '../routes/route.ts';
 import { checkBody, type RecordLimits, tooLarge } from '../store/record-cost.ts';
-
-export type BodyReader = (req: Request, res: Response) => Promise<unknown>;
 
 /** express.raw's middleware: reads the body's bytes (inflated) into `req.body`. */
 type RawReader = ReturnType<typeof express.raw>;

@@ -6,9 +6,9 @@
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../records/list-query.ts';
 import type { Tag } from '../routes/documentation.ts';
-import type { Endpoint } from '../pipeline/handler.ts';
+import type { Route } from '../routes/route.ts';
 import { serviceNamed } from '../pipeline/stages.ts';
-import { FAMILIES } from '../records/table.ts';
+import { FAMILIES } from '../routes/route.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { ingest } from './ingest.ts';
@@ -39,11 +39,11 @@ export interface InsightParts {
   reportLimit: number;
 }
 
-export function insightEndpoints(parts: InsightParts): Endpoint[] {
+export function insightEndpoints(parts: InsightParts): Route[] {
   const services = parts.stores.get('services')!;
   const readReport = reportBodyReader(parts.reportLimit);
   const named = (versionId: string, ref: string, argument: string) => serviceNamed(parts.schemas, services, versionId, ref, argument);
-  return FAMILIES.flatMap((family): Endpoint[] => {
+  return FAMILIES.flatMap((family): Route[] => {
     const suffix = family.operationIdSuffix;
     const params = family.params;
     const common = { tag: INSIGHTS_TAG.name, params } as const;
@@ -68,9 +68,9 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
           const unknown = Object.keys(body).find((field) => field !== 'service');
           if (unknown !== undefined) throw InvalidRequest.field(`/${unknown}`, 'is not a known field');
           if (typeof ref !== 'string') throw InvalidRequest.field('/service', 'must be a service slug or `svc_` id');
-          const service = await named(version!.versionId, ref, '/service');
+          const service = await named(version.versionId, ref, '/service');
           const now = new Date();
-          const record = await touchService(services, version!.versionId, service.id, { hasConnection: true, lastConnectionAt: now.toISOString() }, now);
+          const record = await touchService(services, version.versionId, service.id, { hasConnection: true, lastConnectionAt: now.toISOString() }, now);
           // Deleted meanwhile: the connection was made, on a service that is gone.
           const after = record ?? service;
           return {
@@ -91,8 +91,8 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
           errors: [NOT_FOUND],
         },
         async run({ version, id }) {
-          const service = await named(version!.versionId, id, 'id');
-          if (service['hasConnection'] === true) await touchService(services, version!.versionId, service.id, { hasConnection: false });
+          const service = await named(version.versionId, id, 'id');
+          if (service['hasConnection'] === true) await touchService(services, version.versionId, service.id, { hasConnection: false });
           return { status: 204 };
         },
       },
@@ -117,9 +117,9 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
           // Everything is checked before anything is counted.
           const { calls } = callsOf(parts.schemas, report);
           const ref = query['service'] as string | undefined;
-          const service = ref === undefined ? undefined : await named(version!.versionId, ref, 'service');
+          const service = ref === undefined ? undefined : await named(version.versionId, ref, 'service');
           const answer = await ingest(parts, {
-            versionId: version!.versionId, calls,
+            versionId: version.versionId, calls,
             ...(service !== undefined && { service }),
             ...(report.idempotencyKey !== undefined && { idempotencyKey: report.idempotencyKey }),
           });
@@ -145,7 +145,7 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
         },
         async run({ version, query }) {
           const view = parseViewQuery(query as Record<string, string | undefined>);
-          const { versionId } = version!;
+          const { versionId } = version;
           const chosen = view.service === undefined ? undefined : await named(versionId, view.service, 'service');
           const [serviceList, paths, operations] = await Promise.all([
             chosen ? Promise.resolve([chosen]) : services.all(versionId),

@@ -4,10 +4,10 @@
 // `#/components/<section>/<name>` anywhere in a record, against the collections declared as
 // that section's components (Resources for `schemas`, Headers for `headers`).
 import { componentRef, escapeToken, refsIn } from '../json/pointer.ts';
-import type { Outcome } from '../http/respond.ts';
+import type { Outcome } from '../routes/route.ts';
 import type { CompiledCollection } from '../schemas/registry.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
-import type { ResolvedVersion } from '../pipeline/resolve.ts';
+import type { ResolvedVersion } from '../routes/route.ts';
 
 /** At most this many dangling references are listed per collection; `truncated` says when more exist. */
 export const INTEGRITY_CAP = 1000;

@@ -22,7 +22,8 @@ import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import type { Tenancy } from '../tenancy/tenancy.ts';
 import type { Project } from '../tenancy/projects.ts';
 import type { Version } from '../tenancy/versions.ts';
-import type { ResolvedVersion, VersionResolver } from '../pipeline/resolve.ts';
+import type { VersionResolver } from '../pipeline/resolve.ts';
+import type { ResolvedVersion } from '../routes/route.ts';
 import type { VersionPlace } from './urls.ts';
 
 export interface CatalogParts {

@@ -58,3 +58,10 @@ export interface Tag {
   name: string;
   description: string;
 }
+
+export const SERVICE_TAG: Tag = { name: 'Service', description: 'Health and self-description; no credentials.' };
+
+/** A route of the Service tag (self-description, health, metrics): GET, without credentials. */
+export function serviceRoute(route: Pick<DocumentedRoute, 'path' | 'operationId' | 'summary' | 'description' | 'responses'> & Partial<Pick<DocumentedRoute, 'errors'>>): DocumentedRoute {
+  return { method: 'GET', tag: SERVICE_TAG.name, access: 'none', errors: [], ...route };
+}

@@ -8,7 +8,7 @@ import type { Observations } from '../insights/observations.ts';
 import { endpointDetail, type VersionView } from './endpoints.ts';
 import type { SearchIndexes } from './indexes.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
-import { READ_ONLY_TOOL, type Answer } from '../mcp/calls.ts';
+import { READ_ONLY_TOOL, type Answer } from '../routes/tool.ts';
 import { endpointAnswer, MAX_ENDPOINT_BYTES } from './endpoint-answer.ts';
 
 export interface GetEndpointParts {

@@ -2,8 +2,8 @@
 // and delete by id or by address, and the diff of two versions, run by the one pipeline.
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../records/list-query.ts';
 import type { Schema, Tag } from '../routes/documentation.ts';
-import type { Endpoint } from '../pipeline/handler.ts';
-import { FAMILIES } from '../records/table.ts';
+import type { Route } from '../routes/route.ts';
+import { FAMILIES } from '../routes/route.ts';
 import { SCHEMA_BASE } from '../schemas/registry.ts';
 import { VERSION_SCHEMA, versionOperations, type VersionParts } from './operations.ts';
 
@@ -19,7 +19,7 @@ export const VERSIONS_TAG: Tag = {
 const projectParams: Readonly<Record<string, Schema>> = { projectRef: { $ref: `${IDS}projectRef` } };
 const versionResponse = (status: number, description: string) => ({ status, description, schema: { $ref: VERSION_SCHEMA } });
 
-export function versionEndpoints(parts: VersionParts): Endpoint[] {
+export function versionEndpoints(parts: VersionParts): Route[] {
   const run = versionOperations(parts);
   const common = { body: false } as const;
   const tag = VERSIONS_TAG.name;
@@ -51,7 +51,7 @@ export function versionEndpoints(parts: VersionParts): Endpoint[] {
       },
     },
     // By address: exactly three segments after `projects`, so it never shadows the record routes of family P.
-    ...([['ById', BY_ID!], ['ByAddress', BY_ADDRESS!]] as const).flatMap(([suffix, family]): Endpoint[] => [
+    ...([['ById', BY_ID!], ['ByAddress', BY_ADDRESS!]] as const).flatMap(([suffix, family]): Route[] => [
       {
         ...common, method: 'GET', path: family.prefix, target: family.name, access: 'read', run: run.get,
         doc: { operationId: `getVersion${suffix}`, tag, params: family.params, summary: 'Get a version', responses: [versionResponse(200, 'The version.')], errors: [] },

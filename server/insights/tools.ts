@@ -1,8 +1,8 @@
 // The MCP tool of traffic insights, `list_insights`: the endpoints view for agents, reached the
-// way every tool reaches data (the version reached for read: mcp/calls.ts).
+// way every tool reaches data (the version reached for read: pipeline/tool-call.ts).
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { READ_ONLY_TOOL, type Answer } from '../mcp/calls.ts';
+import { READ_ONLY_TOOL, type Answer } from '../routes/tool.ts';
 import { MAX_LIMIT } from '../records/list-query.ts';
 import { serviceNamed } from '../pipeline/stages.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
