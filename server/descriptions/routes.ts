@@ -5,7 +5,7 @@
 //   GET  {prefix}/services/{id}/openapi export a service (by slug or id) as OpenAPI 3.1 (read)
 import { stringify as toYaml } from 'yaml';
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
-import type { Route } from '../routes/route.ts';
+import type { Route, VersionContext } from '../routes/route.ts';
 import { serviceNamed } from '../pipeline/stages.ts';
 import { FAMILIES } from '../routes/route.ts';
 import type { RecordLimits } from '../store/record-cost.ts';
@@ -22,6 +22,13 @@ const EXPORT_SEGMENT = '/services/:id/openapi';
 export const DESCRIPTIONS_TAG: Tag = {
   name: 'API descriptions',
   description: 'OpenAPI documents in and out: an import syncs a service\'s records by their natural keys; an export assembles OpenAPI 3.1 from them.',
+};
+
+/** The import's query, as its schemas checked and typed it. */
+type ImportQuery = {
+  service?: string;
+  dryRun: boolean;
+  failOn?: 'breaking';
 };
 
 /** What other rooms lend the import (wired in server/rooms.ts). */
@@ -45,9 +52,12 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, s
         summary: 'Import an OpenAPI document into a service',
         description: 'OpenAPI 3.0 or 3.1 (Swagger 2.0 is upgraded), JSON or YAML, up to `IMPORT_BODY_LIMIT`. Re-importing syncs by natural keys: unchanged records are not written, changed ones are updated, records the document no longer has are deleted. An invalid document is 400 with the validator\'s findings and writes nothing.',
         query: [
-          { name: 'service', description: 'The service slug; default: from `info.title`.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceSlug` } },
-          { name: 'dryRun', description: '`true`: answer the plan, write nothing; the answer has `changes`, what the import would change for clients.', schema: { type: 'string', enum: ['true', 'false'] } },
-          { name: 'failOn', description: '`breaking`: refuse (409, nothing written) an import that would break clients of the service; `details` name each breaking change (`field`: JSON pointer of the operation in the document, `message`: rule and sentence).', schema: { type: 'string', enum: ['breaking'] } },
+          {
+            name: 'service', description: 'The service slug; default: from `info.title`.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceSlug` },
+            invalid: 'must be a service slug (lowercase letters, digits and hyphens)',
+          },
+          { name: 'dryRun', description: '`true`: answer the plan, write nothing; the answer has `changes`, what the import would change for clients.', schema: { type: 'boolean', default: false }, invalid: 'must be true or false' },
+          { name: 'failOn', description: '`breaking`: refuse (409, nothing written) an import that would break clients of the service; `details` name each breaking change (`field`: JSON pointer of the operation in the document, `message`: rule and sentence).', schema: { type: 'string', enum: ['breaking'] }, invalid: 'must be breaking' },
         ],
         body: {
           schema: importedDocument,
@@ -60,24 +70,17 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, s
         ],
         errors: [409, 413, 415],
       },
-      async run({ version, body, query }) {
-        // Each given once (the pipeline checked).
-        const { service, dryRun, failOn } = query as Record<string, string | undefined>;
-        if (dryRun !== undefined && dryRun !== 'true' && dryRun !== 'false') throw InvalidRequest.field('dryRun', 'must be true or false');
-        if (failOn !== undefined && failOn !== 'breaking') throw InvalidRequest.field('failOn', 'must be breaking');
-        if (service !== undefined && schemas.checkServiceSlug(service).length > 0) {
-          throw InvalidRequest.field('service', 'must be a service slug (lowercase letters, digits and hyphens)');
-        }
+      async run({ version, body, query: { service, dryRun, failOn } }: VersionContext<ImportQuery>) {
         const document = await prepareDocument(body);
         // What clients of the service would see change: reported by a dry run, a gate with failOn.
-        const review = dryRun === 'true' || failOn ? reviewImport({ failOnBreaking: failOn === 'breaking' }) : undefined;
+        const review = dryRun || failOn ? reviewImport({ failOnBreaking: failOn === 'breaking' }) : undefined;
         const report = await importDocument(
           { stores, versionId: version.versionId, projectId: version.projectId, limits },
           document,
-          { ...(service === undefined ? {} : { service }), dryRun: dryRun === 'true', ...(review && { review: review.review }) },
+          { ...(service === undefined ? {} : { service }), dryRun, ...(review && { review: review.review }) },
         );
         // Not awaited: what follows an import (the search index) must not add to its answer's time.
-        if (dryRun !== 'true') void imported(version.versionId);
+        if (!dryRun) void imported(version.versionId);
         return { status: report.created ? 201 : 200, body: review?.report ? { ...report.body, changes: review.report } : report.body };
       },
     },

@@ -7,7 +7,7 @@ import type { Request, Response } from 'express';
 import type { Authenticate } from '../auth/authenticate.ts';
 import { Deadline, whileClientWaits } from './deadline.ts';
 import { Forbidden, InternalError, InvalidRequest, ServiceUnavailable, TooManyRequests, Unauthorized } from '../errors.ts';
-import { compileQueryCheck } from '../http/query.ts';
+import { compileQueryCheck } from './query.ts';
 import { send } from '../http/respond.ts';
 import type { BodyReader, Outcome, ProjectContext, ResolvedVersion, Route } from '../routes/route.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
@@ -36,7 +36,7 @@ export const PIPELINE_OUTCOMES: readonly number[] = [InvalidRequest, Unauthorize
 
 export function handlerFor(route: Route, parts: PipelineParts): (req: Request, res: Response) => Promise<void> {
   const { schemas, versions } = parts;
-  const checkQuery = route.checksOwnQuery ? undefined : compileQueryCheck((route.doc.query ?? []).map((parameter) => parameter.name));
+  const checkQuery = route.checksOwnQuery ? undefined : compileQueryCheck(schemas.coercingAjv, route.doc.query ?? []);
   return async (req, res) => {
     // One budget for the request's database work; reading the body does not count against it.
     const deadline = new Deadline(parts.dbTimeoutMs);
@@ -45,7 +45,7 @@ export function handlerFor(route: Route, parts: PipelineParts): (req: Request, r
     const address = route.target === 'project' ? undefined : versionAddress(schemas, route.target, (part) => req.params[part] as string);
     const projectRef = route.target === 'project' ? checked(schemas.checkProjectRef, req.params['projectRef'] as string, 'projectRef') : '';
     const id = route.checkId ? checked(route.checkId, req.params['id'] as string, 'id') : '';
-    checkQuery?.(req.query as Readonly<Record<string, unknown>>);
+    const query = checkQuery ? checkQuery(req.query) : req.query;
     const reach = { credential, access: route.access, versions, deadline };
     const version = address && await reachVersion(address, reach);
     const projectId = version ? version.projectId : await reachProject(projectRef, reach);
@@ -53,7 +53,7 @@ export function handlerFor(route: Route, parts: PipelineParts): (req: Request, r
       : route.body === 'document' ? await parts.readDocument(req, res)
       : route.body ? await route.body(req, res) : undefined;
     const context: ProjectContext = {
-      credential, projectId, id, body, query: req.query,
+      credential, projectId, id, body, query,
       forgetVersion: (versionId) => versions.forget(versionId),
       reachForRead: (other) => reachVersion(other, { ...reach, access: 'read' }),
       accepts: (types) => req.accepts([...types]),

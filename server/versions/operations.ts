@@ -1,8 +1,6 @@
 // The versions interface's operations: list, create (empty or as a copy), get, delete and diff.
 // Each runs after the pipeline has authenticated, resolved and authorized, and returns an outcome.
 import { Conflict, Forbidden, InvalidRequest } from '../errors.ts';
-import { singleValue } from '../http/query.ts';
-import { parseLimit } from '../records/list-query.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { VersionRecords } from '../store/version-records.ts';
 import { DuplicateSlug } from '../tenancy/stored.ts';
@@ -41,16 +39,8 @@ export function versionOperations({ schemas, tenancy, manager, records }: Versio
   }
 
   return {
-    async list({ projectId, query }: ProjectContext): Promise<Outcome> {
-      for (const name of Object.keys(query)) {
-        if (!['cursor', 'limit', 'type'].includes(name)) throw InvalidRequest.field(name, 'is not a query parameter of this list (use cursor, limit, type)');
-      }
-      const cursor = singleValue('cursor', query['cursor']);
-      if (cursor !== undefined) checked(schemas.checkVersionId, cursor, 'cursor');
-      const type = singleValue('type', query['type']);
-      if (type !== undefined) checked(schemas.checkVersionType, type, 'type');
-      const limit = parseLimit(query['limit']);
-      const page = await tenancy.versions.listPage({ projectId, type: type as VersionType | undefined, cursor, limit });
+    async list({ projectId, query: { cursor, limit, type } }: ProjectContext<{ cursor?: string; limit: number; type?: VersionType }>): Promise<Outcome> {
+      const page = await tenancy.versions.listPage({ projectId, type, cursor, limit });
       return {
         status: 200,
         body: { items: page.items.map(versionJson), pagination: { nextCursor: page.nextCursor, hasMore: page.nextCursor !== null, limit } },
@@ -92,12 +82,7 @@ export function versionOperations({ schemas, tenancy, manager, records }: Versio
       return { status: 204 };
     },
 
-    async diff({ version, query, reachForRead }: VersionContext): Promise<Outcome> {
-      for (const name of Object.keys(query)) {
-        if (name !== 'against') throw InvalidRequest.field(name, 'is not a query parameter of the diff (use against)');
-      }
-      const against = singleValue('against', query['against']);
-      if (against === undefined) throw InvalidRequest.field('against', 'is required: the version to compare with');
+    async diff({ version, query: { against }, reachForRead }: VersionContext<{ against: string }>): Promise<Outcome> {
       const other = await reachForRead(versionAddressIn(schemas, against, 'against', version.projectId));
       const collections = await records.diff(version.versionId, other.versionId);
       return { status: 200, body: { versionId: version.versionId, against: other.versionId, collections } };

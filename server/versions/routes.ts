@@ -25,14 +25,14 @@ export function versionEndpoints(parts: VersionParts): Route[] {
   const tag = VERSIONS_TAG.name;
   return [
     {
-      ...common, method: 'GET', path: `${PROJECT}/versions`, target: 'project', access: 'read', checksOwnQuery: true, run: run.list,
+      ...common, method: 'GET', path: `${PROJECT}/versions`, target: 'project', access: 'read', run: run.list,
       doc: {
         operationId: 'listVersions', tag, params: projectParams,
         summary: "List a project's versions",
         description: 'Keyset pagination in id (creation) order; versions being copied are not listed.',
         query: [
           { name: 'cursor', description: 'Continue from this version id: the `nextCursor` of the previous page.', schema: { $ref: `${IDS}versionId` } },
-          { name: 'limit', description: `Page size, 1 to ${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
+          { name: 'limit', description: `Page size, 1 to ${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }, invalid: `must be an integer from 1 to ${MAX_LIMIT}` },
           { name: 'type', description: 'Only versions of this type.', schema: { $ref: `${IDS}versionType` } },
         ],
         responses: [{ status: 200, description: 'One page of versions.', schema: { $ref: `${VERSION_SCHEMA}#/$defs/versionList` } }],
@@ -68,12 +68,15 @@ export function versionEndpoints(parts: VersionParts): Route[] {
       },
     ]),
     {
-      ...common, method: 'GET', path: `${BY_ID!.prefix}/diff`, target: 'V', access: 'read', checksOwnQuery: true, longRunning: true, run: run.diff,
+      ...common, method: 'GET', path: `${BY_ID!.prefix}/diff`, target: 'V', access: 'read', longRunning: true, run: run.diff,
       doc: {
         operationId: 'diffVersions', tag, params: BY_ID!.params,
         summary: 'Compare two versions',
         description: 'Per collection, the ids added, removed and changed (any field but `updatedAt`) from `against` to this version; each list is capped at 1,000 ids with `truncated: true`. Both versions must be reachable by the credential.',
-        query: [{ name: 'against', description: 'The version to compare with: its `ver_` id, `type/slug` in this version\'s project (`branch/main`), or `project/type/slug`. The answer names it by id.', schema: { $ref: `${IDS}versionRef` }, required: true }],
+        query: [{
+          name: 'against', description: 'The version to compare with: its `ver_` id, `type/slug` in this version\'s project (`branch/main`), or `project/type/slug`. The answer names it by id.', schema: { $ref: `${IDS}versionRef` }, required: true,
+          invalid: 'must be a version id, type/slug or project/type/slug', missing: 'is required: the version to compare with',
+        }],
         responses: [{ status: 200, description: 'The differences.', schema: { $ref: `${VERSION_SCHEMA}#/$defs/versionDiff` } }],
         errors: [],
       },
