@@ -4,6 +4,7 @@
 // `#/components/<section>/<name>` anywhere in a record, against the collections declared as
 // that section's components (Resources for `schemas`, Headers for `headers`).
 import { componentRef, escapeToken, refsIn } from '../json/pointer.ts';
+import type { DanglingReference } from '../schemas/generated/types.ts';
 import type { Outcome } from '../routes/route.ts';
 import type { CompiledCollection } from '../schemas/registry.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
@@ -20,16 +21,8 @@ export interface VersionOperationContext {
 
 export type VersionOperation = (context: VersionOperationContext) => Promise<Outcome>;
 
-export interface Dangling {
-  /** The record holding the reference. */
-  id: string;
-  /** Its top-level field holding the reference. */
-  field: string;
-  /** JSON pointer to the `$ref` inside the record (component references only). */
-  pointer?: string;
-  /** The collection the reference should name a record of. */
-  target: string;
-}
+/** A reference that leads nowhere (schemas/api/integrity.json). */
+export type Dangling = DanglingReference;
 
 export const integrity: VersionOperation = async ({ version, stores }) => {
   const { versionId } = version;
