@@ -15,6 +15,7 @@ import type { RecordStore } from '../store/records.ts';
 import { prepareDocument } from './document.ts';
 import { exportService } from './export.ts';
 import { importDocument, type ImportPlan } from './sync.ts';
+import { storeOf } from '../store/stores.ts';
 
 const IMPORT_SEGMENT = '/imports/openapi';
 const EXPORT_SEGMENT = '/services/:id/openapi';
@@ -39,7 +40,7 @@ export interface ImportHooks {
   reviewImport(options: { failOnBreaking: boolean }): { review(plan: ImportPlan): Promise<void>; readonly report: unknown };
 }
 
-export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, { imported, reviewImport }: ImportHooks): Route[] {
+export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, { imported, reviewImport }: ImportHooks): Route[] {
   const servicesCollection = schemas.collections.find((collection) => collection.name === 'services');
   if (!servicesCollection) throw new Error('API descriptions need the services collection (schemas/collections.json)');
   const tag = DESCRIPTIONS_TAG.name;
@@ -95,7 +96,7 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, s
         errors: [new RecordNotFound(servicesCollection.notFound)],
       },
       async run({ version, id, accepts }) {
-        const service = await serviceNamed(schemas, stores.get('services')!, version.versionId, id, 'id');
+        const service = await serviceNamed(schemas, storeOf(stores, 'services'), version.versionId, id, 'id');
         const document = await exportService(stores, version.versionId, service);
         if (accepts(['application/json', 'application/yaml']) === 'application/yaml') {
           return { status: 200, body: toYaml(document, { aliasDuplicateObjects: false }), headers: { 'Content-Type': 'application/yaml; charset=utf-8' } };
