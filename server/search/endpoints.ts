@@ -153,7 +153,7 @@ export interface EndpointRecords {
  * from the view (the search index keeps it), and its bodies and responses read for this
  * operation alone, with the version's schemas (one read each, at once: on FerretDB each read is
  * a scan of its collection whatever the filter, so this is never more than the whole-version
- * read it replaces). MCP get_endpoint makes its answer from them (mcp/endpoint-answer.ts).
+ * read it replaces). MCP get_endpoint makes its answer from them (search/endpoint-answer.ts).
  */
 export async function endpointDetail(stores: ReadonlyMap<string, RecordStore>, view: VersionView, operation: CatalogRecord): Promise<EndpointRecords> {
   const path = view.byId('paths', operation['pathId']);
