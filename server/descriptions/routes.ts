@@ -107,29 +107,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
   ]);
 }
 
-const counts: Schema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['created', 'updated', 'deleted', 'unchanged'],
-  properties: Object.fromEntries(['created', 'updated', 'deleted', 'unchanged'].map((name) => [name, { type: 'integer', minimum: 0 }])),
-};
-
-const importReport: Schema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['service', 'dryRun', 'records', 'warnings'],
-  properties: {
-    service: { type: 'object', required: ['id', 'slug'], properties: { id: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceId` }, slug: { type: 'string' } } },
-    dryRun: { type: 'boolean' },
-    records: { type: 'object', description: 'Records created, updated, deleted and unchanged, per collection (named `changes` before the changes report took that name).', additionalProperties: counts },
-    changes: { $ref: `${SCHEMA_BASE}api/changes.json`, description: 'With `dryRun=true` or `failOn`: what the import changes for clients of the service as the catalog holds it now.' },
-    warnings: {
-      type: 'array',
-      description: 'What the records could not carry, by JSON pointer into the document.',
-      items: { type: 'object', required: ['pointer', 'message'], properties: { pointer: { type: 'string' }, message: { type: 'string' } } },
-    },
-  },
-};
+const importReport: Schema = { $ref: `${SCHEMA_BASE}api/import-report.json` };
 
 const openApiDocument: Schema = { type: 'object', description: 'An OpenAPI 3.1 document.', required: ['openapi', 'info'] };
 

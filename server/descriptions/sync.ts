@@ -18,19 +18,15 @@ import { mapDocument, type Placement } from './map.ts';
 import { fieldsCarried, mappedKinds, renderRecord } from './kinds.ts';
 import { partsOf, SERVICE_PARTS, ServiceParts } from './service-parts.ts';
 import { storeOf } from '../store/stores.ts';
+import type { ImportAnswer, ImportWarning, RecordCounts } from '../schemas/generated/types.ts';
 
-export interface Counts { created: number; updated: number; deleted: number; unchanged: number }
-export interface Warning { pointer: string; message: string }
+export type Counts = RecordCounts;
+export type Warning = ImportWarning;
 
 export interface ImportReport {
   created: boolean;
-  body: {
-    service: { id: string; slug: string };
-    dryRun: boolean;
-    /** Records created, updated, deleted and unchanged, per collection. */
-    records: Record<string, Counts>;
-    warnings: Warning[];
-  };
+  /** The answer (schemas/api/import-report.json), but the changes report a review adds. */
+  body: Omit<ImportAnswer, 'changes'>;
 }
 
 /** What an import will write, whole, before it writes (for a review that may refuse it). */
