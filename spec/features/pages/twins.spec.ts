@@ -26,7 +26,7 @@ describe('pages: Markdown twins and the API catalog', function () {
     expect(home.headers['content-type']).to.match(/^text\/markdown/);
     expect(home.text).to.include(`(${at})`);
     const version = await markdown(at);
-    expect(version.text).to.include('Giphy API').and.to.include(`(${at}/services/doqs)`).and.to.match(/10 records/);
+    expect(version.text).to.include('Giphy API').and.to.include(`(${at}/services/doqs)`).and.to.match(/10 operations/);
     const search = await markdown(`${at}/search?q=${encodeURIComponent('search for gifs')}`);
     expect(search.text).to.match(/^1\. \[GET \/gifs\/search\]\(\/catalog\/.+\/services\/giphy\/operations\/searchGifs\)/m);
     expect(search.text).to.include('query parameter api\\_key');

@@ -79,12 +79,12 @@ describe('search: the records of a small write are read back, not whole collecti
     // Operations.
     const zebras = await seen(tenant, 'post', 'operations', { pathId, method: 'put', operationId: 'feedZebras', summary: 'Feed the zebras' });
     expect(await hits(tenant, 'zebra')).to.deep.equal(['feedZebras']);
-    await seen(tenant, 'post', `records/${String(zebras['id'])}`, replacement(zebras, { operationId: 'feedGiraffes', summary: 'Feed the giraffes' }));
+    await seen(tenant, 'post', `operations/${String(zebras['id'])}`, replacement(zebras, { operationId: 'feedGiraffes', summary: 'Feed the giraffes' }));
     expect(await hits(tenant, 'zebra')).to.deep.equal([]);
     expect(await hits(tenant, 'giraffe')).to.deep.equal(['feedGiraffes']);
-    await seen(tenant, 'patch', `records/${String(statusId)}`, { summary: 'Okapi probe' });
+    await seen(tenant, 'patch', `operations/${String(statusId)}`, { summary: 'Okapi probe' });
     expect(await hits(tenant, 'okapi')).to.deep.equal(['getStatus']);
-    await seen(tenant, 'delete', `records/${String(zebras['id'])}`);
+    await seen(tenant, 'delete', `operations/${String(zebras['id'])}`);
     expect(await hits(tenant, 'giraffe')).to.deep.equal([]);
 
     // Parameters.
@@ -115,7 +115,7 @@ describe('search: the records of a small write are read back, not whole collecti
     expect(await hits(tenant, 'health')).to.deep.equal(['getStatus']);
     const { pathId, id: statusId } = await first(tenant, 'operations', { operationId: 'getStatus' });
     await write(tenant, 'post', 'operations', { pathId, method: 'put', operationId: 'feedZebras', summary: 'Feed the zebras' });
-    await write(tenant, 'patch', `records/${String(statusId)}`, { summary: 'Okapi probe', description: 'Up or down.' });
+    await write(tenant, 'patch', `operations/${String(statusId)}`, { summary: 'Okapi probe', description: 'Up or down.' });
     await write(tenant, 'post', 'parameters', { operationId: statusId, name: 'currency', in: 'query', schema: { type: 'string' } });
     // A write search does not read, in between.
     await write(tenant, 'post', 'responses', { operationId: statusId, statusCode: 503, description: 'Down' });
@@ -129,8 +129,8 @@ describe('search: the records of a small write are read back, not whole collecti
     const tenant = await shopTenant();
     expect(await hits(tenant, 'health')).to.deep.equal(['getStatus']);
     const { id } = await first(tenant, 'operations', { operationId: 'getStatus' });
-    for (let n = 0; n <= LISTED_CHANGES; n += 1) await write(tenant, 'patch', `records/${String(id)}`, { summary: `Probe number ${n}` });
-    await write(tenant, 'patch', `records/${String(id)}`, { summary: 'Okapi probe' });
+    for (let n = 0; n <= LISTED_CHANGES; n += 1) await write(tenant, 'patch', `operations/${String(id)}`, { summary: `Probe number ${n}` });
+    await write(tenant, 'patch', `operations/${String(id)}`, { summary: 'Okapi probe' });
     const version = await testDatabase().db.collection<{ _id: string; changes: unknown[] }>('versions').findOne({ _id: tenant.version.id });
     expect(version?.changes).to.have.length(LISTED_CHANGES);
     await expectFresh(tenant, 'reread');
