@@ -24,6 +24,46 @@ export function clientView(document: Readonly<Record<string, unknown>>): Record<
   return copy;
 }
 
+/**
+ * Both client views with their servers and security alternatives in one order. To a client
+ * these are sets (any server, any one alternative), but the library pairs list items by
+ * position: the items both sides have go first in the same order, then what only one side has,
+ * so reordering changes nothing and one server removed is that one removal.
+ */
+export function aligned(before: Record<string, unknown>, after: Record<string, unknown>): void {
+  for (const [was, is] of holders(before, after)) {
+    for (const field of ['servers', 'security']) {
+      const [old, now] = [was[field], is[field]];
+      if (!Array.isArray(old) || !Array.isArray(now)) continue;
+      const byKey = new Map(now.map((entry) => [keyOfItem(entry), entry]));
+      const shared = old.filter((entry) => byKey.has(keyOfItem(entry)));
+      const sharedKeys = new Set(shared.map(keyOfItem));
+      was[field] = [...shared, ...old.filter((entry) => !sharedKeys.has(keyOfItem(entry)))];
+      is[field] = [...shared.map((entry) => byKey.get(keyOfItem(entry))!), ...now.filter((entry) => !sharedKeys.has(keyOfItem(entry)))];
+    }
+  }
+}
+
+/** The document and each operation present on both sides, as pairs. */
+function holders(before: Record<string, unknown>, after: Record<string, unknown>): Array<[Record<string, unknown>, Record<string, unknown>]> {
+  const pairs: Array<[Record<string, unknown>, Record<string, unknown>]> = [[before, after]];
+  const [old, now] = [before['paths'], after['paths']];
+  if (!isObject(old) || !isObject(now)) return pairs;
+  for (const [path, item] of Object.entries(old)) {
+    const other = now[path];
+    if (!isObject(item) || !isObject(other)) continue;
+    for (const method of METHODS) {
+      if (isObject(item[method]) && isObject(other[method])) pairs.push([item[method], other[method]]);
+    }
+  }
+  return pairs;
+}
+
+/** A server by its URL, a security alternative by its schemes and scopes. */
+function keyOfItem(value: unknown): string {
+  return isObject(value) && typeof value['url'] === 'string' ? value['url'] : JSON.stringify(value);
+}
+
 function moveParameters(item: JsonObject): void {
   if (!('parameters' in item)) return;
   const shared = Array.isArray(item['parameters']) ? item['parameters'] : [];

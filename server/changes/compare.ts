@@ -2,7 +2,7 @@
 // is api-smart-diff's (references resolved, so a shared schema's change shows under every
 // operation that uses it); rules.ts names each finding and fixes its level.
 import { apiCompare, type Diff } from 'api-smart-diff';
-import { clientView } from './client-view.ts';
+import { aligned, clientView } from './client-view.ts';
 import { compareRules } from './library-rules.ts';
 import { classify, type Level } from './rules.ts';
 
@@ -21,6 +21,7 @@ type Doc = Record<string, unknown>;
 
 export function compareDocuments(original: Doc, changed: Doc): ServiceChange[] {
   const [before, after] = [clientView(original), clientView(changed)];
+  aligned(before, after);
   const { diffs, merged } = apiCompare(before, after, { rules: compareRules() });
   const changes: ServiceChange[] = [];
   const seen = new Set<string>();

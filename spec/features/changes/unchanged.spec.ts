@@ -46,6 +46,21 @@ describe('changes: an unchanged description reports no change', function () {
     expect(written(again.body.records)).to.equal(0);
   });
 
+  it('a description that only reorders its servers and security alternatives: no change', async () => {
+    const ordered = (servers: string[], security: object[]) => ({
+      ...items(), info: { title: 'Reordered', version: '1.0.0' },
+      servers: servers.map((url) => ({ url })), security,
+      components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Key' }, bearer: { type: 'http', scheme: 'bearer' } } },
+    });
+    expect((await post('service=reordered', ordered(['https://a.example', 'https://b.example'], [{ key: [] }, { bearer: [] }]))).status).to.equal(201);
+    const again = await post('service=reordered&dryRun=true', ordered(['https://b.example', 'https://a.example'], [{ bearer: [] }, { key: [] }]));
+    expect(again.status, JSON.stringify(again.body)).to.equal(200);
+    expect(again.body.changes).to.deep.equal(NOTHING);
+    // A server that really goes is still breaking.
+    const gone = await post('service=reordered&dryRun=true', ordered(['https://b.example'], [{ bearer: [] }, { key: [] }]));
+    expect(gone.body.changes.summary).to.deep.equal({ breaking: 1, nonBreaking: 0 });
+  });
+
   describe('Asana', () => {
     const asana = () => read('asana.com.json');
     let own: Tenant;
