@@ -53,14 +53,26 @@ export async function changesBetween(before: Snapshot, after: Snapshot, service?
   if (service !== undefined && slugs.length === 0) throw new RecordNotFound('Service not found');
   const changes: Change[] = [];
   for (const slug of slugs) {
-    const was = old.get(slug);
-    const is = current.get(slug);
-    const named = { id: (is ?? was)!.id, slug };
-    const found = compareDocuments(await documentOf(before, was, slug), await documentOf(after, is, slug));
-    // A service that did not exist has no client to break (its security and servers are new too).
-    changes.push(...found.map((change) => ({ service: named, ...change, ...(was ? {} : { level: 'non-breaking' as const }) })));
+    const [was, is] = [old.get(slug), current.get(slug)];
+    changes.push(...serviceChanges(slug, was && { service: was, document: await documentOf(before, was) }, is && { service: is, document: await documentOf(after, is) }));
   }
   return reportOf(changes);
+}
+
+/** A service on one side of a comparison: its record and its export. */
+export interface ServiceSide { service: CatalogRecord; document: Record<string, unknown> }
+
+/**
+ * The changes of one service (by slug) from `before` to `after`, given its export on each side
+ * (absent: the service is not there, an empty API). For callers that keep exports (the pages,
+ * pages/exports.ts), so a comparison need not export both versions again.
+ */
+export function serviceChanges(slug: string, before: ServiceSide | undefined, after: ServiceSide | undefined): Change[] {
+  const named = { id: (after ?? before)!.service.id, slug };
+  const empty = (): Record<string, unknown> => ({ openapi: '3.1.0', info: { title: slug, version: '' }, paths: {} });
+  const found = compareDocuments(before?.document ?? empty(), after?.document ?? empty());
+  // A service that did not exist has no client to break (its security and servers are new too).
+  return found.map((change) => ({ service: named, ...change, ...(before ? {} : { level: 'non-breaking' as const }) }));
 }
 
 export function reportOf(changes: Change[]): ChangeReport {
@@ -74,9 +86,8 @@ async function servicesOf(snapshot: Snapshot): Promise<Map<string, CatalogRecord
   return new Map(services.map((record) => [String(record['slug']), record]));
 }
 
-/** The service's document; a service absent on one side is an empty API there (so all its operations came or went). */
-async function documentOf(snapshot: Snapshot, service: CatalogRecord | undefined, slug: string): Promise<Record<string, unknown>> {
-  if (!service) return { openapi: '3.1.0', info: { title: slug, version: '' }, paths: {} };
+/** The service's document on that side. */
+function documentOf(snapshot: Snapshot, service: CatalogRecord): Promise<Record<string, unknown>> {
   return exportService(snapshot, '', service);
 }
 

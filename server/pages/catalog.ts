@@ -5,11 +5,9 @@
 // the OpenAPI export. No store is read here any other way.
 import type { Credential } from '../auth/credential.ts';
 import { Deadline } from '../deadline.ts';
-import { compareVersions } from '../changes/routes.ts';
-import type { ChangeReport } from '../changes/catalog.ts';
+import { reportOf, type ChangeReport } from '../changes/catalog.ts';
 import { RecordNotFound } from '../errors.ts';
 import { componentRefsIn } from '../json/pointer.ts';
-import { exportService } from '../descriptions/export.ts';
 import type { Observations } from '../insights/observations.ts';
 import { withObserved } from '../insights/observed.ts';
 import { DEFAULT_SINCE_DAYS, endpointsPage, type EndpointItem } from '../insights/view.ts';
@@ -19,10 +17,12 @@ import { endpointDetail, type VersionView } from '../search/endpoints.ts';
 import type { SearchIndexes } from '../search/indexes.ts';
 import type { VersionIndex } from '../search/ranking.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
+import { Revisions } from '../store/revisions.ts';
 import type { Tenancy } from '../tenancy/tenancy.ts';
 import type { Project } from '../tenancy/projects.ts';
 import type { Version } from '../tenancy/versions.ts';
 import type { ResolvedVersion, VersionResolver } from '../versions/resolve.ts';
+import { KeptExports } from './exports.ts';
 import type { VersionPlace } from './urls.ts';
 
 export interface CatalogParts {
@@ -43,9 +43,12 @@ export interface ReachedVersion extends ResolvedVersion {
 
 export class PageCatalog {
   readonly #parts: CatalogParts;
+  /** The services' exports and their comparisons, kept per version revision (exports.ts). */
+  readonly exports: KeptExports;
 
   constructor(parts: CatalogParts) {
     this.#parts = parts;
+    this.exports = new KeptExports(parts.stores, new Revisions(parts.stores.get('services')!.db));
   }
 
   /** The version the route's parameters name, if the credential may read it (else the interface's 400 or 403). */
@@ -103,6 +106,15 @@ export class PageCatalog {
     return endpointsPage({ services, paths, operations }, observations, { since, limit: Number.MAX_SAFE_INTEGER }).items;
   }
 
+  /** The insights endpoints view of one operation of the service: its status, count and last call. */
+  async operationTraffic(version: ResolvedVersion, view: VersionView, service: CatalogRecord, operation: CatalogRecord): Promise<EndpointItem | undefined> {
+    const path = view.byId('paths', operation['pathId']);
+    const observations = await this.#parts.observations.of(version.versionId, [service.id]);
+    const since = new Date(Date.now() - DEFAULT_SINCE_DAYS * 86_400_000);
+    const { items } = endpointsPage({ services: [service], paths: path ? [path] : [], operations: [operation] }, observations, { since, limit: Number.MAX_SAFE_INTEGER });
+    return items.find((item) => item.operation?.id === operation.id);
+  }
+
   /** An operation as MCP's get_endpoint gives it: hit form, parameters, bodies, responses, schemas. */
   async operation(view: VersionView, operation: CatalogRecord): Promise<Record<string, unknown>> {
     const { endpoint, parameters, requests, responses, components } = await endpointDetail(this.#parts.stores, view, operation);
@@ -116,14 +128,27 @@ export class PageCatalog {
     return service;
   }
 
-  /** The service's OpenAPI document, as `GET …/services/{id}/openapi` exports it. */
+  /** The service's OpenAPI document, as `GET …/services/{id}/openapi` exports it (kept while the version is unwritten). */
   async exported(version: ResolvedVersion, service: CatalogRecord): Promise<Record<string, unknown>> {
-    return exportService(this.#parts.stores, version.versionId, service);
+    return (await this.exports.of(version.versionId, service)).document;
   }
 
-  /** The changes report for one service, from `before` to `after` (both reached). */
+  /**
+   * The changes report for one service (slug or id), from `before` to `after` (both reached), as
+   * `GET …/changes?service=` makes it (changes/routes.ts: the service named in `after`, else in
+   * `before`; 404 when neither has it), from exports kept per version revision.
+   */
   async changes(before: ResolvedVersion, after: ResolvedVersion, service: string): Promise<ChangeReport> {
-    return compareVersions(this.#parts.schemas, this.#parts.stores, before, after, service);
+    const named = async (version: ResolvedVersion) => {
+      const services = (await this.index(version)).view.of('services');
+      return services.find((record) => record.id === service) ?? services.find((record) => record['slug'] === service);
+    };
+    const found = await named(after) ?? await named(before);
+    if (!found) throw new RecordNotFound(this.#parts.stores.get('services')!.collection.notFound);
+    const slug = String(found['slug']);
+    const bySlug = async (version: ResolvedVersion) => (await this.index(version)).view.of('services').find((record) => record['slug'] === slug);
+    const [was, is] = [await bySlug(before), await bySlug(after)];
+    return reportOf(await this.exports.changes(slug, { versionId: before.versionId, ...(was && { service: was }) }, { versionId: after.versionId, ...(is && { service: is }) }));
   }
 }
 
