@@ -27,7 +27,7 @@ export const operationPage: PageWork = async (req, visitor, catalog) => {
   const requests = detail['requests'] as Array<Record<string, unknown>>;
   const alternatives = howToCall(view, security);
   const url = `${baseUrl(servers)}${path}`;
-  const traffic = (await catalog.traffic(version, view, [service.id])).find((item) => item.operation?.id === operation.id);
+  const traffic = await catalog.operationTraffic(version, view, service, operation);
   const serviceSlug = String(service['slug']);
   const frame = await frameOf(version, catalog);
   return {
