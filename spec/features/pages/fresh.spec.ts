@@ -1,0 +1,109 @@
+// What the pages keep in memory (search/details.ts: a version's bodies, responses and schemas for
+// its operation pages and MCP get_endpoint; pages/exports.ts: services' exports and their
+// comparisons) is read once per version revision, and a page right after a write shows it.
+import { expect } from 'chai';
+import supertest from 'supertest';
+import { KeptExports } from '../../../server/pages/exports.ts';
+import { detailRecordsOf } from '../../../server/search/details.ts';
+import { endpointDetail } from '../../../server/search/endpoints.ts';
+import { Revisions } from '../../../server/store/revisions.ts';
+import { bearer, givenTenant, type Tenant } from '../../support/service.ts';
+import { pagesFixture, versionPath, type PagesFixture } from './fixture.ts';
+
+const SHOP = {
+  openapi: '3.1.0',
+  info: { title: 'Shop', version: '1' },
+  servers: [{ url: 'https://shop.example.com' }],
+  components: { schemas: { Item: { type: 'object', properties: { name: { type: 'string' } } } } },
+  paths: {
+    '/items': {
+      get: { operationId: 'listItems', responses: { 200: { description: 'The items.', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Item' } } } } } } },
+      post: {
+        operationId: 'addItem',
+        requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } } },
+        responses: { 201: { description: 'Added.' } },
+      },
+    },
+    '/items/{id}': {
+      get: {
+        operationId: 'getItem',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { 200: { description: 'One item.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } } } },
+      },
+    },
+  },
+};
+
+describe('pages: kept reads, fresh after a write', function () {
+  this.timeout(300_000);
+  let fixture: PagesFixture;
+  let tenant: Tenant;
+  before(async () => {
+    fixture = await pagesFixture();
+    tenant = await givenTenant(fixture.service);
+    const imported = await fixture.service.request.post(`${tenant.prefixes.V}/imports/openapi?service=shop`).set(bearer(tenant.key)).send(SHOP);
+    expect(imported.status).to.equal(201);
+  });
+
+  const markdown = (url: string) => supertest(fixture.service.app).get(url).set(bearer(tenant.readOnlyKey)).set('Accept', 'text/markdown');
+  const operationPage = (operationId: string) => markdown(`${versionPath(tenant)}/services/shop/operations/${operationId}`);
+  const htmlPage = (operationId: string) => supertest(fixture.service.app).get(`${versionPath(tenant)}/services/shop/operations/${operationId}`).set(bearer(tenant.readOnlyKey)).set('Accept', 'text/html');
+
+  it("reads a version's bodies, responses and schemas once for its operation pages, and shows a response or schema written since at once", async () => {
+    const { runtime } = fixture.service;
+    const details = detailRecordsOf(runtime.stores);
+    const whole = details.built.whole;
+    expect((await operationPage('getItem')).text).to.include('One item.');
+    expect((await htmlPage('getItem')).text).to.include('Item').and.not.to.include('price');
+    expect((await operationPage('listItems')).text).to.include('The items.');
+    expect((await operationPage('addItem')).text).to.include('Added.');
+    expect(details.built.whole - whole, 'one read of the version for three operation pages').to.equal(1);
+
+    const versionId = tenant.version.id;
+    const [getItem] = await runtime.stores.get('operations')!.matching(versionId, { operationId: 'getItem' });
+    const [response] = await runtime.stores.get('responses')!.matching(versionId, { operationId: getItem!.id });
+    const patched = await fixture.service.request.patch(`${tenant.prefixes.V}/responses/${response!.id}`).set(bearer(tenant.key)).send({ description: 'One item, freshly described.' });
+    expect(patched.status).to.equal(200);
+    const patchedBefore = details.built.patched;
+    expect((await operationPage('getItem')).text).to.include('One item, freshly described.').and.not.to.include('One item.');
+    expect(details.built.patched - patchedBefore, 'the written response read again, the rest kept').to.equal(1);
+
+    const [item] = await runtime.stores.get('resources')!.matching(versionId, { name: 'Item' });
+    const schema = { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } } };
+    expect((await fixture.service.request.patch(`${tenant.prefixes.V}/resources/${item!.id}`).set(bearer(tenant.key)).send({ schema })).status).to.equal(200);
+    expect((await htmlPage('getItem')).text).to.include('price');
+
+    // MCP get_endpoint's view reads the same kept details: fresh too.
+    const { view } = await runtime.searchIndexes.of(versionId);
+    const detail = await endpointDetail(runtime.stores, view, view.byId('operations', getItem!.id)!);
+    expect(detail.responses.map((record) => record['description'])).to.deep.equal(['One item, freshly described.']);
+    expect(detail.components.get('Item')).to.deep.equal(schema);
+  });
+
+  it('exports a service once per version revision, and shows the changes of a write at once', async () => {
+    const { runtime } = fixture.service;
+    const exports = new KeptExports(runtime.stores, new Revisions(runtime.database.db));
+    const [shop] = await runtime.stores.get('services')!.matching(tenant.version.id, { slug: 'shop' });
+    const first = await exports.of(tenant.version.id, shop!);
+    const again = await exports.of(tenant.version.id, shop!);
+    expect([exports.made, again.document]).to.deep.equal([1, first.document]);
+
+    const next = await runtime.tenancy.versions.create(tenant.project.id, 'branch', 'next');
+    const nextPrefix = `/v2/catalog/versions/${next.id}`;
+    expect((await fixture.service.request.post(`${nextPrefix}/imports/openapi?service=shop`).set(bearer(tenant.key)).send(SHOP)).status).to.equal(201);
+    const at = `/catalog/${tenant.project.slug}/branch/next/services/shop`;
+    // (The first test wrote to main: its changes are not nothing, but no operation is gone.)
+    expect((await markdown(`${at}/changes?against=branch/main`)).text).to.include('From branch/main').and.not.to.match(/GET \/items\/\\\{id\\\} was removed/);
+
+    const { '/items/{id}': _gone, ...paths } = SHOP.paths;
+    expect((await fixture.service.request.post(`${nextPrefix}/imports/openapi?service=shop`).set(bearer(tenant.key)).send({ ...SHOP, paths })).status).to.be.oneOf([200, 201]);
+    const changes = await markdown(`${at}/changes?against=branch/main`);
+    expect(changes.text).to.match(/- breaking: GET \/items\/\\\{id\\\} GET \/items\/\\\{id\\\} was removed/);
+    const [nextShop] = await runtime.stores.get('services')!.matching(next.id, { slug: 'shop' });
+    const exported = await exports.of(next.id, nextShop!);
+    expect(Object.keys(exported.document['paths'] as object)).to.deep.equal(['/items']);
+    expect(exports.made).to.equal(2);
+    expect(Object.keys((await exports.of(tenant.version.id, shop!)).document['paths'] as object)).to.deep.equal(['/items', '/items/{id}']);
+    expect(exports.made, 'the unwritten version kept').to.equal(2);
+  });
+});
