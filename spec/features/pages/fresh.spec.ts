@@ -106,4 +106,25 @@ describe('pages: kept reads, fresh after a write', function () {
     expect(Object.keys((await exports.of(tenant.version.id, shop!)).document['paths'] as object)).to.deep.equal(['/items', '/items/{id}']);
     expect(exports.made, 'the unwritten version kept').to.equal(2);
   });
+  it("pages a service's operations with each one's traffic and the shadow endpoints, and shows an operation imported since at once", async () => {
+    const things = (count: number) => ({
+      openapi: '3.1.0', info: { title: 'Many', version: '1' },
+      paths: Object.fromEntries(Array.from({ length: count }, (_, i) => [`/things/${String(i).padStart(3, '0')}`, { get: { operationId: `getThing${i}`, responses: { 200: { description: 'A thing.' } } } }])),
+    });
+    const imported = await fixture.service.request.post(`${tenant.prefixes.V}/imports/openapi?service=many`).set(bearer(tenant.key)).send(things(250));
+    expect(imported.status).to.equal(201);
+    const reported = await fixture.service.request.post(`${tenant.prefixes.V}/insights/reports?service=many`).set(bearer(tenant.key)).type('application/x-ndjson')
+      .send([{ method: 'GET', url: '/things/230', status: 200 }, { method: 'DELETE', url: '/things/001', status: 204 }].map((line) => JSON.stringify(line)).join('\n'));
+    expect(reported.body).to.deep.include({ matched: 1, shadow: 1 });
+    const at = `${versionPath(tenant)}/services/many`;
+    const first = (await markdown(at)).text;
+    expect(first).to.include('Page 1 of 2 (250 operations, by path)').and.to.match(/\/things\/000\]\(.*\): {2}\(traffic: unobserved/);
+    expect(first).to.match(/^- DELETE \/things\/\\\{id\\\}: 1 calls/m);
+    const second = (await markdown(`${at}?page=2`)).text;
+    expect(second).to.match(/\/things\/230\]\(.*\): {2}\(traffic: active, last seen \d{4}-/).and.to.match(/\/things\/231\]\(.*\): {2}\(traffic: unobserved/);
+    expect(second).to.include('Page 2 of 2').and.not.to.include('/things/199');
+
+    expect((await fixture.service.request.post(`${tenant.prefixes.V}/imports/openapi?service=many`).set(bearer(tenant.key)).send(things(260))).status).to.be.oneOf([200, 201]);
+    expect((await markdown(`${at}?page=2`)).text).to.include('(260 operations, by path)').and.to.include('/things/259').and.to.match(/\/things\/230\]\(.*\): {2}\(traffic: active/);
+  });
 });
