@@ -1,7 +1,7 @@
 // `npm run db:build`: builds FerretDB into <repo>/.cache/bin/ferretdb (no-op when present) and
 // prints its path. CI runs it before the tests on machines without a downloadable mongod.
 import * as path from 'node:path';
-import { buildFerretDB } from '../server/store/provision.ts';
+import { buildFerretDB } from '../server/database/provision.ts';
 
 const cacheDir = path.resolve(import.meta.dirname, '..', '.cache');
 try {

@@ -4,12 +4,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../server/config.ts';
 import { serviceDocument } from '../server/openapi/inventory.ts';
+import { declaredRooms } from '../server/rooms.ts';
 import { loadSchemaRegistry } from '../server/schemas/registry.ts';
 
 export const DOCUMENT_FILE = path.join(repoRoot, 'docs', 'openapi.json');
 
+function documentOf(schemas: ReturnType<typeof loadSchemaRegistry>) {
+  return serviceDocument(schemas, declaredRooms(schemas));
+}
+
 export function renderedDocument(): string {
-  return `${JSON.stringify(serviceDocument(loadSchemaRegistry()), null, 2)}\n`;
+  return `${JSON.stringify(documentOf(loadSchemaRegistry()), null, 2)}\n`;
 }
 
 if (import.meta.main) {

@@ -15,14 +15,14 @@ import { requestLog } from './http/request-log.ts';
 import { serviceDocument } from './openapi/inventory.ts';
 import { selfDescriptionRouter } from './openapi/service-routes.ts';
 import { documentBodyReader } from './http/document-body.ts';
-import { catalogRouter } from './routes/router.ts';
-import { serviceEndpoints } from './routes/endpoints.ts';
-import { Metrics } from './observability/metrics.ts';
+import { catalogRouter } from './pipeline/router.ts';
+import { Metrics } from './http/prometheus.ts';
 import type { Runtime } from './boot.ts';
-import type { Database } from './store/database.ts';
-import { VersionResolver } from './versions/resolve.ts';
+import type { Database } from './database/database.ts';
+import { VersionResolver } from './pipeline/resolve.ts';
 import { mcpRouter } from './mcp/route.ts';
-import { pagesRoom } from './pages/room.ts';
+import { rooms, type RoomParts } from './rooms.ts';
+import type { Room } from './routes/room.ts';
 
 /** What the app is built from: the runtime's parts (see boot.ts), a logger, and only what it calls of the database. */
 export type AppParts = Pick<Runtime, 'config' | 'schemas' | 'tenancy' | 'stores' | 'versionRecords' | 'versionManager' | 'observations' | 'searchIndexes'> & {
@@ -32,7 +32,8 @@ export type AppParts = Pick<Runtime, 'config' | 'schemas' | 'tenancy' | 'stores'
   databaseServer?: object;
 };
 
-export function createApp(parts: AppParts): express.Express {
+/** `roomsOf`: the rooms to mount (server/rooms.ts; a test mounts fewer). */
+export function createApp(parts: AppParts, roomsOf: (parts: RoomParts) => Room[] = rooms): express.Express {
   const app = express();
   app.disable('x-powered-by');
   // Records carry updatedAt; hashing every body for a weak ETag would only cost time.
@@ -53,28 +54,30 @@ export function createApp(parts: AppParts): express.Express {
   app.use(helmet());
   if (metrics && parts.config.metrics?.port === undefined) app.route(METRICS_PATH).get(metrics.expose).all(refuseOtherMethods(['GET']));
   app.route(HEALTH_PATH).get(health((timeoutMs) => parts.database.readable(timeoutMs), parts.config.dbTimeoutMs)).all(refuseOtherMethods(['GET']));
-  const endpoints = serviceEndpoints({ ...parts, recordLimits: parts.config.recordLimits, importBodyLimit: parts.config.importBodyLimit });
-  app.use(selfDescriptionRouter(serviceDocument(parts.schemas, endpoints)));
   const verify = bearerVerifier(new ApiKeyLookup(parts.tenancy, parts.config.apiKeyCacheMs), parts.config.jwtSecret);
   const authenticate = bearerAuthentication(verify);
   const limitedAuthenticate = parts.config.rateLimit ? rateLimited(authenticate, parts.config.rateLimit) : authenticate;
   const versions = new VersionResolver(parts.tenancy, parts.config.versionCacheMs);
   const readBody = jsonBodyReader(parts.config.bodyLimit, parts.config.recordLimits);
-  // Agents reach the catalog through MCP with the same credentials and the same authorization.
+  const { config } = parts;
+  const roomList = roomsOf({
+    ...parts, versions, verify, authenticate: limitedAuthenticate, db: parts.database.db, rateLimit: config.rateLimit,
+    recordLimits: config.recordLimits, importBodyLimit: config.importBodyLimit, dbTimeoutMs: config.dbTimeoutMs, jwtSecret: config.jwtSecret, pageSessionMs: config.pageSessionMs,
+  });
+  app.use(selfDescriptionRouter(serviceDocument(parts.schemas, roomList)));
+  // Agents reach the catalog through MCP, every room's tools, with the same credentials and the same authorization.
   app.use(mcpRouter({
-    schemas: parts.schemas, tenancy: parts.tenancy, versions, stores: parts.stores, observations: parts.observations, searchIndexes: parts.searchIndexes, authenticate: limitedAuthenticate, readBody,
-    dbTimeoutMs: parts.config.dbTimeoutMs,
+    schemas: parts.schemas, versions, tools: roomList.flatMap((room) => room.tools ?? []), authenticate: limitedAuthenticate, readBody, dbTimeoutMs: config.dbTimeoutMs,
   }));
-  // People browse the catalog through pages, reading it through the same stages and views.
-  app.use(pagesRoom({ ...parts, versions, verify, authenticate: limitedAuthenticate, rateLimit: parts.config.rateLimit, db: parts.database.db, jwtSecret: parts.config.jwtSecret, sessionMs: parts.config.pageSessionMs, dbTimeoutMs: parts.config.dbTimeoutMs }).router);
-  app.use(catalogRouter(endpoints, {
+  // Routes a room serves itself (the pages, reading the catalog through the same stages and views).
+  for (const room of roomList) if (room.own) app.use(room.own.router());
+  app.use(catalogRouter(roomList.flatMap((room) => room.routes ?? []), {
     schemas: parts.schemas,
     authenticate: limitedAuthenticate,
     versions,
     readBody,
-    readDocument: documentBodyReader(parts.config.importBodyLimit),
-    stores: parts.stores,
-    dbTimeoutMs: parts.config.dbTimeoutMs,
+    readDocument: documentBodyReader(config.importBodyLimit),
+    dbTimeoutMs: config.dbTimeoutMs,
   }));
   app.use(routeNotFound);
   app.use(errorRenderer());

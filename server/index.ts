@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
 import { metricsApp } from './http/metrics.ts';
-import type { Metrics } from './observability/metrics.ts';
+import type { Metrics } from './http/prometheus.ts';
 import { openRuntime, type Runtime } from './boot.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';

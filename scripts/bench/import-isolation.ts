@@ -12,7 +12,7 @@ import { openRuntime } from '../../server/boot.ts';
 import { loadConfig, repoRoot } from '../../server/config.ts';
 import { prepareDocument } from '../../server/descriptions/document.ts';
 import { importDocument } from '../../server/descriptions/sync.ts';
-import { MARKED_SERVICE } from '../../server/ownership/mark.ts';
+import { MARKED_SERVICE } from '../../server/store/mark.ts';
 import { serviceKinds, SERVICES } from '../../server/ownership/service-records.ts';
 import { DIRECTORY } from './descriptions.ts';
 import { median } from './stats.ts';

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { repoRoot } from '../../server/config.ts';
-import { provisionDatabase, type DatabaseServer, type EmbeddedEngine } from '../../server/store/provision.ts';
+import { provisionDatabase, type DatabaseServer, type EmbeddedEngine } from '../../server/database/provision.ts';
 import { pathBodies } from './fixtures.ts';
 import { burst, type Target } from './load.ts';
 import type { PeakMemory } from './memory.ts';

@@ -3,7 +3,7 @@
 // derived from the collection's schema with one mutation), the rest hostile: foreign methods,
 // malformed ids, stray query parameters, bad credentials, wrong media types, broken JSON.
 import fc from 'fast-check';
-import { routeTable, type Route } from '../../server/routes/table.ts';
+import { routeTable, type RecordRoute as Route } from '../../server/records/table.ts';
 import { schemas, exactJson, newIdOf, sampleOf, writableFields } from '../../spec/support/records.ts';
 
 export interface FuzzRequest {

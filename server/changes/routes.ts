@@ -1,13 +1,13 @@
 // GET {prefix}/changes?against={version}[&service=]: what changes for clients of `against` when
 // they move to this version, on both families. Read access to both versions; run by the pipeline.
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
-import type { Tag } from '../openapi/documented-route.ts';
-import type { Endpoint } from '../pipeline/handler.ts';
+import { serviceParameter, type Tag } from '../routes/documentation.ts';
+import type { Route, VersionContext } from '../routes/route.ts';
 import { findService, versionAddressIn } from '../pipeline/stages.ts';
-import { FAMILIES } from '../routes/table.ts';
+import { FAMILIES } from '../routes/route.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
-import type { ResolvedVersion } from '../versions/resolve.ts';
+import type { ResolvedVersion } from '../routes/route.ts';
 import { changesBetween, snapshotOf, type ChangeReport } from './catalog.ts';
 
 const CHANGES_SEGMENT = '/changes';
@@ -17,8 +17,8 @@ export const CHANGES_TAG: Tag = {
   description: 'What a change breaks: the breaking and non-breaking changes a client of one version meets in another, per service, from each service\'s OpenAPI export on both sides. The import\'s dry run reports the same for a document, and `failOn=breaking` turns it into a gate.',
 };
 
-export function changeEndpoints(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>): Endpoint[] {
-  return FAMILIES.map((family): Endpoint => ({
+export function changeEndpoints(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>): Route[] {
+  return FAMILIES.map((family): Route => ({
     method: 'GET', path: `${family.prefix}${CHANGES_SEGMENT}`, target: family.name, access: 'read',
     body: false,
     // Exports every service of both versions: its cost is the versions' size.
@@ -28,18 +28,18 @@ export function changeEndpoints(schemas: SchemaRegistry, stores: ReadonlyMap<str
       summary: 'What changes for clients between two versions',
       description: 'The changes that take a client of `against` to this version, per service (matched by slug): removed operations, new or newly required parameters, changed types and formats, removed response properties, removed success statuses or media types, enum values removed from a request or added to a response, security requirements added or changed, removed servers, and the additions a client can ignore. A change inside a shared schema shows under every operation that uses it. Computed on each call, never stored. The credential needs read access to both versions; `against` unknown or out of reach is 403.',
       query: [
-        { name: 'against', description: 'The version clients use now: its `ver_` id, `type/slug` in this version\'s project (`branch/main`), or `project/type/slug`.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/versionRef` }, required: true },
-        { name: 'service', description: 'Only this service (slug or `svc_` id, on either side); 404 when neither version has it.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceRef` } },
+        {
+          name: 'against', description: 'The version clients use now: its `ver_` id, `type/slug` in this version\'s project (`branch/main`), or `project/type/slug`.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/versionRef` }, required: true,
+          invalid: 'must be a version id, type/slug or project/type/slug', missing: 'is required: the version clients use now',
+        },
+        serviceParameter('Only this service (slug or `svc_` id, on either side); 404 when neither version has it.'),
       ],
       responses: [{ status: 200, description: 'The changes, by service, path and method.', schema: { $ref: `${SCHEMA_BASE}api/changes.json` } }],
       errors: [new RecordNotFound('Service not found')],
     },
-    async run({ version, query, reachForRead }) {
-      // Each given once (the pipeline checked).
-      const { against, service } = query as Record<string, string | undefined>;
-      if (against === undefined) throw InvalidRequest.field('against', 'is required: the version clients use now');
-      const other = await reachForRead(versionAddressIn(schemas, against, 'against', version!.projectId));
-      return { status: 200, body: await compareVersions(schemas, stores, other, version!, service) };
+    async run({ version, query: { against, service }, reachForRead }: VersionContext<{ against: string; service?: string }>) {
+      const other = await reachForRead(versionAddressIn(schemas, against, 'against', version.projectId));
+      return { status: 200, body: await compareVersions(schemas, stores, other, version, service) };
     },
   }));
 }

@@ -4,7 +4,7 @@
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { componentRefsIn } from '../json/pointer.ts';
 import { isObject, merge, without, type JsonObject } from '../json/values.ts';
-import { inDocumentOrder, MARK } from '../ownership/mark.ts';
+import { inDocumentOrder, MARK } from '../store/mark.ts';
 import { recordsOfService, schemeNamed } from '../ownership/service-records.ts';
 import type { Db } from 'mongodb';
 import type { CompiledCollection } from '../schemas/registry.ts';

@@ -3,7 +3,7 @@
 // fields travel (`x-catalog-fields`), so a field a schema author adds is never lost. Checked
 // against schemas/collections.json at start-up; a service-owned kind with no entry is left out
 // of the import's sync and the export (docs/schemas.md, "Add a collection").
-import type { Fields } from '../operations/record-body.ts';
+import type { Fields } from '../records/record-body.ts';
 import { isObject, sameJson, type JsonObject } from '../json/values.ts';
 import { serviceKinds } from '../ownership/service-records.ts';
 import type { CompiledCollection } from '../schemas/registry.ts';

@@ -1,7 +1,7 @@
 // OpenAPI 3.1 document (prepared by document.ts) → records, parent before children. Each
 // object is handed to `place` with the record fields taken from it and the original object,
 // so the sync can keep in kvStorage whatever the fields do not render back.
-import type { Fields } from '../operations/record-body.ts';
+import type { Fields } from '../records/record-body.ts';
 import { pointer } from '../json/pointer.ts';
 import { isObject, without, type JsonObject } from '../json/values.ts';
 import { generatedEnum, keptExamples, keptHeaders } from './render.ts';

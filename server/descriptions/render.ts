@@ -1,10 +1,10 @@
 // Each record kind rendered as its part of an OpenAPI 3.1 document, from its own fields only
 // (children are assembled by export.ts). The import stores in kvStorage what the original
 // object holds beyond this rendering, so render + kvStorage gives the original back.
-import type { Fields } from '../operations/record-body.ts';
+import type { Fields } from '../records/record-body.ts';
 import { pointer } from '../json/pointer.ts';
 import { defined, isObject, without, type Json, type JsonObject } from '../json/values.ts';
-import { markOf } from '../ownership/mark.ts';
+import { markOf } from '../store/mark.ts';
 
 type Render = (record: Fields) => JsonObject;
 

@@ -5,17 +5,16 @@
 //   GET  {prefix}/services/{id}/openapi export a service (by slug or id) as OpenAPI 3.1 (read)
 import { stringify as toYaml } from 'yaml';
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
-import type { Endpoint } from '../pipeline/handler.ts';
+import type { Route, VersionContext } from '../routes/route.ts';
 import { serviceNamed } from '../pipeline/stages.ts';
-import { FAMILIES } from '../routes/table.ts';
-import type { RecordLimits } from '../http/body.ts';
-import type { Schema, Tag } from '../openapi/documented-route.ts';
+import { FAMILIES } from '../routes/route.ts';
+import type { RecordLimits } from '../store/record-cost.ts';
+import type { Schema, Tag } from '../routes/documentation.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { prepareDocument } from './document.ts';
 import { exportService } from './export.ts';
-import { reviewImport } from '../changes/imports.ts';
-import { importDocument } from './sync.ts';
+import { importDocument, type ImportPlan } from './sync.ts';
 
 const IMPORT_SEGMENT = '/imports/openapi';
 const EXPORT_SEGMENT = '/services/:id/openapi';
@@ -25,12 +24,26 @@ export const DESCRIPTIONS_TAG: Tag = {
   description: 'OpenAPI documents in and out: an import syncs a service\'s records by their natural keys; an export assembles OpenAPI 3.1 from them.',
 };
 
-/** `imported`: called after an import wrote, not awaited (the search builds the version's index then, not on the next search). */
-export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, imported: (versionId: string) => Promise<void> = async () => {}): Endpoint[] {
+/** The import's query, as its schemas checked and typed it. */
+type ImportQuery = {
+  service?: string;
+  dryRun: boolean;
+  failOn?: 'breaking';
+};
+
+/** What other rooms lend the import (wired in server/rooms.ts). */
+export interface ImportHooks {
+  /** Called after an import wrote, not awaited (the search builds the version's index then, not on the next search). */
+  imported(versionId: string): Promise<void>;
+  /** A review of the import's plan: what it changes for clients (reported by a dry run), refused with `failOnBreaking` when it breaks them. */
+  reviewImport(options: { failOnBreaking: boolean }): { review(plan: ImportPlan): Promise<void>; readonly report: unknown };
+}
+
+export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, { imported, reviewImport }: ImportHooks): Route[] {
   const servicesCollection = schemas.collections.find((collection) => collection.name === 'services');
   if (!servicesCollection) throw new Error('API descriptions need the services collection (schemas/collections.json)');
   const tag = DESCRIPTIONS_TAG.name;
-  return FAMILIES.flatMap((family): Endpoint[] => [
+  return FAMILIES.flatMap((family): Route[] => [
     {
       method: 'POST', path: `${family.prefix}${IMPORT_SEGMENT}`, target: family.name, access: 'write',
       body: 'document', longRunning: true,
@@ -39,9 +52,12 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, s
         summary: 'Import an OpenAPI document into a service',
         description: 'OpenAPI 3.0 or 3.1 (Swagger 2.0 is upgraded), JSON or YAML, up to `IMPORT_BODY_LIMIT`. Re-importing syncs by natural keys: unchanged records are not written, changed ones are updated, records the document no longer has are deleted. An invalid document is 400 with the validator\'s findings and writes nothing.',
         query: [
-          { name: 'service', description: 'The service slug; default: from `info.title`.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceSlug` } },
-          { name: 'dryRun', description: '`true`: answer the plan, write nothing; the answer has `changes`, what the import would change for clients.', schema: { type: 'string', enum: ['true', 'false'] } },
-          { name: 'failOn', description: '`breaking`: refuse (409, nothing written) an import that would break clients of the service; `details` name each breaking change (`field`: JSON pointer of the operation in the document, `message`: rule and sentence).', schema: { type: 'string', enum: ['breaking'] } },
+          {
+            name: 'service', description: 'The service slug; default: from `info.title`.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceSlug` },
+            invalid: 'must be a service slug (lowercase letters, digits and hyphens)',
+          },
+          { name: 'dryRun', description: '`true`: answer the plan, write nothing; the answer has `changes`, what the import would change for clients.', schema: { type: 'boolean', default: false }, invalid: 'must be true or false' },
+          { name: 'failOn', description: '`breaking`: refuse (409, nothing written) an import that would break clients of the service; `details` name each breaking change (`field`: JSON pointer of the operation in the document, `message`: rule and sentence).', schema: { type: 'string', enum: ['breaking'] }, invalid: 'must be breaking' },
         ],
         body: {
           schema: importedDocument,
@@ -54,24 +70,17 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, s
         ],
         errors: [409, 413, 415],
       },
-      async run({ version, body, query }) {
-        // Each given once (the pipeline checked).
-        const { service, dryRun, failOn } = query as Record<string, string | undefined>;
-        if (dryRun !== undefined && dryRun !== 'true' && dryRun !== 'false') throw InvalidRequest.field('dryRun', 'must be true or false');
-        if (failOn !== undefined && failOn !== 'breaking') throw InvalidRequest.field('failOn', 'must be breaking');
-        if (service !== undefined && schemas.checkServiceSlug(service).length > 0) {
-          throw InvalidRequest.field('service', 'must be a service slug (lowercase letters, digits and hyphens)');
-        }
+      async run({ version, body, query: { service, dryRun, failOn } }: VersionContext<ImportQuery>) {
         const document = await prepareDocument(body);
         // What clients of the service would see change: reported by a dry run, a gate with failOn.
-        const review = dryRun === 'true' || failOn ? reviewImport({ failOnBreaking: failOn === 'breaking' }) : undefined;
+        const review = dryRun || failOn ? reviewImport({ failOnBreaking: failOn === 'breaking' }) : undefined;
         const report = await importDocument(
-          { stores, versionId: version!.versionId, projectId: version!.projectId, limits },
+          { stores, versionId: version.versionId, projectId: version.projectId, limits },
           document,
-          { ...(service === undefined ? {} : { service }), dryRun: dryRun === 'true', ...(review && { review: review.review }) },
+          { ...(service === undefined ? {} : { service }), dryRun, ...(review && { review: review.review }) },
         );
         // Not awaited: what follows an import (the search index) must not add to its answer's time.
-        if (dryRun !== 'true') void imported(version!.versionId);
+        if (!dryRun) void imported(version.versionId);
         return { status: report.created ? 201 : 200, body: review?.report ? { ...report.body, changes: review.report } : report.body };
       },
     },
@@ -86,8 +95,8 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, s
         errors: [new RecordNotFound(servicesCollection.notFound)],
       },
       async run({ version, id, accepts }) {
-        const service = await serviceNamed(schemas, stores.get('services')!, version!.versionId, id, 'id');
-        const document = await exportService(stores, version!.versionId, service);
+        const service = await serviceNamed(schemas, stores.get('services')!, version.versionId, id, 'id');
+        const document = await exportService(stores, version.versionId, service);
         if (accepts(['application/json', 'application/yaml']) === 'application/yaml') {
           return { status: 200, body: toYaml(document, { aliasDuplicateObjects: false }), headers: { 'Content-Type': 'application/yaml; charset=utf-8' } };
         }

@@ -4,7 +4,7 @@
 // when that service is in the version; the others stay version-wide. See docs/storage.md.
 import type { RecordStore } from '../store/records.ts';
 import { NaturalKeyTaken } from '../store/records.ts';
-import { markOf } from '../ownership/mark.ts';
+import { markOf } from '../store/mark.ts';
 
 /** Gives imported schemes without `serviceId` the owner their marker names; how many it gave one. */
 export async function ownImportedSchemes(stores: ReadonlyMap<string, RecordStore>): Promise<number> {

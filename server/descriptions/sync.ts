@@ -4,11 +4,11 @@
 // whole in memory first, then written collection by collection in bulk; every write is an
 // idempotent upsert or delete, so an import cut short is completed by running it again.
 import { Conflict, InvalidRequest, PayloadTooLarge, type ApiError } from '../errors.ts';
-import { recordProblem, type RecordLimits, type RecordProblem } from '../http/body.ts';
+import { recordProblem, type RecordLimits, type RecordProblem } from '../store/record-cost.ts';
 import { newId } from '../ids.ts';
-import type { Fields } from '../operations/record-body.ts';
+import type { Fields } from '../records/record-body.ts';
 import { stablePositions } from '../ownership/document-order.ts';
-import { MARK, MARKED_SERVICE, markOf, type Mark } from '../ownership/mark.ts';
+import { MARK, MARKED_SERVICE, markOf, type Mark } from '../store/mark.ts';
 import { recordsOfService, SERVICES } from '../ownership/service-records.ts';
 import { keyOf } from '../schemas/record-keys.ts';
 import type { CompiledCollection } from '../schemas/registry.ts';

@@ -4,7 +4,7 @@ import express from 'express';
 import type { Request, Response } from 'express';
 import { parse as parseYaml } from 'yaml';
 import { InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from '../errors.ts';
-import type { BodyReader } from './body.ts';
+import type { BodyReader } from '../routes/route.ts';
 
 const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'];
 

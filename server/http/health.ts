@@ -1,7 +1,7 @@
 // GET /healthz: no credentials; 200 when a record can be read, 503 when it cannot.
 import type { RequestHandler } from 'express';
 import { ServiceUnavailable } from '../errors.ts';
-import { serviceRoute } from '../openapi/service-routes.ts';
+import { serviceRoute } from '../routes/documentation.ts';
 import { errorOutcome, send } from './respond.ts';
 
 export const HEALTH_PATH = '/healthz';

@@ -1,8 +1,8 @@
 // Where /metrics is served: on the service's own app (no credentials, like /healthz), or, with
 // METRICS_PORT, on an app of its own so it can stay on an internal network.
 import express from 'express';
-import type { Metrics } from '../observability/metrics.ts';
-import { serviceRoute } from '../openapi/service-routes.ts';
+import type { Metrics } from './prometheus.ts';
+import { serviceRoute } from '../routes/documentation.ts';
 import { refuseOtherMethods } from './allowed-methods.ts';
 import { errorRenderer, routeNotFound } from './errors.ts';
 

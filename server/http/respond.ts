@@ -2,13 +2,7 @@
 // become outcomes, and this adapter sends them.
 import type { Response } from 'express';
 import type { ApiError } from '../errors.ts';
-
-/** What an operation answers: a status, and a JSON body unless the status has none (204). */
-export interface Outcome {
-  status: number;
-  body?: unknown;
-  headers?: Readonly<Record<string, string>>;
-}
+import type { Outcome } from '../routes/route.ts';
 
 export function send(res: Response, outcome: Outcome): void {
   if (outcome.headers) res.set(outcome.headers);

@@ -2,6 +2,7 @@
 // method and path template (`observations`), and the Idempotency-Keys of reports already counted
 // (`insight-keys`). Neither is a record: no updatedAt, no part of a version diff.
 import { createHash } from 'node:crypto';
+import type { ReportAnswer as ReportAnswerSchema } from '../schemas/generated/types.ts';
 import type { AnyBulkWriteOperation, Collection as MongoCollection, Db, Document } from 'mongodb';
 import { documentId } from '../store/records.ts';
 import { RecordLocks } from '../store/locks.ts';
@@ -37,16 +38,8 @@ export interface Observation {
 /** What a report adds to one observation. */
 export type ObservationDelta = Observation;
 
-/** The answer a report got, kept with its key so a retry gets the same one. */
-export interface ReportAnswer {
-  received: number;
-  /** Calls of a documented operation. */
-  matched: number;
-  /** Calls of a known service that no operation matches: the view's shadow endpoints. */
-  shadow: number;
-  /** Calls kept nowhere: of no known service, or answered 404 on an undocumented path. */
-  unmatched: number;
-}
+/** The answer a report got (schemas/api/insights.json, but `duplicate`), kept with its key so a retry gets the same one. */
+export type ReportAnswer = Omit<ReportAnswerSchema, 'duplicate'>;
 
 type Stored = Document & { _id: string };
 

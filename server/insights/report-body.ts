@@ -4,7 +4,8 @@
 import express from 'express';
 import type { Request, Response } from 'express';
 import { InvalidRequest, PayloadTooLarge } from '../errors.ts';
-import { acceptedMediaType, readBytes, utf8Text, type BodyReader } from '../http/body.ts';
+import { acceptedMediaType, readBytes, utf8Text } from '../http/body.ts';
+import type { BodyReader } from '../routes/route.ts';
 import { REPORT_MEDIA_TYPES, type RawReport } from './reports.ts';
 
 export interface ReportBody extends RawReport {

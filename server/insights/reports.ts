@@ -3,7 +3,7 @@
 // is counted (all or nothing). Only method, host, path, status and time are kept: query values,
 // headers, cookies and bodies carry credentials and are never read.
 import { InvalidRequest, type FieldProblem } from '../errors.ts';
-import { checkBody } from '../http/body.ts';
+import { checkBody } from '../store/record-cost.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 
 /** One observed call. */

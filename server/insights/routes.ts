@@ -4,11 +4,11 @@
 //   POST   {prefix}/insights/reports                a HAR, OTLP or NDJSON report of calls (write)
 //   GET    {prefix}/insights/endpoints              documented and observed endpoints, with status (read)
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../operations/list-query.ts';
-import type { Tag } from '../openapi/documented-route.ts';
-import type { Endpoint } from '../pipeline/handler.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../records/list-query.ts';
+import { serviceParameter, type Tag } from '../routes/documentation.ts';
+import type { Route, VersionContext } from '../routes/route.ts';
 import { serviceNamed } from '../pipeline/stages.ts';
-import { FAMILIES } from '../routes/table.ts';
+import { FAMILIES } from '../routes/route.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { ingest } from './ingest.ts';
@@ -16,7 +16,7 @@ import type { Observations } from './observations.ts';
 import { reportBodyReader, type ReportBody } from './report-body.ts';
 import { callsOf } from './reports.ts';
 import { touchService } from './services.ts';
-import { DEFAULT_SINCE_DAYS, STATUSES, endpointsPage, parseViewQuery } from './view.ts';
+import { DEFAULT_SINCE_DAYS, STATUSES, endpointsPage, viewQuery, type ViewParameters } from './view.ts';
 
 const CONNECTIONS_SEGMENT = '/insights/connections';
 const REPORTS_SEGMENT = '/insights/reports';
@@ -39,11 +39,11 @@ export interface InsightParts {
   reportLimit: number;
 }
 
-export function insightEndpoints(parts: InsightParts): Endpoint[] {
+export function insightEndpoints(parts: InsightParts): Route[] {
   const services = parts.stores.get('services')!;
   const readReport = reportBodyReader(parts.reportLimit);
   const named = (versionId: string, ref: string, argument: string) => serviceNamed(parts.schemas, services, versionId, ref, argument);
-  return FAMILIES.flatMap((family): Endpoint[] => {
+  return FAMILIES.flatMap((family): Route[] => {
     const suffix = family.operationIdSuffix;
     const params = family.params;
     const common = { tag: INSIGHTS_TAG.name, params } as const;
@@ -68,9 +68,9 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
           const unknown = Object.keys(body).find((field) => field !== 'service');
           if (unknown !== undefined) throw InvalidRequest.field(`/${unknown}`, 'is not a known field');
           if (typeof ref !== 'string') throw InvalidRequest.field('/service', 'must be a service slug or `svc_` id');
-          const service = await named(version!.versionId, ref, '/service');
+          const service = await named(version.versionId, ref, '/service');
           const now = new Date();
-          const record = await touchService(services, version!.versionId, service.id, { hasConnection: true, lastConnectionAt: now.toISOString() }, now);
+          const record = await touchService(services, version.versionId, service.id, { hasConnection: true, lastConnectionAt: now.toISOString() }, now);
           // Deleted meanwhile: the connection was made, on a service that is gone.
           const after = record ?? service;
           return {
@@ -91,8 +91,8 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
           errors: [NOT_FOUND],
         },
         async run({ version, id }) {
-          const service = await named(version!.versionId, id, 'id');
-          if (service['hasConnection'] === true) await touchService(services, version!.versionId, service.id, { hasConnection: false });
+          const service = await named(version.versionId, id, 'id');
+          if (service['hasConnection'] === true) await touchService(services, version.versionId, service.id, { hasConnection: false });
           return { status: 204 };
         },
       },
@@ -103,7 +103,7 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
           ...common, operationId: `reportTraffic${suffix}`,
           summary: 'Report observed calls',
           description: 'One report per request, recognised by its content type and shape: a HAR 1.2 archive (`application/json` or `application/har+json`), an OTLP/HTTP JSON trace export (`application/json`; server spans are calls, client spans mention the service they called), or NDJSON access-log lines (`application/x-ndjson`: `method`, `url` or `host` + `path`, `status`, `time`). Up to `IMPORT_BODY_LIMIT`, gzip accepted. A call matches a service by its servers (host and base path; server variables expanded from their `enum` or `default`), then an operation by method and path template, the most literal template winning (`/pets/mine` before `/pets/{petId}`). The whole report is checked before anything is counted: a malformed one is 400 and counts nothing. An optional `Idempotency-Key` header (1–255 visible ASCII characters, remembered 24 hours per version) makes a retried report count once: the retry answers the first one\'s counts with `duplicate: true`. Sets `lastReportAt` of each service the report had calls for and `lastMentionAt` of each service a client (HAR entry, client span) called. Only method, host, path, status and time are read: bodies, query values, headers and cookies are never stored or logged.',
-          query: [{ name: 'service', description: 'Slug or `svc_` id of the service whose calls these are when their host says nothing (host-less NDJSON, relative servers); an unknown service is 404.', schema: SERVICE_REF }],
+          query: [serviceParameter('Slug or `svc_` id of the service whose calls these are when their host says nothing (host-less NDJSON, relative servers); an unknown service is 404.')],
           body: {
             schema: { oneOf: [{ $ref: `${SCHEMA_BASE}reports/har.json` }, { $ref: `${SCHEMA_BASE}reports/otlp-traces.json` }, { $ref: `${SCHEMA_BASE}reports/ndjson-call.json`, description: 'For application/x-ndjson: each line is one of these.' }] },
             mediaTypes: ['application/json', 'application/har+json', 'application/x-ndjson'],
@@ -112,14 +112,13 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
           responses: [{ status: 200, description: 'What was counted.', schema: { $ref: `${INSIGHTS}reportAnswer` }, example: { received: 1, matched: 1, shadow: 0, unmatched: 0, duplicate: false } }],
           errors: [NOT_FOUND, 413, 415],
         },
-        async run({ version, body, query }) {
+        async run({ version, body, query }: VersionContext<{ service?: string }>) {
           const report = body as ReportBody;
           // Everything is checked before anything is counted.
           const { calls } = callsOf(parts.schemas, report);
-          const ref = query['service'] as string | undefined;
-          const service = ref === undefined ? undefined : await named(version!.versionId, ref, 'service');
+          const service = query.service === undefined ? undefined : await named(version.versionId, query.service, 'service');
           const answer = await ingest(parts, {
-            versionId: version!.versionId, calls,
+            versionId: version.versionId, calls,
             ...(service !== undefined && { service }),
             ...(report.idempotencyKey !== undefined && { idempotencyKey: report.idempotencyKey }),
           });
@@ -134,18 +133,21 @@ export function insightEndpoints(parts: InsightParts): Endpoint[] {
           summary: 'List endpoints with what traffic says of them',
           description: 'One item per documented operation of the chosen services and per undocumented method and path called since `since` (shadow), ordered by service slug, path and method, keyset-paginated like lists (`nextCursor` is opaque). Status: `active` (documented, called since `since`), `zombie` (deprecated and called since `since`), `orphan` (documented, not called since `since`, while the service has a connection), `unobserved` (documented, not called since `since`, no connection), `shadow` (called, no operation matches; ids folded to `{id}`).',
           query: [
-            { name: 'service', description: 'Only this service (slug or `svc_` id); an unknown service is 404.', schema: SERVICE_REF },
-            { name: 'status', description: 'Only endpoints with this status.', schema: { type: 'string', enum: [...STATUSES] } },
-            { name: 'since', description: `Calls since this instant count as recent; default ${DEFAULT_SINCE_DAYS} days ago.`, schema: { type: 'string', format: 'date-time' } },
+            serviceParameter('Only this service (slug or `svc_` id); an unknown service is 404.'),
+            { name: 'status', description: 'Only endpoints with this status.', schema: { type: 'string', enum: [...STATUSES] }, invalid: `must be one of ${STATUSES.join(', ')}` },
+            {
+              name: 'since', description: `Calls since this instant count as recent; default ${DEFAULT_SINCE_DAYS} days ago.`, schema: { type: 'string', format: 'date-time' },
+              invalid: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T12:00:00.000Z',
+            },
             { name: 'cursor', description: 'The `nextCursor` of the previous page.', schema: { type: 'string' } },
-            { name: 'limit', description: `Page size, 1–${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
+            { name: 'limit', description: `Page size, 1–${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }, invalid: `must be an integer from 1 to ${MAX_LIMIT}` },
           ],
           responses: [{ status: 200, description: 'One page of the view.', schema: { $ref: `${INSIGHTS}endpointsPage` } }],
           errors: [NOT_FOUND],
         },
-        async run({ version, query }) {
-          const view = parseViewQuery(query as Record<string, string | undefined>);
-          const { versionId } = version!;
+        async run({ version, query }: VersionContext<ViewParameters>) {
+          const view = viewQuery(query);
+          const { versionId } = version;
           const chosen = view.service === undefined ? undefined : await named(versionId, view.service, 'service');
           const [serviceList, paths, operations] = await Promise.all([
             chosen ? Promise.resolve([chosen]) : services.all(versionId),

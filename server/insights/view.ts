@@ -3,7 +3,6 @@
 // date. Joined in memory from the version's records and its observations, then paged by a
 // keyset over the view's order (service slug, path, method), as lists page by id.
 import { InvalidRequest } from '../errors.ts';
-import { parseLimit, parseDateTime } from '../operations/list-query.ts';
 import type { PaginationMetadata } from '../schemas/generated/types.ts';
 import type { CatalogRecord } from '../store/records.ts';
 import { endpointKey, type Observation } from './observations.ts';
@@ -34,19 +33,24 @@ export interface EndpointItem {
   statusCodes: Record<string, number>;
 }
 
-/** The view's query parameters, each given once (the pipeline checked). */
-export function parseViewQuery(query: Readonly<Record<string, string | undefined>>, now = new Date()): ViewQuery {
-  const status = query['status'];
-  if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) throw InvalidRequest.field('status', `must be one of ${STATUSES.join(', ')}`);
-  const service = query['service'];
-  const since = parseDateTime('since', query['since']) ?? new Date(now.getTime() - DEFAULT_SINCE_DAYS * 86_400_000);
-  const cursor = query['cursor'];
+/** The view's query parameters, as their schemas checked and typed them. */
+export type ViewParameters = {
+  service?: string;
+  status?: Status;
+  /** RFC 3339 date-time. */
+  since?: string;
+  cursor?: string;
+  limit: number;
+};
+
+/** What the view shows for these parameters (`since` defaults to DEFAULT_SINCE_DAYS before `now`). */
+export function viewQuery({ service, status, since, cursor, limit }: ViewParameters, now = new Date()): ViewQuery {
   return {
     ...(service !== undefined && { service }),
-    ...(status !== undefined && { status: status as Status }),
-    since,
+    ...(status !== undefined && { status }),
+    since: since === undefined ? new Date(now.getTime() - DEFAULT_SINCE_DAYS * 86_400_000) : new Date(since),
     ...(cursor !== undefined && { after: cursorKey(cursor) }),
-    limit: parseLimit(query['limit']),
+    limit,
   };
 }
 

@@ -4,10 +4,11 @@
 // `#/components/<section>/<name>` anywhere in a record, against the collections declared as
 // that section's components (Resources for `schemas`, Headers for `headers`).
 import { componentRef, escapeToken, refsIn } from '../json/pointer.ts';
-import type { Outcome } from '../http/respond.ts';
+import type { DanglingReference } from '../schemas/generated/types.ts';
+import type { Outcome } from '../routes/route.ts';
 import type { CompiledCollection } from '../schemas/registry.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
-import type { ResolvedVersion } from '../versions/resolve.ts';
+import type { ResolvedVersion } from '../routes/route.ts';
 
 /** At most this many dangling references are listed per collection; `truncated` says when more exist. */
 export const INTEGRITY_CAP = 1000;
@@ -20,16 +21,8 @@ export interface VersionOperationContext {
 
 export type VersionOperation = (context: VersionOperationContext) => Promise<Outcome>;
 
-export interface Dangling {
-  /** The record holding the reference. */
-  id: string;
-  /** Its top-level field holding the reference. */
-  field: string;
-  /** JSON pointer to the `$ref` inside the record (component references only). */
-  pointer?: string;
-  /** The collection the reference should name a record of. */
-  target: string;
-}
+/** A reference that leads nowhere (schemas/api/integrity.json). */
+export type Dangling = DanglingReference;
 
 export const integrity: VersionOperation = async ({ version, stores }) => {
   const { versionId } = version;

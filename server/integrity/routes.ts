@@ -1,18 +1,18 @@
 // Routes about a whole version rather than one collection (today: its integrity report), as
 // endpoints on both families, run by the same pipeline as the record routes.
 import { integrity } from './report.ts';
-import type { Tag } from '../openapi/documented-route.ts';
-import type { Endpoint } from '../pipeline/handler.ts';
+import type { Tag } from '../routes/documentation.ts';
+import type { Route } from '../routes/route.ts';
 import { SCHEMA_BASE } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
-import { FAMILIES } from '../routes/table.ts';
+import { FAMILIES } from '../routes/route.ts';
 
 export const INTEGRITY_TAG: Tag = {
   name: 'Integrity',
   description: 'References between records are not enforced on write; this report lists the dangling ones of a version.',
 };
 
-export function wholeVersionEndpoints(stores: ReadonlyMap<string, RecordStore>): Endpoint[] {
+export function wholeVersionEndpoints(stores: ReadonlyMap<string, RecordStore>): Route[] {
   return FAMILIES.map((family) => ({
     method: 'GET',
     path: `${family.prefix}/integrity`,
@@ -28,6 +28,6 @@ export function wholeVersionEndpoints(stores: ReadonlyMap<string, RecordStore>):
       responses: [{ status: 200, description: 'The report.', schema: { $ref: `${SCHEMA_BASE}api/integrity.json` } }],
       errors: [],
     },
-    run: ({ version }) => integrity({ version: version!, stores }),
+    run: ({ version }) => integrity({ version, stores }),
   }));
 }

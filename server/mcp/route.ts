@@ -6,12 +6,11 @@ import { JSONRPCErrorResponseSchema, JSONRPCMessageSchema, JSONRPCResponseSchema
 import * as z from 'zod/v4';
 import { Router, type RequestHandler } from 'express';
 import type { Authenticate } from '../auth/authenticate.ts';
-import { Deadline } from '../deadline.ts';
+import { Deadline } from '../pipeline/deadline.ts';
 import { MethodNotAllowed } from '../errors.ts';
-import type { BodyReader } from '../http/body.ts';
-import type { DocumentedRoute, Schema } from '../openapi/documented-route.ts';
+import type { BodyReader } from '../routes/route.ts';
+import type { DocumentedRoute, Schema, Tag } from '../routes/documentation.ts';
 import { SCHEMA_BASE } from '../schemas/registry.ts';
-import { SEARCH_TAG } from '../search/routes.ts';
 import { catalogMcpServer, type ToolParts } from './tools.ts';
 
 export const MCP_PATH = '/mcp';
@@ -50,8 +49,13 @@ const message = jsonSchemaOf(JSONRPCMessageSchema);
 const response = nullIdOnErrors(jsonSchemaOf(JSONRPCResponseSchema));
 const rpcError = { description: 'A JSON-RPC 2.0 error response.', ...nullIdOnErrors(jsonSchemaOf(JSONRPCErrorResponseSchema)) };
 
+export const AGENTS_TAG: Tag = {
+  name: 'Agents',
+  description: 'The catalog for agents: Model Context Protocol tools (every room\'s), with the same credentials and reach as the interface.',
+};
+
 export const MCP_ROUTE: DocumentedRoute = {
-  method: 'POST', path: MCP_PATH, operationId: 'mcp', tag: SEARCH_TAG.name, access: 'read',
+  method: 'POST', path: MCP_PATH, operationId: 'mcp', tag: AGENTS_TAG.name, access: 'read',
   summary: 'Model Context Protocol (Streamable HTTP)',
   description: 'JSON-RPC 2.0 messages of the Model Context Protocol, stateless (no session id; GET and DELETE are 405). The request must accept both answer types, `Accept: application/json, text/event-stream` (the Streamable HTTP transport\'s rule), else 406; answers are always JSON. The server\'s `instructions` say what the catalog is and which tool to call first; every tool is annotated `readOnlyHint`. Tools: `list_projects {}` (the projects the credential reaches), `list_versions {project}`, `list_services {version}`, `search_endpoints {version, query, service?, limit?}`, `get_endpoint {version, operation, service?}` (within 16 KB; an operationId of several services without `service` is an error listing them), `get_openapi {version, service}`, `compare_versions {version, against, service?}` (as GET {prefix}/changes), `list_insights {version, service?, status?}` (traffic insights); search hits and `get_endpoint` carry `observed`; `version` is a `ver_` id or `project/type/slug`, `service` a slug or `svc_` id. A tool sees only the projects the credential reaches; failures are tool errors with the HTTP interface\'s `error` text (`Forbidden`, `Operation not found`, ...).',
   body: {
@@ -83,7 +87,7 @@ export function mcpRouter(parts: ToolParts & { authenticate: Authenticate; readB
   const router = Router();
   const handle: RequestHandler = async (req, res) => {
     // The credential by the same Authenticate (rate limit included) within DB_TIMEOUT_MS, as on
-    // the catalog routes; each tool call then has a budget of its own (mcp/calls.ts).
+    // the catalog routes; each tool call then has a budget of its own (pipeline/tool-call.ts).
     const credential = await new Deadline(parts.dbTimeoutMs).bound(() => parts.authenticate(req, res));
     const body = await parts.readBody(req, res);
     const server = catalogMcpServer(parts, credential, req.log);

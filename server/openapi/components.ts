@@ -3,7 +3,7 @@
 // schema's `$id` form to `#/components/schemas/...` so the document needs nothing outside itself.
 import type { AnySchemaObject } from 'ajv/dist/2020.js';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
-import type { Schema } from './documented-route.ts';
+import type { Schema } from '../routes/documentation.ts';
 
 /** Files of schemas/ that describe the service itself, not its resources. */
 const INTERNAL = new Set([`${SCHEMA_BASE}collection-descriptors.schema.json`]);

@@ -6,7 +6,7 @@ import { repoRoot } from '../config.ts';
 import { DOCUMENTED_OUTCOMES, type ApiError } from '../errors.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import { schemaComponents, type SchemaComponents } from './components.ts';
-import type { DocumentedRoute, Schema, Tag } from './documented-route.ts';
+import type { DocumentedRoute, Schema, Tag } from '../routes/documentation.ts';
 
 const ERROR_SCHEMA = `${SCHEMA_BASE}api/error.json`;
 

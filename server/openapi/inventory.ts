@@ -1,39 +1,32 @@
-// The generator's input: every endpoint the pipeline runs (server/routes/endpoints.ts, each
-// documented beside its run function) and the routes mounted outside it (health, metrics,
-// self-description, MCP), grouped by tag. A test checks that what Express mounts and what the
-// document lists are the same set.
-import { CHANGES_TAG } from '../changes/routes.ts';
-import { DESCRIPTIONS_TAG } from '../descriptions/routes.ts';
+// The generator's input: every room's routes (each documented beside its work) and the routes
+// mounted outside the pipeline (health, metrics, self-description, MCP, a room's own), grouped by
+// tag in the rooms' order. A test checks that what Express mounts and what the document lists
+// are the same set.
 import { HEALTH_ROUTE } from '../http/health.ts';
 import { METRICS_ROUTE } from '../http/metrics.ts';
-import { INSIGHTS_TAG } from '../insights/routes.ts';
-import { MCP_ROUTE } from '../mcp/route.ts';
-import { PIPELINE_OUTCOMES, type Endpoint } from '../pipeline/handler.ts';
-import { serviceEndpoints, type EndpointParts } from '../routes/endpoints.ts';
-import { INTEGRITY_TAG } from '../integrity/routes.ts';
+import { AGENTS_TAG, MCP_ROUTE } from '../mcp/route.ts';
+import { PIPELINE_OUTCOMES } from '../pipeline/handler.ts';
+import { SERVICE_TAG, type DocumentedRoute } from '../routes/documentation.ts';
+import type { Room } from '../routes/room.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
-import { SEARCH_TAG } from '../search/routes.ts';
-import { PAGES_DOCUMENTED_ROUTES, PAGES_TAG } from '../pages/documented.ts';
-import { VERSIONS_TAG } from '../versions/routes.ts';
-import { collectionBodySchemas, collectionTags } from './collection-routes.ts';
 import { openApiDocument, type DocumentInput, type OpenApiDocument } from './document.ts';
-import type { DocumentedRoute } from './documented-route.ts';
-import { SERVICE_TAG, selfDescriptionRoutes } from './service-routes.ts';
+import { selfDescriptionRoutes } from './service-routes.ts';
 
-export function serviceDocumentation(schemas: SchemaRegistry, endpoints: readonly Endpoint[]): DocumentInput {
-  const roomTags = [SERVICE_TAG, VERSIONS_TAG, INTEGRITY_TAG, DESCRIPTIONS_TAG, SEARCH_TAG, CHANGES_TAG, INSIGHTS_TAG, PAGES_TAG];
-  const recordTags = collectionTags(schemas.collections);
+export function serviceDocumentation(rooms: readonly Room[]): DocumentInput {
+  const tags = [SERVICE_TAG, AGENTS_TAG, ...rooms.flatMap((room) => room.tags)];
   const routes: DocumentedRoute[] = [
     HEALTH_ROUTE,
     METRICS_ROUTE,
     ...selfDescriptionRoutes,
-    ...endpoints.map(({ method, path, access, doc }) => ({ ...doc, method, path, access, errors: [...PIPELINE_OUTCOMES, ...doc.errors] })),
     MCP_ROUTE,
-    ...PAGES_DOCUMENTED_ROUTES,
+    ...rooms.flatMap((room) => [
+      ...(room.routes ?? []).map(({ method, path, access, doc }) => ({ ...doc, method, path, access, errors: [...PIPELINE_OUTCOMES, ...doc.errors] })),
+      ...(room.own?.documented ?? []),
+    ]),
   ];
-  // The document lists the rooms' operations tag by tag, then the record routes in the table's
-  // order (family by family); a stable sort keeps each group's own order.
-  const rank = new Map([...roomTags.map((tag, index) => [tag.name, index] as const), ...recordTags.map((tag) => [tag.name, roomTags.length] as const)]);
+  // The document lists the operations tag by tag in the tags' order; a stable sort keeps each
+  // tag's own order (for the records room, family by family).
+  const rank = new Map(tags.map((tag, index) => [tag.name, index] as const));
   const ranked = routes.map((route) => {
     const index = rank.get(route.tag);
     if (index === undefined) throw new Error(`${route.operationId}: tag ${route.tag} is not declared`);
@@ -41,21 +34,15 @@ export function serviceDocumentation(schemas: SchemaRegistry, endpoints: readonl
   });
   return {
     routes: ranked.sort((a, b) => a.index - b.index).map(({ route }) => route),
-    tags: [...roomTags, ...recordTags],
-    schemas: collectionBodySchemas(schemas.collections),
+    tags,
+    schemas: Object.assign({}, ...rooms.map((room) => room.components ?? {})),
   };
 }
 
 /**
- * The service's OpenAPI document, as served at /v2/openapi.json (of the endpoints the app
- * mounts) and written by `npm run openapi` (of the same list, built with nothing to run against).
+ * The service's OpenAPI document, as served at /v2/openapi.json (of the rooms the app mounts)
+ * and written by `npm run openapi` (of the same rooms, declared with nothing to run against).
  */
-export function serviceDocument(schemas: SchemaRegistry, endpoints: readonly Endpoint[] = serviceEndpoints(documentationOnly(schemas))): OpenApiDocument {
-  return openApiDocument(schemas, serviceDocumentation(schemas, endpoints));
-}
-
-/** Parts for building endpoints only to read their documentation: running one throws. */
-function documentationOnly(schemas: SchemaRegistry): EndpointParts {
-  const absent = new Proxy({}, { get: (_target, name) => { throw new Error(`documentation only: no ${String(name)} to run against`); } }) as never;
-  return { schemas, stores: new Map(), tenancy: absent, versionManager: absent, versionRecords: absent, observations: absent, searchIndexes: absent, recordLimits: absent, importBodyLimit: 0 };
+export function serviceDocument(schemas: SchemaRegistry, rooms: readonly Room[]): OpenApiDocument {
+  return openApiDocument(schemas, serviceDocumentation(rooms));
 }

@@ -4,7 +4,7 @@
 // takes its id from the route, and an update is any subset of the fields.
 import type { CompiledCollection } from '../schemas/registry.ts';
 import { absoluteRefs } from './components.ts';
-import type { Schema } from './documented-route.ts';
+import type { Schema } from '../routes/documentation.ts';
 
 export type BodyKind = 'create' | 'replace' | 'update';
 

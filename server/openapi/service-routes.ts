@@ -8,7 +8,7 @@ import express from 'express';
 import helmet from 'helmet';
 import { refuseOtherMethods } from '../http/allowed-methods.ts';
 import { send } from '../http/respond.ts';
-import type { DocumentedRoute, Tag } from './documented-route.ts';
+import { serviceRoute, type DocumentedRoute } from '../routes/documentation.ts';
 import type { OpenApiDocument } from './document.ts';
 
 export const OPENAPI_PATH = '/v2/openapi.json';
@@ -17,13 +17,6 @@ const ASSETS_PATH = '/docs/assets';
 /** The page's own script (starts Swagger UI on this document): a file, since the policy allows no inline script. */
 const INIT_SCRIPT = 'catalog-init.js';
 const OWN_ASSETS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
-
-export const SERVICE_TAG: Tag = { name: 'Service', description: 'Health and self-description; no credentials.' };
-
-/** A route of the Service tag (self-description, health, metrics): GET, without credentials. */
-export function serviceRoute(route: Pick<DocumentedRoute, 'path' | 'operationId' | 'summary' | 'description' | 'responses'> & Partial<Pick<DocumentedRoute, 'errors'>>): DocumentedRoute {
-  return { method: 'GET', tag: SERVICE_TAG.name, access: 'none', errors: [], ...route };
-}
 
 /** The routes this module mounts, as the document shows them. */
 export const selfDescriptionRoutes: readonly DocumentedRoute[] = [

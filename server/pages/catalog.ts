@@ -4,7 +4,7 @@
 // version view (search/), endpoint details, the insights endpoints view, the changes report,
 // the OpenAPI export. No store is read here any other way.
 import type { Credential } from '../auth/credential.ts';
-import { Deadline } from '../deadline.ts';
+import { Deadline } from '../pipeline/deadline.ts';
 import { reportOf, type ChangeReport } from '../changes/catalog.ts';
 import { RecordNotFound } from '../errors.ts';
 import { componentRefsIn } from '../json/pointer.ts';
@@ -22,7 +22,8 @@ import { Revisions } from '../store/revisions.ts';
 import type { Tenancy } from '../tenancy/tenancy.ts';
 import type { Project } from '../tenancy/projects.ts';
 import type { Version } from '../tenancy/versions.ts';
-import type { ResolvedVersion, VersionResolver } from '../versions/resolve.ts';
+import type { VersionResolver } from '../pipeline/resolve.ts';
+import type { ResolvedVersion } from '../routes/route.ts';
 import { KeptExports } from './exports.ts';
 import type { VersionPlace } from './urls.ts';
 

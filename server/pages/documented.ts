@@ -1,8 +1,8 @@
 // What the pages room adds to the service's OpenAPI document: its routes, each as mounted, under
 // the Pages tag. The pages answer HTML, or Markdown with `Accept: text/markdown`; they take the
 // session cookie of a sign-in or a bearer credential, as the interface does.
-import type { DocumentedRoute, Schema, Tag } from '../openapi/documented-route.ts';
-import { SERVICE_TAG } from '../openapi/service-routes.ts';
+import type { DocumentedRoute, Schema, Tag } from '../routes/documentation.ts';
+import { SERVICE_TAG } from '../routes/documentation.ts';
 import { SCHEMA_BASE } from '../schemas/registry.ts';
 import { WELL_KNOWN_API_CATALOG } from './discovery.ts';
 import { SIGN_IN_PATH, SIGN_OUT_PATH } from './sign-in.ts';

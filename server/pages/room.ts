@@ -10,7 +10,9 @@ import { ApiError, Unauthorized } from '../errors.ts';
 import { refuseOtherMethods } from '../http/allowed-methods.ts';
 import type { RateLimit } from '../http/rate-limit.ts';
 import { nameRoute } from '../http/request-log.ts';
+import type { Room } from '../routes/room.ts';
 import { PageCatalog, type CatalogParts } from './catalog.ts';
+import { PAGES_DOCUMENTED_ROUTES, PAGES_TAG } from './documented.ts';
 import { discoveryRoute, WELL_KNOWN_API_CATALOG } from './discovery.ts';
 import { homePage } from './home.ts';
 import { operationPage } from './operation.ts';
@@ -38,10 +40,13 @@ export interface PagesParts extends CatalogParts {
 /** A page's work: what it shows, for this visitor and request. */
 export type PageWork = (req: Request, visitor: Visitor, catalog: PageCatalog) => Promise<Page>;
 
-/** The routes the room adds, as the service's OpenAPI document shows them. */
-export { PAGES_DOCUMENTED_ROUTES, PAGES_TAG } from './documented.ts';
 
-export function pagesRoom(parts: PagesParts): { router: express.Router } {
+/** The room as the service lists it (server/rooms.ts): its tag, its documented routes and its router. */
+export function pagesRoom(parts: PagesParts): Room {
+  return { tags: [PAGES_TAG], own: { documented: PAGES_DOCUMENTED_ROUTES, router: () => pagesRouter(parts) } };
+}
+
+function pagesRouter(parts: PagesParts): express.Router {
   const router = express.Router({ strict: true, caseSensitive: true });
   const sessions = new PageSessions(parts.db, parts.sessionMs);
   const visitors = new Visitors({ sessions, verify: parts.verify, authenticate: parts.authenticate, rateLimit: parts.rateLimit });
@@ -80,7 +85,7 @@ export function pagesRoom(parts: PagesParts): { router: express.Router } {
     if (!visitor) return signedOut(req, res);
     await exportedDocument(req, res, visitor, catalog);
   }).all(refuseOtherMethods(['GET']));
-  return { router };
+  return router;
 }
 
 /** Signed out: a browser goes to sign-in (and comes back after); an agent gets 401. */

@@ -1,14 +1,15 @@
 // The stages every caller takes to what it acts on, whatever brought it (an HTTP route through
-// server/pipeline/handler.ts, an MCP tool through server/mcp/calls.ts): the address checked by the
+// server/pipeline/handler.ts, an MCP tool through server/pipeline/tool-call.ts): the address checked by the
 // schemas, then the version or project resolved and authorized within the caller's database
 // budget. Each stage passes its result on or throws the ApiError the caller reports.
 import { authorize, type Access, type Credential } from '../auth/credential.ts';
-import type { Deadline } from '../deadline.ts';
+import type { Deadline } from './deadline.ts';
 import { Forbidden, InvalidRequest, RecordNotFound } from '../errors.ts';
 import type { SchemaRegistry, Check } from '../schemas/registry.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import type { VersionType } from '../tenancy/versions.ts';
-import type { ResolvedVersion, VersionAddress, VersionResolver } from '../versions/resolve.ts';
+import type { ResolvedVersion, VersionAddress } from '../routes/route.ts';
+import type { VersionResolver } from './resolve.ts';
 
 /**
  * A value that passed its schema; otherwise 400 naming it as the caller did (a route or query

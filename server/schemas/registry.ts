@@ -77,6 +77,8 @@ export type FilterValue = (text: string) => { value: unknown } | { problem: stri
 export interface SchemaRegistry {
   readonly collections: readonly CompiledCollection[];
   readonly ajv: Ajv2020;
+  /** The same schemas on an Ajv that coerces text to the schema's types: for query values, which arrive as text (pipeline/query.ts). */
+  readonly coercingAjv: Ajv2020;
   /** Checks for the route parameters and shapes shared by every collection. */
   readonly checkVersionId: Check;
   readonly checkVersionType: Check;
@@ -94,7 +96,12 @@ export interface SchemaRegistry {
 
 export function loadSchemaRegistry(schemaDir = path.join(repoRoot, 'schemas')): SchemaRegistry {
   const ajv = createAjv();
-  for (const file of schemaFiles(schemaDir)) ajv.addSchema(readJson(path.join(schemaDir, file)) as AnySchemaObject);
+  const coercingAjv = createAjv(undefined, { coerceTypes: true });
+  for (const file of schemaFiles(schemaDir)) {
+    const schema = readJson(path.join(schemaDir, file)) as AnySchemaObject;
+    ajv.addSchema(schema);
+    coercingAjv.addSchema(schema);
+  }
   const checks = new Map<string, Check>();
   const check = (ref: string): Check => {
     let found = checks.get(ref);
@@ -115,6 +122,7 @@ export function loadSchemaRegistry(schemaDir = path.join(repoRoot, 'schemas')): 
   return Object.freeze({
     collections: Object.freeze(collections),
     ajv,
+    coercingAjv,
     checkVersionId: check(`${ids}versionId`),
     checkVersionType: check(`${ids}versionType`),
     checkVersionSlug: check(`${ids}versionSlug`),
@@ -222,10 +230,10 @@ function filterValue(schema: AnySchemaObject, check: Check): FilterValue {
 }
 
 /** The service's Ajv: strict, 2020-12, formats, and our annotation keywords (x-id-prefix, x-kept-on-import). */
-export function createAjv(logger?: Logger): Ajv2020 {
+export function createAjv(logger?: Logger, options: { coerceTypes?: boolean } = {}): Ajv2020 {
   // allErrors stays off: Ajv's own advice for untrusted input, since collecting every error
   // of a large body costs far more than stopping at the first one.
-  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, useDefaults: true, allErrors: false, ...(logger && { logger }) });
+  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, useDefaults: true, allErrors: false, ...options, ...(logger && { logger }) });
   addFormats.default(ajv);
   // An annotation on identifier schemas: the prefix new ids of that kind are generated with.
   ajv.addKeyword({ keyword: 'x-id-prefix', schemaType: 'string' });

@@ -7,7 +7,7 @@
 // and after a write only the records written (from the writes listed on the version,
 // store/revisions.ts) or, when the list cannot say, the collections written.
 import { LRUCache } from 'lru-cache';
-import { inDocumentOrder } from '../ownership/mark.ts';
+import { inDocumentOrder } from '../store/mark.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { Revisions, writtenBetween, type Revision } from '../store/revisions.ts';
 

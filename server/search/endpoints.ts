@@ -4,7 +4,7 @@
 // caller has already resolved and authorized the version).
 import { componentRefsIn } from '../json/pointer.ts';
 import { isObject } from '../json/values.ts';
-import { inDocumentOrder, MARK, markOf } from '../ownership/mark.ts';
+import { inDocumentOrder, MARK, markOf } from '../store/mark.ts';
 import { schemeNamed } from '../ownership/service-records.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { bodyMediaTypes, parametersOf, requiredParameters, urlTemplate } from './call.ts';

@@ -1,10 +1,10 @@
 // GET {prefix}/search on both families: operations matching words, ranked, each with what a
 // caller needs to call it (servers, resolved security). Read access, run by the one pipeline.
 import { InvalidRequest } from '../errors.ts';
-import type { Endpoint } from '../pipeline/handler.ts';
+import type { Route } from '../routes/route.ts';
 import { serviceNamed } from '../pipeline/stages.ts';
-import { FAMILIES } from '../routes/table.ts';
-import type { Tag } from '../openapi/documented-route.ts';
+import { FAMILIES } from '../routes/route.ts';
+import type { Tag } from '../routes/documentation.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { withObserved } from '../insights/observed.ts';
@@ -36,8 +36,8 @@ export interface SearchParts {
   services: RecordStore;
 }
 
-export function searchEndpoints({ indexes, observations, schemas, services }: SearchParts): Endpoint[] {
-  return FAMILIES.map((family): Endpoint => ({
+export function searchEndpoints({ indexes, observations, schemas, services }: SearchParts): Route[] {
+  return FAMILIES.map((family): Route => ({
     method: 'GET', path: `${family.prefix}${SEARCH_SEGMENT}`, target: family.name, access: 'read',
     body: false,
     // The first search after a write to the version builds its index from the version's
@@ -57,9 +57,9 @@ export function searchEndpoints({ indexes, observations, schemas, services }: Se
     },
     async run({ version, query }) {
       const { service, ...options } = searchOptions(query as Record<string, string | undefined>);
-      const serviceId = service === undefined ? undefined : (await serviceNamed(schemas, services, version!.versionId, service, 'service')).id;
-      const { ranking, hits } = await indexes.search(version!.versionId, { ...options, ...(serviceId !== undefined && { serviceId }) });
-      return { status: 200, body: { ranking, hits: await withObserved(observations, version!.versionId, hits) } };
+      const serviceId = service === undefined ? undefined : (await serviceNamed(schemas, services, version.versionId, service, 'service')).id;
+      const { ranking, hits } = await indexes.search(version.versionId, { ...options, ...(serviceId !== undefined && { serviceId }) });
+      return { status: 200, body: { ranking, hits: await withObserved(observations, version.versionId, hits) } };
     },
   }));
 }

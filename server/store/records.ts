@@ -1,17 +1,17 @@
 // One collection of records (Paths, Requests, ...) in MongoDB, whatever its schema: the
 // stored form, the indexes, natural keys, and single-document atomic writes, each followed by a
 // new revision of its version (revisions.ts) so caches of the version know it changed.
-import type { Collection as MongoCollection, Db, Document, Filter } from 'mongodb';
+import type { Collection as MongoCollection, Db, Document } from 'mongodb';
 import type { CompiledCollection } from '../schemas/registry.ts';
 import { decodeValue, encodeField, encodeKey } from './codec.ts';
-import { keysetFilter, mongoSort, type SortKey } from './cursor.ts';
 import { writeInBatches } from './bulk-writes.ts';
 import { RecordLocks } from './locks.ts';
 import { backfillKeys, isDuplicateKey as isDuplicate, KEY_FIELD, naturalKeyOf } from './natural-keys.ts';
 import { CursorPositions } from './positions.ts';
-import { CursorGone, documentId, NaturalKeyTaken, sameStored, toDocument, type BulkWrites, type CatalogRecord, type ListQuery, type Page, type StoredDocument } from './record.ts';
+import { documentId, NaturalKeyTaken, sameStored, toDocument, type BulkWrites, type CatalogRecord, type ListQuery, type Page, type StoredDocument } from './record.ts';
 import { Revisions } from './revisions.ts';
-import { MARKED_SERVICE } from '../ownership/mark.ts';
+import { RecordPages } from './record-pages.ts';
+import { recordIndexes } from './record-indexes.ts';
 
 // The record shapes and refusals live in record.ts; callers keep importing them from here, the store's door.
 export { CursorGone, documentId, NaturalKeyTaken, type BulkWrites, type CatalogRecord, type ListQuery, type Page } from './record.ts';
@@ -26,6 +26,7 @@ export class RecordStore {
   readonly #serialiseWrites: boolean;
   readonly #positions: CursorPositions;
   readonly #revisions: Revisions;
+  readonly #pages: RecordPages;
 
   /** `serialiseWrites`: queue writes to one record in this process (FerretDB needs it; see locks.ts). */
   constructor(db: Db, collection: CompiledCollection, options: { serialiseWrites?: boolean } = {}) {
@@ -40,29 +41,13 @@ export class RecordStore {
     // `constructor`, `toString`...) that lookup is truthy, so the array's documents came back
     // as raw BSON Buffers. A null-prototype object has no such members.
     this.#documents = db.collection(collection.name, { fieldsAsRaw: Object.create(null) as Document });
+    this.#pages = new RecordPages(this.#documents, this.#positions, (document) => this.toRecord(document));
   }
 
-  /**
-   * The unique `{versionId, id}` index, one per filter field (serving filter + default order),
-   * and `updatedAt` (the one sort every record has). Other sorts are served by the
-   * `{versionId, id}` prefix plus an in-memory sort of one version's records.
-   */
+  /** Makes the collection's indexes (record-indexes.ts), after giving old records their natural key. */
   async createIndexes(): Promise<void> {
     await backfillKeys(this.#db, this.#documents, this.collection, (document) => this.toRecord(document));
-    const indexes: Array<{ key: Record<string, number>; name: string; unique?: boolean }> = [
-      { key: { versionId: 1, id: 1 }, name: 'versionId_id', unique: true },
-      { key: { versionId: 1, updatedAt: 1, id: 1 }, name: 'versionId_updatedAt_id' },
-      ...[...this.collection.filters.keys()].map((field) => ({ key: { versionId: 1, [field]: 1, id: 1 }, name: `versionId_${field}_id` })),
-      // The natural key, as one string that every record of the collection has: unique indexes
-      // hold under races on MongoDB and on FerretDB 1.24 (SQLite), but FerretDB lets two
-      // documents both MISSING a part of a compound unique index through (SQLite: NULLs are
-      // distinct), so the parts are never indexed one by one. See docs/storage.md.
-      ...(this.collection.naturalKey.length > 0 ? [{ key: { versionId: 1, [KEY_FIELD]: 1 }, name: 'versionId_naturalKey', unique: true }] : []),
-      // An import reads its service's records by their mark (markedOrUnmarked). Only where the
-      // database uses indexes for it: FerretDB 1.24 pushes down no filter but `{_id}` and
-      // scans anyway, so there the index would only cost writes.
-      ...(this.#serialiseWrites ? [] : [{ key: { versionId: 1, [MARKED_SERVICE]: 1, id: 1 }, name: 'versionId_importService_id' }]),
-    ];
+    const indexes = recordIndexes(this.collection, { byImportMark: !this.#serialiseWrites });
     // One index per command: FerretDB 1.24 drops the connection ("slice bounds out of range")
     // when a multi-index createIndexes names only indexes that already exist, as on every restart.
     for (const { key, ...options } of indexes) await this.#documents.createIndex(key as Record<string, 1>, options);
@@ -259,20 +244,7 @@ export class RecordStore {
   }
 
   async list(query: ListQuery): Promise<Page> {
-    const filter: Filter<StoredDocument> = {
-      versionId: query.versionId,
-      ...query.filters,
-      ...(query.updatedAfter && { updatedAt: { $gt: query.updatedAfter } }),
-    };
-    const start = await this.#startOf(query);
-    const documents = await this.#documents
-      .find(start ? { $and: [filter, start] } : filter)
-      .sort(mongoSort(query.sort))
-      .limit(query.limit + 1)
-      .toArray();
-    const next = documents.length > query.limit ? documents.pop() : undefined;
-    if (next && !sortedByIdAlone(query.sort)) await this.#positions.remember(query.versionId, query.sort, next);
-    return { items: documents.map((document) => this.toRecord(document)), nextCursor: next ? String(next['id']) : null };
+    return await this.#pages.list(query);
   }
 
   /**
@@ -323,20 +295,4 @@ export class RecordStore {
     const holder = await this.#documents.findOne({ versionId: document['versionId'], [KEY_FIELD]: document[KEY_FIELD] }, { projection: { id: 1 } });
     return new NaturalKeyTaken(holder ? String(holder['id']) : undefined);
   }
-
-  async #startOf(query: ListQuery): Promise<Filter<StoredDocument> | undefined> {
-    if (query.cursor === undefined) return undefined;
-    // Sorted by id alone the cursor is all we need, even if its item has been deleted since.
-    if (sortedByIdAlone(query.sort)) {
-      return { id: { [query.sort[0]!.direction === 1 ? '$gte' : '$lte']: query.cursor } };
-    }
-    const position = await this.#positions.recall(query.versionId, query.sort, query.cursor)
-      ?? await this.#documents.findOne({ _id: documentId(query.versionId, query.cursor) });
-    if (!position) throw new CursorGone();
-    return keysetFilter(query.sort, position);
-  }
-}
-
-function sortedByIdAlone(sort: readonly SortKey[]): boolean {
-  return sort.length === 1 && sort[0]!.field === 'id';
 }

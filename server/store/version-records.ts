@@ -2,18 +2,14 @@
 // kept), purging them, and comparing two versions. Generic over the collection descriptors,
 // streamed in batches so memory stays flat however large the version.
 import { isDeepStrictEqual } from 'node:util';
+import type { CollectionDifference } from '../schemas/generated/types.ts';
 import type { Collection as MongoCollection, Db, Document } from 'mongodb';
 import type { CompiledCollection } from '../schemas/registry.ts';
 import { documentId } from './records.ts';
 import { Revisions } from './revisions.ts';
 
-/** Record ids of one collection that differ between two versions, each list capped. */
-export interface CollectionDiff {
-  added: string[];
-  removed: string[];
-  changed: string[];
-  truncated: boolean;
-}
+/** Record ids of one collection that differ between two versions, each list capped (schemas/api/version.json). */
+export type CollectionDiff = CollectionDifference;
 
 /** Documents per insertMany, and per batch read from the source. */
 export const COPY_BATCH = 1000;

@@ -1,17 +1,14 @@
 // The versions interface's operations: list, create (empty or as a copy), get, delete and diff.
 // Each runs after the pipeline has authenticated, resolved and authorized, and returns an outcome.
 import { Conflict, Forbidden, InvalidRequest } from '../errors.ts';
-import { singleValue } from '../http/query.ts';
-import type { Outcome } from '../http/respond.ts';
-import { parseLimit } from '../operations/list-query.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { VersionRecords } from '../store/version-records.ts';
 import { DuplicateSlug } from '../tenancy/stored.ts';
 import type { Tenancy } from '../tenancy/tenancy.ts';
 import type { Version, VersionType } from '../tenancy/versions.ts';
-import type { EndpointContext } from '../pipeline/handler.ts';
+
 import { checked, versionAddressIn } from '../pipeline/stages.ts';
-import type { VersionAddress } from './resolve.ts';
+import type { Outcome, ProjectContext, VersionAddress, VersionContext } from '../routes/route.ts';
 import type { VersionManager } from './manage.ts';
 
 export const VERSION_SCHEMA = `${SCHEMA_BASE}api/version.json`;
@@ -35,30 +32,22 @@ export function versionOperations({ schemas, tenancy, manager, records }: Versio
   const checkCreate = schemas.check(`${VERSION_SCHEMA}#/$defs/versionCreate`);
 
   /** The version the pipeline resolved, read whole; a version deleted meanwhile is out of reach. */
-  async function current(context: EndpointContext): Promise<Version> {
-    const version = await tenancy.versions.find(context.version!.versionId);
+  async function current(context: VersionContext): Promise<Version> {
+    const version = await tenancy.versions.find(context.version.versionId);
     if (!version) throw new Forbidden();
     return version;
   }
 
   return {
-    async list({ projectId, query }: EndpointContext): Promise<Outcome> {
-      for (const name of Object.keys(query)) {
-        if (!['cursor', 'limit', 'type'].includes(name)) throw InvalidRequest.field(name, 'is not a query parameter of this list (use cursor, limit, type)');
-      }
-      const cursor = singleValue('cursor', query['cursor']);
-      if (cursor !== undefined) checked(schemas.checkVersionId, cursor, 'cursor');
-      const type = singleValue('type', query['type']);
-      if (type !== undefined) checked(schemas.checkVersionType, type, 'type');
-      const limit = parseLimit(query['limit']);
-      const page = await tenancy.versions.listPage({ projectId, type: type as VersionType | undefined, cursor, limit });
+    async list({ projectId, query: { cursor, limit, type } }: ProjectContext<{ cursor?: string; limit: number; type?: VersionType }>): Promise<Outcome> {
+      const page = await tenancy.versions.listPage({ projectId, type, cursor, limit });
       return {
         status: 200,
         body: { items: page.items.map(versionJson), pagination: { nextCursor: page.nextCursor, hasMore: page.nextCursor !== null, limit } },
       };
     },
 
-    async create({ projectId, body, reachForRead }: EndpointContext): Promise<Outcome> {
+    async create({ projectId, body, reachForRead }: ProjectContext): Promise<Outcome> {
       const problems = checkCreate(body);
       if (problems.length > 0) throw new InvalidRequest(problems);
       const { type, slug, copyFrom } = body as { type: VersionType; slug: string; copyFrom?: string | { type: VersionType; slug: string } };
@@ -81,27 +70,22 @@ export function versionOperations({ schemas, tenancy, manager, records }: Versio
       }
     },
 
-    async get(context: EndpointContext): Promise<Outcome> {
+    async get(context: VersionContext): Promise<Outcome> {
       return { status: 200, body: versionJson(await current(context)) };
     },
 
-    async delete(context: EndpointContext): Promise<Outcome> {
+    async delete(context: VersionContext): Promise<Outcome> {
       const version = await current(context);
       const deleted = await manager.delete(version);
-      context.versions.forget(version.id);
+      context.forgetVersion(version.id);
       if (!deleted) throw new Forbidden();
       return { status: 204 };
     },
 
-    async diff({ version, query, reachForRead }: EndpointContext): Promise<Outcome> {
-      for (const name of Object.keys(query)) {
-        if (name !== 'against') throw InvalidRequest.field(name, 'is not a query parameter of the diff (use against)');
-      }
-      const against = singleValue('against', query['against']);
-      if (against === undefined) throw InvalidRequest.field('against', 'is required: the version to compare with');
-      const other = await reachForRead(versionAddressIn(schemas, against, 'against', version!.projectId));
-      const collections = await records.diff(version!.versionId, other.versionId);
-      return { status: 200, body: { versionId: version!.versionId, against: other.versionId, collections } };
+    async diff({ version, query: { against }, reachForRead }: VersionContext<{ against: string }>): Promise<Outcome> {
+      const other = await reachForRead(versionAddressIn(schemas, against, 'against', version.projectId));
+      const collections = await records.diff(version.versionId, other.versionId);
+      return { status: 200, body: { versionId: version.versionId, against: other.versionId, collections } };
     },
   };
 }

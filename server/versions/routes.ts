@@ -1,9 +1,9 @@
 // The versions interface as endpoints, each with its documentation: list, create (or copy), get
 // and delete by id or by address, and the diff of two versions, run by the one pipeline.
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../operations/list-query.ts';
-import type { Schema, Tag } from '../openapi/documented-route.ts';
-import type { Endpoint } from '../pipeline/handler.ts';
-import { FAMILIES } from '../routes/table.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../records/list-query.ts';
+import type { Schema, Tag } from '../routes/documentation.ts';
+import type { Route } from '../routes/route.ts';
+import { FAMILIES } from '../routes/route.ts';
 import { SCHEMA_BASE } from '../schemas/registry.ts';
 import { VERSION_SCHEMA, versionOperations, type VersionParts } from './operations.ts';
 
@@ -19,20 +19,20 @@ export const VERSIONS_TAG: Tag = {
 const projectParams: Readonly<Record<string, Schema>> = { projectRef: { $ref: `${IDS}projectRef` } };
 const versionResponse = (status: number, description: string) => ({ status, description, schema: { $ref: VERSION_SCHEMA } });
 
-export function versionEndpoints(parts: VersionParts): Endpoint[] {
+export function versionEndpoints(parts: VersionParts): Route[] {
   const run = versionOperations(parts);
   const common = { body: false } as const;
   const tag = VERSIONS_TAG.name;
   return [
     {
-      ...common, method: 'GET', path: `${PROJECT}/versions`, target: 'project', access: 'read', checksOwnQuery: true, run: run.list,
+      ...common, method: 'GET', path: `${PROJECT}/versions`, target: 'project', access: 'read', run: run.list,
       doc: {
         operationId: 'listVersions', tag, params: projectParams,
         summary: "List a project's versions",
         description: 'Keyset pagination in id (creation) order; versions being copied are not listed.',
         query: [
           { name: 'cursor', description: 'Continue from this version id: the `nextCursor` of the previous page.', schema: { $ref: `${IDS}versionId` } },
-          { name: 'limit', description: `Page size, 1 to ${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
+          { name: 'limit', description: `Page size, 1 to ${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }, invalid: `must be an integer from 1 to ${MAX_LIMIT}` },
           { name: 'type', description: 'Only versions of this type.', schema: { $ref: `${IDS}versionType` } },
         ],
         responses: [{ status: 200, description: 'One page of versions.', schema: { $ref: `${VERSION_SCHEMA}#/$defs/versionList` } }],
@@ -51,7 +51,7 @@ export function versionEndpoints(parts: VersionParts): Endpoint[] {
       },
     },
     // By address: exactly three segments after `projects`, so it never shadows the record routes of family P.
-    ...([['ById', BY_ID!], ['ByAddress', BY_ADDRESS!]] as const).flatMap(([suffix, family]): Endpoint[] => [
+    ...([['ById', BY_ID!], ['ByAddress', BY_ADDRESS!]] as const).flatMap(([suffix, family]): Route[] => [
       {
         ...common, method: 'GET', path: family.prefix, target: family.name, access: 'read', run: run.get,
         doc: { operationId: `getVersion${suffix}`, tag, params: family.params, summary: 'Get a version', responses: [versionResponse(200, 'The version.')], errors: [] },
@@ -68,12 +68,15 @@ export function versionEndpoints(parts: VersionParts): Endpoint[] {
       },
     ]),
     {
-      ...common, method: 'GET', path: `${BY_ID!.prefix}/diff`, target: 'V', access: 'read', checksOwnQuery: true, longRunning: true, run: run.diff,
+      ...common, method: 'GET', path: `${BY_ID!.prefix}/diff`, target: 'V', access: 'read', longRunning: true, run: run.diff,
       doc: {
         operationId: 'diffVersions', tag, params: BY_ID!.params,
         summary: 'Compare two versions',
         description: 'Per collection, the ids added, removed and changed (any field but `updatedAt`) from `against` to this version; each list is capped at 1,000 ids with `truncated: true`. Both versions must be reachable by the credential.',
-        query: [{ name: 'against', description: 'The version to compare with: its `ver_` id, `type/slug` in this version\'s project (`branch/main`), or `project/type/slug`. The answer names it by id.', schema: { $ref: `${IDS}versionRef` }, required: true }],
+        query: [{
+          name: 'against', description: 'The version to compare with: its `ver_` id, `type/slug` in this version\'s project (`branch/main`), or `project/type/slug`. The answer names it by id.', schema: { $ref: `${IDS}versionRef` }, required: true,
+          invalid: 'must be a version id, type/slug or project/type/slug', missing: 'is required: the version to compare with',
+        }],
         responses: [{ status: 200, description: 'The differences.', schema: { $ref: `${VERSION_SCHEMA}#/$defs/versionDiff` } }],
         errors: [],
       },

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
 import { verifyToken } from '../../server/auth/tokens.ts';
-import { provisionDatabase, type DatabaseServer } from '../../server/store/provision.ts';
+import { provisionDatabase, type DatabaseServer } from '../../server/database/provision.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..', '..');
 const ADMIN = path.join(REPO, 'scripts', 'admin.ts');

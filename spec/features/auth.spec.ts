@@ -6,7 +6,8 @@ import jwt from 'jsonwebtoken';
 import type { Response } from 'supertest';
 import { issueToken, SCOPE_READ, SCOPE_WRITE, TOKEN_AUDIENCE } from '../../server/auth/tokens.ts';
 import { newId } from '../../server/ids.ts';
-import { FAMILIES, OPERATIONS, routeTable, type Family, type Route } from '../../server/routes/table.ts';
+import { OPERATIONS, routeTable, type RecordRoute } from '../../server/records/table.ts';
+import { FAMILIES, type Family } from '../../server/routes/route.ts';
 import type { CompiledCollection } from '../../server/schemas/registry.ts';
 import type { Version } from '../../server/tenancy/versions.ts';
 import {
@@ -34,7 +35,7 @@ interface Address {
 
 /** One concrete request line: a route of the table, an address form, and the URL they make. */
 interface Target {
-  route: Route;
+  route: RecordRoute;
   form: Form;
   url: string;
   /** Route and form, without the values: the same for every address, so responses can be compared by it. */
@@ -52,7 +53,7 @@ const READ_ONLY_BODY = '{"error":"Forbidden","details":[{"field":"Authorization"
 
 describe('authentication and authorization', () => {
   let service: TestService;
-  let routes: Route[];
+  let routes: RecordRoute[];
   /** Tenants A and B are the main cast; C is a bystander. */
   let A: Tenant;
   let B: Tenant;
@@ -75,7 +76,7 @@ describe('authentication and authorization', () => {
   }
 
   /** The URL of `route` for `address` in `form`, filled in from the route's own Express path. */
-  function urlOf(route: Route, form: Form, address: Address, id: string): string {
+  function urlOf(route: RecordRoute, form: Form, address: Address, id: string): string {
     const params: Record<string, string> = {
       versionId: address.versionId,
       projectRef: form === 'project slug' ? address.projectSlug : address.projectId,
@@ -91,7 +92,7 @@ describe('authentication and authorization', () => {
   }
 
   /** Every route of the table (optionally only some), in every address form of its family. */
-  function targets(address: Address, only: (route: Route) => boolean = () => true, id?: (collection: CompiledCollection) => string): Target[] {
+  function targets(address: Address, only: (route: RecordRoute) => boolean = () => true, id?: (collection: CompiledCollection) => string): Target[] {
     return routes.filter(only).flatMap((route) => FORMS[route.family.name].map((form) => ({
       route,
       form,
@@ -100,11 +101,11 @@ describe('authentication and authorization', () => {
     })));
   }
 
-  const isWrite = (route: Route): boolean => route.operation.access === 'write';
-  const isRead = (route: Route): boolean => route.operation.access === 'read';
+  const isWrite = (route: RecordRoute): boolean => route.operation.access === 'write';
+  const isRead = (route: RecordRoute): boolean => route.operation.access === 'read';
 
   /** A body the operation would accept, so that only the credential can be wrong. */
-  function validBody(route: Route, url: string): unknown {
+  function validBody(route: RecordRoute, url: string): unknown {
     const sample = SAMPLES[route.collection.name]!();
     const id = url.slice(url.lastIndexOf('/') + 1);
     switch (route.operation.name) {
@@ -221,9 +222,9 @@ describe('authentication and authorization', () => {
    * create, get, replace, update, delete), each expecting its first success status. Returns
    * the routes it used.
    */
-  async function walk(address: Address, form: Form, collection: CompiledCollection, headers: Headers): Promise<Route[]> {
+  async function walk(address: Address, form: Form, collection: CompiledCollection, headers: Headers): Promise<RecordRoute[]> {
     const id = newId(collection.idPrefix);
-    const used: Route[] = [];
+    const used: RecordRoute[] = [];
     for (const operation of OPERATIONS) {
       const route = routes.find((candidate) => candidate.collection === collection && candidate.operation === operation
         && FORMS[candidate.family.name].includes(form));
@@ -552,7 +553,7 @@ describe('authentication and authorization', () => {
   });
 
   describe('ordering: credentials are judged before the address is looked up or the body is read', () => {
-    const writesWithBody = (route: Route): boolean => route.operation.body;
+    const writesWithBody = (route: RecordRoute): boolean => route.operation.body;
 
     it('a read-only key sending an invalid, malformed, non-JSON or oversized body: 403 (read-only), not 400/413/415', async () => {
       const bodies: Send[] = [
@@ -610,7 +611,7 @@ describe('authentication and authorization', () => {
     });
 
     it('a malformed version id, versionType or item id with valid credentials: 400 naming it; without: 401', async () => {
-      const malformed: Array<[string, Partial<Address>, (route: Route) => boolean]> = [
+      const malformed: Array<[string, Partial<Address>, (route: RecordRoute) => boolean]> = [
         ['versionId', { versionId: 'ver_tooShort' }, (route) => route.family.name === 'V'],
         ['versionId', { versionId: `ver_${'-'.repeat(26)}` }, (route) => route.family.name === 'V'],
         ['versionType', { versionType: 'tag' }, (route) => route.family.name === 'P'],

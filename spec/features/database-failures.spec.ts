@@ -11,7 +11,7 @@ import supertest from 'supertest';
 import { createApp } from '../../server/app.ts';
 import { openRuntime, type Runtime } from '../../server/boot.ts';
 import { loadConfig } from '../../server/config.ts';
-import { buildFerretDB } from '../../server/store/provision.ts';
+import { buildFerretDB } from '../../server/database/provision.ts';
 import { expectError } from '../support/expect.ts';
 import { collectionNamed, sampleOf } from '../support/records.ts';
 import { JWT_SECRET, bearer } from '../support/service.ts';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { metricsApp } from '../../server/http/metrics.ts';
-import type { Metrics } from '../../server/observability/metrics.ts';
+import type { Metrics } from '../../server/http/prometheus.ts';
 import { serviceForSuite, bearer, startService, type Tenant, type TestService } from '../support/service.ts';
 
 /** The value of one sample line of the exposition, or undefined when absent. */

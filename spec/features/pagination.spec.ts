@@ -10,7 +10,7 @@ import { startService, givenTenant, bearer, type TestService, type Tenant } from
 import { expectInvalid } from '../support/expect.ts';
 import { testDatabase, withDatabaseName } from '../support/database.ts';
 import { recordOrder, type SortKey } from '../support/bson-order.ts';
-import { parseListQuery } from '../../server/operations/list-query.ts';
+import { parseListQuery } from '../../server/records/list-query.ts';
 import { newId } from '../../server/ids.ts';
 import { RecordStore } from '../../server/store/records.ts';
 import type { CompiledCollection } from '../../server/schemas/registry.ts';

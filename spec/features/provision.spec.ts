@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { MongoClient } from 'mongodb';
-import { provisionDatabase, type DatabaseServer, type ProvisionOptions } from '../../server/store/provision.ts';
+import { provisionDatabase, type DatabaseServer, type ProvisionOptions } from '../../server/database/provision.ts';
 
 const REPO_CACHE = path.resolve(import.meta.dirname, '..', '..', '.cache');
 const PROVISION_MODULE = pathToFileURL(path.resolve(import.meta.dirname, '..', '..', 'server', 'store', 'provision.ts')).href;

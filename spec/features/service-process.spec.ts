@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { createApp } from '../../server/app.ts';
 import { openRuntime } from '../../server/boot.ts';
 import { loadConfig, repoRoot } from '../../server/config.ts';
-import { provisionDatabase } from '../../server/store/provision.ts';
+import { provisionDatabase } from '../../server/database/provision.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
 import { testDatabase } from '../support/database.ts';
 import { spawnService, runServiceToExit } from '../support/process.ts';

@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
-import { provisionDatabase, type DatabaseServer, type EmbeddedEngine } from '../../server/store/provision.ts';
-import { connectDatabase, type ServerInfo } from '../../server/store/database.ts';
+import { provisionDatabase, type DatabaseServer, type EmbeddedEngine } from '../../server/database/provision.ts';
+import { connectDatabase, type ServerInfo } from '../../server/database/database.ts';
 import { repoRoot } from '../../server/config.ts';
 
 export interface TestDatabase {

@@ -5,7 +5,8 @@ import type supertest from 'supertest';
 import type { AnySchemaObject } from 'ajv/dist/2020.js';
 import { ulid } from 'ulid';
 import { loadSchemaRegistry, type SchemaRegistry, type CompiledCollection } from '../../server/schemas/registry.ts';
-import { routeTable, type Method, type Route } from '../../server/routes/table.ts';
+import { routeTable, type RecordRoute as Route } from '../../server/records/table.ts';
+import type { Method } from '../../server/routes/route.ts';
 import type { Tenant, TestService } from './service.ts';
 
 export type Fields = Record<string, unknown>;

@@ -5,7 +5,7 @@ import express from 'express';
 import supertest from 'supertest';
 import { pino } from 'pino';
 import type { Db } from 'mongodb';
-import { Deadline } from '../../server/deadline.ts';
+import { Deadline } from '../../server/pipeline/deadline.ts';
 import { ServiceUnavailable } from '../../server/errors.ts';
 import { renderError } from '../../server/http/errors.ts';
 import { requestLog } from '../../server/http/request-log.ts';

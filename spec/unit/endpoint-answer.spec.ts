@@ -2,7 +2,7 @@
 // entry per distinct body, and cut down the ladder (examples, descriptions, error schemas,
 // depth across $refs) only as far as the bound needs, saying what was cut.
 import { expect } from 'chai';
-import { endpointAnswer, type EndpointParts } from '../../server/mcp/endpoint-answer.ts';
+import { endpointAnswer, type EndpointParts } from '../../server/search/endpoint-answer.ts';
 import type { CatalogRecord } from '../../server/store/records.ts';
 
 const record = (fields: Record<string, unknown>): CatalogRecord => ({ id: 'rec_1', versionId: 'ver_1', updatedAt: '2026-11-25T00:00:00.000Z', kvStorage: {}, ...fields });

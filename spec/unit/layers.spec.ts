@@ -1,4 +1,6 @@
-// Which module may import which, where issue 18 found layers reaching into each other: search
+// Which module may import which. The house stands in floors: no folder of server/ imports one
+// that imports it back, no file is in an import cycle, and the vocabulary of routes (routes/)
+// imports nothing above it (issue 27). Issue 18 found layers reaching into each other: search
 // read the import's private marker, export and import imported each other, and imports kept a
 // lock registry of their own past the record store's.
 import { expect } from 'chai';
@@ -19,7 +21,68 @@ function filesUnder(folder: string): string[] {
     .filter((file) => file.endsWith('.ts')).map((file) => path.join(folder, file));
 }
 
+/** Every server file (relative to server/) with the server files it imports; generated types are a leaf of their own. */
+function importGraph(): Map<string, string[]> {
+  return new Map(filesUnder('.').map((file) => [file, importsOf(file).filter((target) => target.endsWith('.ts'))]));
+}
+
+/** The room a file stands in: its folder under server/, or the file itself at the top. */
+function roomOf(file: string): string {
+  if (file.startsWith('schemas/generated/')) return 'schemas/generated';
+  return file.includes('/') ? file.split('/')[0]! : file;
+}
+
+/** The strongly connected components of more than one node (Tarjan): the import cycles. */
+function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (node: string): void => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (stack.includes(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      component.push(member);
+    } while (member !== node);
+    if (component.length > 1) found.push(component.sort());
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return found;
+}
+
 describe('unit: layers', () => {
+  it('has no import cycle between files', () => {
+    expect(cycles(importGraph())).to.deep.equal([]);
+  });
+
+  it('has no import cycle between the folders of server/: each stands above what it imports', () => {
+    const rooms = new Map<string, Set<string>>();
+    for (const [file, targets] of importGraph()) {
+      const from = rooms.get(roomOf(file)) ?? new Set<string>();
+      for (const target of targets) if (roomOf(target) !== roomOf(file)) from.add(roomOf(target));
+      rooms.set(roomOf(file), from);
+    }
+    expect(cycles(new Map([...rooms].map(([room, targets]) => [room, [...targets]])))).to.deep.equal([]);
+  });
+
+  it('keeps the vocabulary of routes low: routes/ imports only what stands below every room', () => {
+    const below = ['routes', 'auth', 'errors.ts', 'schemas', 'tenancy', 'json'];
+    for (const file of filesUnder('routes')) {
+      expect(importsOf(file).map(roomOf).filter((room) => !below.includes(room)), file).to.deep.equal([]);
+    }
+  });
+
   it('search reads records through the store and ownership/, never from descriptions/', () => {
     for (const file of filesUnder('search')) {
       expect(importsOf(file).filter((target) => target.startsWith('descriptions/')), file).to.deep.equal([]);

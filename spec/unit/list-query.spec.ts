@@ -2,7 +2,7 @@
 // simple query parser hands it over (strings, arrays for repeated parameters), against the
 // collections loaded from schemas/ (decisions.md, List).
 import { expect } from 'chai';
-import { parseListQuery, DEFAULT_LIMIT, MAX_LIMIT } from '../../server/operations/list-query.ts';
+import { parseListQuery, DEFAULT_LIMIT, MAX_LIMIT } from '../../server/records/list-query.ts';
 import { InvalidRequest } from '../../server/errors.ts';
 import { loadSchemaRegistry, type CompiledCollection } from '../../server/schemas/registry.ts';
 

@@ -1,7 +1,11 @@
-// The query-string check the pipeline compiles once per endpoint (server/http/query.ts).
+// The query-string check the pipeline compiles once per route (server/pipeline/query.ts): the
+// parameters the route documents, each once, each value checked by its documented schema and
+// handed to the work typed.
 import { expect } from 'chai';
 import { InvalidRequest } from '../../server/errors.ts';
-import { compileQueryCheck } from '../../server/http/query.ts';
+import { compileQueryCheck } from '../../server/pipeline/query.ts';
+import type { QueryParameter } from '../../server/routes/documentation.ts';
+import { loadSchemaRegistry, SCHEMA_BASE } from '../../server/schemas/registry.ts';
 
 function refusal(run: () => void): unknown {
   try {
@@ -13,16 +17,35 @@ function refusal(run: () => void): unknown {
   throw new Error('expected a refusal');
 }
 
-describe('an endpoint query string checked by its compiled schema', () => {
-  const check = compileQueryCheck(['service', 'dryRun']);
+describe('a route query string checked by its documented schemas', () => {
+  const { coercingAjv } = loadSchemaRegistry();
+  const parameters: QueryParameter[] = [
+    { name: 'service', description: 'A service.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceSlug` }, invalid: 'must be a service slug' },
+    { name: 'dryRun', description: 'Plan only.', schema: { type: 'boolean', default: false } },
+    { name: 'limit', description: 'At most.', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, invalid: 'must be an integer from 1 to 100' },
+  ];
+  const check = compileQueryCheck(coercingAjv, parameters);
+  const withAgainst = compileQueryCheck(coercingAjv, [{ name: 'against', description: 'The other.', schema: { type: 'string' }, required: true, missing: 'is required: the other version' }]);
 
-  it('takes the documented parameters, each once, or none', () => {
-    expect(() => check({})).not.to.throw();
-    expect(() => check({ service: 'petstore', dryRun: 'true' })).not.to.throw();
+  it('hands the work typed values: text coerced to the schema\'s type, defaults filled in', () => {
+    expect(check({})).to.deep.equal({ dryRun: false, limit: 20 });
+    expect(check({ service: 'petstore', dryRun: 'true', limit: '5' })).to.deep.equal({ service: 'petstore', dryRun: true, limit: 5 });
   });
 
-  it('refuses a parameter the endpoint does not document, naming it', () => {
-    expect(refusal(() => check({ service: 'a', limit: '5' }))).to.deep.equal([{ field: 'limit', message: 'is not a query parameter of this operation' }]);
+  it('refuses a value its schema refuses, with the parameter\'s own words or the schema\'s', () => {
+    expect(refusal(() => check({ limit: '0' }))).to.deep.equal([{ field: 'limit', message: 'must be an integer from 1 to 100' }]);
+    expect(refusal(() => check({ limit: 'ten' }))).to.deep.equal([{ field: 'limit', message: 'must be an integer from 1 to 100' }]);
+    expect(refusal(() => check({ service: 'Not A Slug' }))).to.deep.equal([{ field: 'service', message: 'must be a service slug' }]);
+    expect(refusal(() => check({ dryRun: 'yes' }))).to.deep.equal([{ field: 'dryRun', message: 'must be boolean' }]);
+  });
+
+  it('refuses a missing required parameter, in its own words', () => {
+    expect(refusal(() => withAgainst({}))).to.deep.equal([{ field: 'against', message: 'is required: the other version' }]);
+    expect(withAgainst({ against: 'branch/main' })).to.deep.equal({ against: 'branch/main' });
+  });
+
+  it('refuses a parameter the route does not document, naming it', () => {
+    expect(refusal(() => check({ service: 'a', other: '5' }))).to.deep.equal([{ field: 'other', message: 'is not a query parameter of this operation' }]);
   });
 
   it('refuses a parameter given twice (Express makes it an array), naming it', () => {
@@ -34,6 +57,6 @@ describe('an endpoint query string checked by its compiled schema', () => {
   });
 
   it('takes no parameter at all when none is documented', () => {
-    expect(refusal(() => compileQueryCheck([])({ q: 'x' }))).to.deep.equal([{ field: 'q', message: 'is not a query parameter of this operation' }]);
+    expect(refusal(() => compileQueryCheck(coercingAjv, [])({ q: 'x' }))).to.deep.equal([{ field: 'q', message: 'is not a query parameter of this operation' }]);
   });
 });

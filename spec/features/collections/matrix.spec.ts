@@ -9,7 +9,8 @@ import {
   otherKindId, referenceField, routeCases, sampleOf, urlOf, type Fields, type RouteCase,
 } from '../../support/records.ts';
 import { serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
-import { FAMILIES, OPERATIONS } from '../../../server/routes/table.ts';
+import { OPERATIONS } from '../../../server/records/table.ts';
+import { FAMILIES } from '../../../server/routes/route.ts';
 import type { CompiledCollection } from '../../../server/schemas/registry.ts';
 
 const ALL = routeCases();

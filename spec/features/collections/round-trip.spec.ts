@@ -8,7 +8,7 @@ import { expectError, expectInvalid } from '../../support/expect.ts';
 import { testDatabase } from '../../support/database.ts';
 import { Client, collectionNamed, exactJson, listQueryFor, sampleOf, type Fields } from '../../support/records.ts';
 import { serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
-import { MAX_BODY_DEPTH } from '../../../server/http/body.ts';
+import { MAX_BODY_DEPTH } from '../../../server/store/record-cost.ts';
 
 /** `{"__proto__": ...}` in an object literal sets the prototype; JSON.parse makes an own key, as the server sees it. */
 const json = (text: string): Fields => JSON.parse(text) as Fields;

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '../../../server/config.ts';
 import { serviceDocument } from '../../../server/openapi/inventory.ts';
+import { declaredRooms } from '../../../server/rooms.ts';
 import { loadSchemaRegistry } from '../../../server/schemas/registry.ts';
 import { expectError } from '../../support/expect.ts';
 import { Client, collectionNamed, newIdOf, sampleOf } from '../../support/records.ts';
@@ -241,7 +242,7 @@ describe('Request bodies grow with the record schemas', () => {
       schema.properties['color'] = { type: 'string', description: 'A colour.' };
       schema.required.push('color');
       await fs.promises.writeFile(file, JSON.stringify(schema));
-      const schemas = (serviceDocument(loadSchemaRegistry(dir)) as unknown as { components: { schemas: Record<string, { properties: Json; required?: string[] }> } }).components.schemas;
+      const schemas = (serviceDocument(loadSchemaRegistry(dir), declaredRooms(loadSchemaRegistry(dir))) as unknown as { components: { schemas: Record<string, { properties: Json; required?: string[] }> } }).components.schemas;
       for (const body of ['PathCreate', 'PathReplace', 'PathUpdate']) {
         expect(schemas[body]!.properties['color'], body).to.deep.equal({ $ref: '#/components/schemas/Path/properties/color' });
       }

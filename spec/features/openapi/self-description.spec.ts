@@ -10,6 +10,7 @@ import type { Express } from 'express';
 import { DOCUMENT_FILE, renderedDocument } from '../../../scripts/openapi.ts';
 import { repoRoot } from '../../../server/config.ts';
 import { serviceDocument } from '../../../server/openapi/inventory.ts';
+import { declaredRooms } from '../../../server/rooms.ts';
 import { loadSchemaRegistry } from '../../../server/schemas/registry.ts';
 import { startService, type TestService } from '../../support/service.ts';
 
@@ -212,8 +213,8 @@ describe('Self-description grows with schemas/collections.json', () => {
   });
 
   it('documents a collection added to schemas/ on both families with no code change, and stays valid', async () => {
-    const before = serviceDocument(loadSchemaRegistry()) as unknown as Document;
-    const document = serviceDocument(loadSchemaRegistry(dir)) as unknown as Document;
+    const before = serviceDocument(loadSchemaRegistry(), declaredRooms(loadSchemaRegistry())) as unknown as Document;
+    const document = serviceDocument(loadSchemaRegistry(dir), declaredRooms(loadSchemaRegistry(dir))) as unknown as Document;
     const known = new Set(operations(before).map((operation) => operation.operationId));
     const added = operations(document).filter((operation) => !known.has(operation.operationId));
     expect(operations(document).length - added.length, 'every operation documented before is still there').to.equal(operations(before).length);

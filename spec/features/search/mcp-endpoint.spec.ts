@@ -4,7 +4,7 @@
 // services that share an operationId.
 import fs from 'node:fs';
 import { expect } from 'chai';
-import { MAX_ENDPOINT_BYTES } from '../../../server/mcp/endpoint-answer.ts';
+import { MAX_ENDPOINT_BYTES } from '../../../server/search/endpoint-answer.ts';
 import { startService, givenTenant, bearer, tokenFor, type TestService, type Tenant } from '../../support/service.ts';
 import { callTool, mcpAgents, textOf, type McpAgents } from '../../support/mcp.ts';
 import { shop } from './shop.ts';

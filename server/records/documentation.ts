@@ -1,13 +1,13 @@
 // The collection route table as documented routes: what each of the six operations takes and
 // answers, for every collection on both families. New collections need no change here.
 import { RecordNotFound } from '../errors.ts';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../operations/list-query.ts';
-import type { Route } from '../routes/table.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT } from './list-query.ts';
+import type { RecordRoute } from './table.ts';
 import { CURSOR_POSITION_TTL_MS } from '../store/positions.ts';
 import { SCHEMA_BASE, type SchemaRegistry, type CompiledCollection } from '../schemas/registry.ts';
-import type { QueryParameter, RouteDoc, Schema, SuccessResponse, Tag } from './documented-route.ts';
-import { exampleRecord } from './examples.ts';
-import { bodyComponentName, bodySchema, type BodyKind } from './request-bodies.ts';
+import type { QueryParameter, RouteDoc, Schema, SuccessResponse, Tag } from '../routes/documentation.ts';
+import { exampleRecord } from '../openapi/examples.ts';
+import { bodyComponentName, bodySchema, type BodyKind } from '../openapi/request-bodies.ts';
 
 const PAGINATION = `${SCHEMA_BASE}api/pagination.json`;
 
@@ -21,14 +21,14 @@ export function collectionTags(collections: readonly CompiledCollection[]): Tag[
 }
 
 /** The documentation of each route of the table, in the table's order. */
-export function collectionRouteDocs(schemas: SchemaRegistry, routes: readonly Route[]): RouteDoc[] {
+export function collectionRouteDocs(schemas: SchemaRegistry, routes: readonly RecordRoute[]): RouteDoc[] {
   // A scope rule's fewest fields are set, so the example keeps it too (a Parameter names its path).
   const examples = new Map(schemas.collections.map((collection) =>
     [collection.name, exampleRecord(schemas, collection.schemaId, collection.scope?.fields.slice(0, collection.scope.min))]));
   return routes.map((route) => documentRoute(route, examples.get(route.collection.name)));
 }
 
-function documentRoute(route: Route, example: Record<string, unknown> | undefined): RouteDoc {
+function documentRoute(route: RecordRoute, example: Record<string, unknown> | undefined): RouteDoc {
   const { collection, operation, family } = route;
   const record = { $ref: collection.schemaId };
   const one = collection.record.toLowerCase();
@@ -112,7 +112,7 @@ function pageSchema(record: Schema): Schema {
   };
 }
 
-const OPERATION_NOTES: Readonly<Record<Route['operation']['name'], string>> = {
+const OPERATION_NOTES: Readonly<Record<RecordRoute['operation']['name'], string>> = {
   list: 'Keyset pagination: follow `pagination.nextCursor` while `pagination.hasMore`. Any query parameter not listed is 400.',
   create: 'Without `id` the service generates one; an `id` that already exists in the version is 409. `versionId` comes from the route (a body `versionId` other than the routed version\'s is 400); `updatedAt` is assigned by the service.',
   get: 'A malformed id is 400; an id not in the version is 404.',

@@ -1,7 +1,7 @@
 // The list operation's query string: `cursor`, `limit`, `sort`, `updatedAfter` and the
 // collection's equality filters; anything else, or any malformed value, is 400 naming the parameter.
 import { InvalidRequest } from '../errors.ts';
-import { singleValue } from '../http/query.ts';
+import { singleValue } from '../pipeline/query.ts';
 import type { CompiledCollection } from '../schemas/registry.ts';
 import { withTieBreaker, type SortKey } from '../store/cursor.ts';
 import type { ListQuery } from '../store/records.ts';

@@ -1,8 +1,5 @@
-// Where an agent starts: the server's instructions (what the catalog is, which tool first) and the
-// projects a credential reaches, from which list_versions and the other tools go on.
-import type { Credential } from '../auth/credential.ts';
-import type { Project } from '../tenancy/projects.ts';
-import type { Tenancy } from '../tenancy/tenancy.ts';
+// Where an agent starts: the server's instructions, what the catalog is and which tool to call
+// first (the tools themselves come from the rooms).
 
 export const INSTRUCTIONS = [
   'A catalog of API definitions (OpenAPI): projects hold versions (branches and environments); each version holds services (APIs) with their operations, parameters, bodies, servers and security schemes. Every tool only reads.',
@@ -10,11 +7,3 @@ export const INSTRUCTIONS = [
   'A version is a `ver_` id or `project/type/slug` (for example `acme/branch/main`); when you know none, list_projects, then list_versions {project}.',
   'For one operation\'s parameters, bodies, responses and schemas, get_endpoint {version, operation} (add `service` when several services share the operationId); answers stay within 16 KB, and get_openapi {version, service} has the whole document.',
 ].join('\n');
-
-/** The projects the credential reaches for read, by slug; none for a credential that cannot read. */
-export async function reachableProjects(tenancy: Tenancy, credential: Credential): Promise<Project[]> {
-  if (!credential.read) return [];
-  if (credential.projects === 'all') return tenancy.projects.list();
-  const found = await Promise.all([...credential.projects].map((id) => tenancy.projects.find(id)));
-  return found.filter((project) => project !== null).sort((a, b) => a.slug.localeCompare(b.slug));
-}

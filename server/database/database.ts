@@ -1,6 +1,6 @@
 // The MongoDB client: connecting with durable and bounded defaults, naming the server that answers.
 import { MongoClient, type Db } from 'mongodb';
-import { budgeted } from './budget.ts';
+import { budgeted } from '../store/budget.ts';
 import { ServiceUnavailable } from '../errors.ts';
 import { withTimeout } from './embedded/util.ts';
 

@@ -5,10 +5,10 @@ import { z } from 'zod';
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
 import { withObserved } from '../insights/observed.ts';
 import type { Observations } from '../insights/observations.ts';
-import { endpointDetail, type VersionView } from '../search/endpoints.ts';
-import type { SearchIndexes } from '../search/indexes.ts';
+import { endpointDetail, type VersionView } from './endpoints.ts';
+import type { SearchIndexes } from './indexes.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
-import { READ_ONLY_TOOL, type Answer } from './calls.ts';
+import { READ_ONLY_TOOL, type Answer } from '../routes/tool.ts';
 import { endpointAnswer, MAX_ENDPOINT_BYTES } from './endpoint-answer.ts';
 
 export interface GetEndpointParts {

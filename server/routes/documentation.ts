@@ -2,6 +2,7 @@
 // Endpoint carries it beside its run function (RouteDoc); routes mounted outside the pipeline
 // (health, metrics, self-description, MCP) declare a DocumentedRoute where they are mounted.
 import type { ApiError } from '../errors.ts';
+import { SCHEMA_BASE } from '../schemas/registry.ts';
 
 /**
  * A JSON Schema (2020-12). `$ref`s name schemas of `schemas/` by their absolute `$id`
@@ -10,11 +11,20 @@ import type { ApiError } from '../errors.ts';
  */
 export type Schema = Readonly<Record<string, unknown>>;
 
+/**
+ * A query parameter: the pipeline checks each value given against `schema` (text coerced to the
+ * schema's type: `limit=5` a number, `dryRun=true` a boolean) and hands the work the typed value,
+ * or the schema's default.
+ */
 export interface QueryParameter {
   name: string;
   description: string;
   schema: Schema;
   required?: boolean;
+  /** What a value that fails the schema is told; default: the schema's own words. */
+  invalid?: string;
+  /** What a missing required parameter is told; default `is required`. */
+  missing?: string;
 }
 
 export interface SuccessResponse {
@@ -57,4 +67,19 @@ export type RouteDoc = Omit<DocumentedRoute, 'method' | 'path' | 'access'>;
 export interface Tag {
   name: string;
   description: string;
+}
+
+export const SERVICE_TAG: Tag = { name: 'Service', description: 'Health and self-description; no credentials.' };
+
+/** A route of the Service tag (self-description, health, metrics): GET, without credentials. */
+export function serviceRoute(route: Pick<DocumentedRoute, 'path' | 'operationId' | 'summary' | 'description' | 'responses'> & Partial<Pick<DocumentedRoute, 'errors'>>): DocumentedRoute {
+  return { method: 'GET', tag: SERVICE_TAG.name, access: 'none', errors: [], ...route };
+}
+
+/**
+ * The `service` query parameter, the same on every route that takes one: a slug or a `svc_` id
+ * (resolved by pipeline/stages.ts findService), its description saying what it does there.
+ */
+export function serviceParameter(description: string): QueryParameter {
+  return { name: 'service', description, schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceRef` }, invalid: 'must be a service slug or `svc_` id' };
 }

@@ -1,8 +1,8 @@
 // The MCP tool `compare_versions`: GET {prefix}/changes for agents, with the same answer and the
-// same reach (both versions reached for read as every tool reaches one: mcp/calls.ts).
+// same reach (both versions reached for read as every tool reaches one: pipeline/tool-call.ts).
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { READ_ONLY_TOOL, type Answer } from '../mcp/calls.ts';
+import { READ_ONLY_TOOL, type Answer } from '../routes/tool.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { compareVersions } from './routes.ts';

@@ -2,8 +2,8 @@
 // driver is not, so a frozen database gives 503 within the budget instead of a hang; and every
 // database call of the request asks the server to give up when the budget does (maxTimeMS).
 import type { ServerResponse } from 'node:http';
-import { ServiceUnavailable } from './errors.ts';
-import { withinBudget, type Budget } from './store/budget.ts';
+import { ServiceUnavailable } from '../errors.ts';
+import { withinBudget, type Budget } from '../store/budget.ts';
 
 /**
  * The answer is bounded even where the driver is not: past the budget the request is answered

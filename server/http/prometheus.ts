@@ -4,8 +4,8 @@
 import type { RequestHandler } from 'express';
 import type { MongoClient } from 'mongodb';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { routeOf } from '../http/request-log.ts';
-import { sendText } from '../http/respond.ts';
+import { routeOf } from './request-log.ts';
+import { sendText } from './respond.ts';
 
 /**
  * What metrics read from the embedded database server: how often it was restarted. The

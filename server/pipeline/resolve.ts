@@ -3,16 +3,7 @@
 // step every request runs the same code.
 import { RememberedHits } from '../remembered-hits.ts';
 import type { Tenancy } from '../tenancy/tenancy.ts';
-import type { VersionType } from '../tenancy/versions.ts';
-
-export interface ResolvedVersion {
-  versionId: string;
-  projectId: string;
-}
-
-export type VersionAddress =
-  | { family: 'V'; versionId: string }
-  | { family: 'P'; projectRef: string; versionType: VersionType; versionSlug: string };
+import type { ResolvedVersion, VersionAddress } from '../routes/route.ts';
 
 /**
  * Resolves addresses, caching what it found for `ttlMs` (VERSION_CACHE_MS); only hits are

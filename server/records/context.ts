@@ -1,7 +1,7 @@
 // What every operation receives once the pipeline has authenticated, resolved and authorized.
-import type { Outcome } from '../http/respond.ts';
+import type { Outcome } from '../routes/route.ts';
 import type { RecordStore } from '../store/records.ts';
-import type { ResolvedVersion } from '../versions/resolve.ts';
+import type { ResolvedVersion } from '../routes/route.ts';
 
 export interface OperationContext {
   store: RecordStore;

@@ -1,14 +1,14 @@
 // The MCP tool of traffic insights, `list_insights`: the endpoints view for agents, reached the
-// way every tool reaches data (the version reached for read: mcp/calls.ts).
+// way every tool reaches data (the version reached for read: pipeline/tool-call.ts).
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { READ_ONLY_TOOL, type Answer } from '../mcp/calls.ts';
-import { MAX_LIMIT } from '../operations/list-query.ts';
+import { READ_ONLY_TOOL, type Answer } from '../routes/tool.ts';
+import { MAX_LIMIT } from '../records/list-query.ts';
 import { serviceNamed } from '../pipeline/stages.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import type { Observations } from './observations.ts';
-import { STATUSES, endpointsPage, parseViewQuery } from './view.ts';
+import { STATUSES, endpointsPage, viewQuery } from './view.ts';
 
 export interface InsightToolParts {
   schemas: SchemaRegistry;
@@ -31,7 +31,7 @@ export function registerInsightTools(server: McpServer, parts: InsightToolParts)
   }, (args) => parts.answer(async (reach) => {
     const version = await reach.version(args.version);
     const services = parts.stores.get('services')!;
-    const view = parseViewQuery({ limit: String(MAX_LIMIT), ...(args.status !== undefined && { status: args.status }) });
+    const view = viewQuery({ limit: MAX_LIMIT, ...(args.status !== undefined && { status: args.status }) });
     const chosen = args.service === undefined ? undefined : await serviceNamed(parts.schemas, services, version.versionId, args.service, 'service');
     const [all, paths, operations, observations] = await Promise.all([
       chosen ? [chosen] : services.all(version.versionId),

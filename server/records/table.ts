@@ -2,16 +2,15 @@
 // route families, the collections described in schemas/collections.json, and six operations.
 // Routes are data; the OpenAPI document and the router are both read from this table.
 import type { Access } from '../auth/credential.ts';
-import type { Operation } from '../operations/context.ts';
-import { create } from '../operations/create.ts';
-import { remove } from '../operations/delete.ts';
-import { get } from '../operations/get.ts';
-import { list } from '../operations/list.ts';
-import { replace } from '../operations/replace.ts';
-import { update } from '../operations/update.ts';
-import { SCHEMA_BASE, type CompiledCollection } from '../schemas/registry.ts';
-
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+import type { Operation } from './context.ts';
+import { create } from './create.ts';
+import { remove } from './delete.ts';
+import { get } from './get.ts';
+import { list } from './list.ts';
+import { replace } from './replace.ts';
+import { update } from './update.ts';
+import { FAMILIES, type Family, type Method } from '../routes/route.ts';
+import type { CompiledCollection } from '../schemas/registry.ts';
 
 export interface OperationSpec {
   name: 'list' | 'create' | 'get' | 'replace' | 'update' | 'delete';
@@ -65,29 +64,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   },
 ];
 
-export interface Family {
-  name: 'V' | 'P';
-  /** Express path of the family's prefix. */
-  prefix: string;
-  /** The schema of each parameter of the prefix (`$id`s of schemas/), for the document. */
-  params: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
-  /** Ends the operationIds of the family's routes: `getPath`, `getPathByProject`. */
-  operationIdSuffix: string;
-}
-
-const IDS = `${SCHEMA_BASE}defs/ids.json#/$defs/`;
-
-export const FAMILIES: readonly Family[] = [
-  { name: 'V', prefix: '/v2/catalog/versions/:versionId', params: { versionId: { $ref: `${IDS}versionId` } }, operationIdSuffix: '' },
-  {
-    name: 'P',
-    prefix: '/v2/catalog/projects/:projectRef/:versionType/:versionSlug',
-    params: { projectRef: { $ref: `${IDS}projectRef` }, versionType: { $ref: `${IDS}versionType` }, versionSlug: { $ref: `${IDS}versionSlug` } },
-    operationIdSuffix: 'ByProject',
-  },
-];
-
-export interface Route {
+export interface RecordRoute {
   family: Family;
   collection: CompiledCollection;
   operation: OperationSpec;
@@ -95,7 +72,7 @@ export interface Route {
   path: string;
 }
 
-export function routeTable(collections: readonly CompiledCollection[]): Route[] {
+export function routeTable(collections: readonly CompiledCollection[]): RecordRoute[] {
   return FAMILIES.flatMap((family) => collections.flatMap((collection) => OPERATIONS.map((operation) => ({
     family,
     collection,

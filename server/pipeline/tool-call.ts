@@ -3,37 +3,15 @@
 // authorized for read) within the call's database budget (DB_TIMEOUT_MS), then the tool's work,
 // bounded too unless it reads whole versions; the result, or a tool error with the text the HTTP
 // interface would answer (server/errors.ts toApiError, as for every HTTP error).
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { Credential } from '../auth/credential.ts';
-import { Deadline } from '../deadline.ts';
+import { Deadline } from './deadline.ts';
 import { toApiError, type ApiError } from '../errors.ts';
-import { checked, reachProject, reachVersion, versionAddressIn } from '../pipeline/stages.ts';
+import { checked, reachProject, reachVersion, versionAddressIn } from './stages.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
-import type { ResolvedVersion, VersionResolver } from '../versions/resolve.ts';
-
-/**
- * Every tool of the catalog only reads (MCP tool annotations): an agent's host may call them
- * without asking, and they reach nothing outside the catalog.
- */
-export const READ_ONLY_TOOL: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
-
-/** What a tool's work reaches, each named by the argument that gave it (for its 400). */
-export interface ToolReach {
-  /** A version by id (`ver_...`) or `project/type/slug`. */
-  version(ref: string, argument?: string): Promise<ResolvedVersion>;
-  /** A project by id or slug: its id. */
-  project(ref: string, argument: string): Promise<string>;
-}
-
-export type ToolWork = (reach: ToolReach) => Promise<Record<string, unknown>>;
-
-/**
- * `longRunning`: the work reads whole versions (search indexes, exports, change reports), as the
- * HTTP routes doing the same are, so it runs outside the budget and its database calls carry
- * DB_LONG_TIMEOUT_MS each; reaching the version stays within the budget.
- */
-export type Answer = (work: ToolWork, options?: { longRunning?: boolean }) => Promise<CallToolResult>;
+import type { Answer, ToolReach } from '../routes/tool.ts';
+import type { VersionResolver } from './resolve.ts';
 
 export interface CallParts {
   schemas: SchemaRegistry;
@@ -49,6 +27,7 @@ export function answerFor({ schemas, versions, dbTimeoutMs }: CallParts, credent
       const deadline = new Deadline(dbTimeoutMs);
       const reach = { credential, access: 'read' as const, versions, deadline };
       const tool: ToolReach = {
+        credential,
         version: (ref, argument = 'version') => reachVersion(versionAddressIn(schemas, ref, argument), reach),
         project: (ref, argument) => reachProject(checked(schemas.checkProjectRef, ref, argument), reach),
       };

@@ -2,7 +2,7 @@
 // internal fields) and bounded in size, cutting the least useful first and saying what was cut.
 import { componentRef } from '../json/pointer.ts';
 import { isObject } from '../json/values.ts';
-import { operationTitle } from '../search/title.ts';
+import { operationTitle } from './title.ts';
 import type { CatalogRecord } from '../store/records.ts';
 
 /** An answer larger than this (its JSON, in bytes) is cut down: an agent's context is the budget. */

@@ -1,0 +1,14 @@
+// The insights room: traffic reports in, the endpoints view and shadow endpoints out, and the
+// tool list_insights.
+import type { Room } from '../routes/room.ts';
+import { VERSION_ARG } from '../routes/tool.ts';
+import { INSIGHTS_TAG, insightEndpoints, type InsightParts } from './routes.ts';
+import { registerInsightTools } from './tools.ts';
+
+export function insightsRoom(parts: InsightParts): Room {
+  return {
+    tags: [INSIGHTS_TAG],
+    routes: insightEndpoints(parts),
+    tools: [(server, answer) => registerInsightTools(server, { ...parts, versionArg: VERSION_ARG, answer })],
+  };
+}

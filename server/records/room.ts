@@ -1,0 +1,16 @@
+// The records room: the six operations on every collection of schemas/collections.json, each
+// collection a tag of the document with its body schemas. No tools: agents read records through
+// the other rooms' tools.
+import type { Room } from '../routes/room.ts';
+import type { SchemaRegistry } from '../schemas/registry.ts';
+import type { RecordStore } from '../store/records.ts';
+import { collectionBodySchemas, collectionTags } from './documentation.ts';
+import { recordRoutes } from './routes.ts';
+
+export function recordsRoom({ schemas, stores }: { schemas: SchemaRegistry; stores: ReadonlyMap<string, RecordStore> }): Room {
+  return {
+    tags: collectionTags(schemas.collections),
+    routes: recordRoutes(schemas, stores),
+    components: collectionBodySchemas(schemas.collections),
+  };
+}

@@ -1,0 +1,73 @@
+// The rooms of the service, each a feature that declares what it adds (routes/room.ts), in the
+// order the OpenAPI document shows them. The app mounts their routes, routers and tools from
+// this list, and the document is generated from it: adding a room is one line below. Where one
+// room lends another a hand (the import's changes report, the search index warmed after an
+// import), the wiring is here, so rooms never import each other sideways for it.
+import type { Db } from 'mongodb';
+import type { Authenticate, VerifyBearer } from './auth/authenticate.ts';
+import { changesRoom } from './changes/room.ts';
+import { reviewImport } from './changes/imports.ts';
+import { descriptionsRoom } from './descriptions/room.ts';
+import type { RateLimit } from './http/rate-limit.ts';
+import type { Observations } from './insights/observations.ts';
+import { insightsRoom } from './insights/room.ts';
+import { integrityRoom } from './integrity/room.ts';
+import { pagesRoom } from './pages/room.ts';
+import type { VersionResolver } from './pipeline/resolve.ts';
+import { recordsRoom } from './records/room.ts';
+import type { Room } from './routes/room.ts';
+import type { SchemaRegistry } from './schemas/registry.ts';
+import type { SearchIndexes } from './search/indexes.ts';
+import { searchRoom } from './search/room.ts';
+import type { RecordLimits } from './store/record-cost.ts';
+import type { RecordStore } from './store/records.ts';
+import type { VersionRecords } from './store/version-records.ts';
+import type { Tenancy } from './tenancy/tenancy.ts';
+import type { VersionManager } from './versions/manage.ts';
+import { versionsRoom } from './versions/room.ts';
+
+/** What the rooms are built from: the runtime's parts and the app's (authentication, the version resolver). */
+export interface RoomParts {
+  schemas: SchemaRegistry;
+  stores: ReadonlyMap<string, RecordStore>;
+  tenancy: Tenancy;
+  versionManager: VersionManager;
+  versionRecords: VersionRecords;
+  observations: Observations;
+  searchIndexes: SearchIndexes;
+  versions: VersionResolver;
+  verify: VerifyBearer;
+  /** The interface's bearer authentication, rate limited as it is. */
+  authenticate: Authenticate;
+  rateLimit: RateLimit | undefined;
+  db: Db;
+  recordLimits: RecordLimits;
+  /** IMPORT_BODY_LIMIT: a traffic report may be as large as an API description. */
+  importBodyLimit: number;
+  dbTimeoutMs: number;
+  jwtSecret: string;
+  pageSessionMs: number;
+}
+
+export function rooms(parts: RoomParts): Room[] {
+  return [
+    versionsRoom({ ...parts, manager: parts.versionManager, records: parts.versionRecords }),
+    integrityRoom(parts),
+    descriptionsRoom({ ...parts, imported: (versionId) => parts.searchIndexes.warm(versionId), reviewImport }),
+    searchRoom(parts),
+    changesRoom(parts),
+    insightsRoom({ ...parts, reportLimit: parts.importBodyLimit }),
+    pagesRoom({ ...parts, sessionMs: parts.pageSessionMs }),
+    recordsRoom(parts),
+  ];
+}
+
+/** The rooms built only to read what they declare (the document, `npm run openapi`): running anything of them throws. */
+export function declaredRooms(schemas: SchemaRegistry): Room[] {
+  const absent = new Proxy({}, { get: (_target, name) => { throw new Error(`declaration only: no ${String(name)} to run against`); } }) as never;
+  return rooms({
+    schemas, stores: new Map(), tenancy: absent, versionManager: absent, versionRecords: absent, observations: absent, searchIndexes: absent,
+    versions: absent, verify: absent, authenticate: absent, rateLimit: undefined, db: absent, recordLimits: absent,
+    importBodyLimit: 0, dbTimeoutMs: 0, jwtSecret: '', pageSessionMs: 0,
+  });
+}

@@ -1,0 +1,34 @@
+// The indexes of one record collection: what every query of the store and of data teams is
+// served by (docs/storage.md lists them).
+import type { CompiledCollection } from '../schemas/registry.ts';
+import { MARKED_SERVICE } from './mark.ts';
+import { KEY_FIELD } from './natural-keys.ts';
+
+export interface IndexSpec {
+  key: Record<string, number>;
+  name: string;
+  unique?: boolean;
+}
+
+/**
+ * The unique `{versionId, id}` index, one per filter field (serving filter + default order),
+ * and `updatedAt` (the one sort every record has). Other sorts are served by the
+ * `{versionId, id}` prefix plus an in-memory sort of one version's records. `byImportMark`:
+ * the index an import reads its service's records by, where the database uses it.
+ */
+export function recordIndexes(collection: CompiledCollection, { byImportMark }: { byImportMark: boolean }): IndexSpec[] {
+  return [
+    { key: { versionId: 1, id: 1 }, name: 'versionId_id', unique: true },
+    { key: { versionId: 1, updatedAt: 1, id: 1 }, name: 'versionId_updatedAt_id' },
+    ...[...collection.filters.keys()].map((field) => ({ key: { versionId: 1, [field]: 1, id: 1 }, name: `versionId_${field}_id` })),
+    // The natural key, as one string that every record of the collection has: unique indexes
+    // hold under races on MongoDB and on FerretDB 1.24 (SQLite), but FerretDB lets two
+    // documents both MISSING a part of a compound unique index through (SQLite: NULLs are
+    // distinct), so the parts are never indexed one by one. See docs/storage.md.
+    ...(collection.naturalKey.length > 0 ? [{ key: { versionId: 1, [KEY_FIELD]: 1 }, name: 'versionId_naturalKey', unique: true }] : []),
+    // An import reads its service's records by their mark (markedOrUnmarked). Only where the
+    // database uses indexes for it: FerretDB 1.24 pushes down no filter but `{_id}` and
+    // scans anyway, so there the index would only cost writes.
+    ...(byImportMark ? [{ key: { versionId: 1, [MARKED_SERVICE]: 1, id: 1 }, name: 'versionId_importService_id' }] : []),
+  ];
+}
