@@ -11,8 +11,8 @@ import { exportService } from '../descriptions/export.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import type { Revisions } from '../store/revisions.ts';
 
-/** Exports kept at most (the largest, GitHub's, is about 10 MB of objects). */
-const MAX_EXPORTS = 16;
+/** Exports kept at most: a comparison needs two; GitHub's is 10 MB as JSON, Graph beta's five times that. */
+const MAX_EXPORTS = 6;
 /** Comparisons kept at most (a report is small). */
 const MAX_COMPARISONS = 256;
 
