@@ -6,6 +6,7 @@
 import type { Credential } from '../auth/credential.ts';
 import { Deadline } from '../pipeline/deadline.ts';
 import { reportOf, type ChangeReport } from '../changes/catalog.ts';
+import { exportService } from '../descriptions/export.ts';
 import { RecordNotFound } from '../errors.ts';
 import { componentRefsIn } from '../json/pointer.ts';
 import type { Observations } from '../insights/observations.ts';
@@ -45,7 +46,7 @@ export interface ReachedVersion extends ResolvedVersion {
 
 export class PageCatalog {
   readonly #parts: CatalogParts;
-  /** The services' exports and their comparisons, kept per version revision (exports.ts). */
+  /** The services' exports the changes pages compare, and their comparisons, kept per version revision (exports.ts). */
   readonly exports: KeptExports;
 
   constructor(parts: CatalogParts) {
@@ -154,9 +155,9 @@ export class PageCatalog {
     return service;
   }
 
-  /** The service's OpenAPI document, as `GET …/services/{id}/openapi` exports it (kept while the version is unwritten). */
+  /** The service's OpenAPI document, as `GET …/services/{id}/openapi` exports it. */
   async exported(version: ResolvedVersion, service: CatalogRecord): Promise<Record<string, unknown>> {
-    return (await this.exports.of(version.versionId, service)).document;
+    return exportService(this.#parts.stores, version.versionId, service);
   }
 
   /**

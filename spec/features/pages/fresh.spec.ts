@@ -14,10 +14,14 @@ const SHOP = {
   openapi: '3.1.0',
   info: { title: 'Shop', version: '1' },
   servers: [{ url: 'https://shop.example.com' }],
-  components: { schemas: { Item: { type: 'object', properties: { name: { type: 'string' } } } } },
+  // NotFound is kept as a service part (descriptions/service-parts.ts), not a record.
+  components: { schemas: { Item: { type: 'object', properties: { name: { type: 'string' } } } }, responses: { NotFound: { description: 'No such page.' } } },
   paths: {
     '/items': {
-      get: { operationId: 'listItems', responses: { 200: { description: 'The items.', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Item' } } } } } } },
+      get: {
+        operationId: 'listItems',
+        responses: { 200: { description: 'The items.', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Item' } } } } }, 404: { $ref: '#/components/responses/NotFound' } },
+      },
       post: {
         operationId: 'addItem',
         requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } } },
@@ -96,12 +100,20 @@ describe('pages: kept reads, fresh after a write', function () {
     expect((await markdown(`${at}/changes?against=branch/main`)).text).to.include('From branch/main').and.not.to.match(/GET \/items\/\\\{id\\\} was removed/);
 
     const { '/items/{id}': _gone, ...paths } = SHOP.paths;
-    expect((await fixture.service.request.post(`${nextPrefix}/imports/openapi?service=shop`).set(bearer(tenant.key)).send({ ...SHOP, paths })).status).to.be.oneOf([200, 201]);
+    const notFound = { description: 'Gone.', content: { 'application/json': { schema: { type: 'object', required: ['reason'], properties: { reason: { type: 'string' } } } } } };
+    const changed = { ...SHOP, paths, components: { ...SHOP.components, responses: { NotFound: notFound } } };
+    expect((await fixture.service.request.post(`${nextPrefix}/imports/openapi?service=shop`).set(bearer(tenant.key)).send(changed)).status).to.be.oneOf([200, 201]);
     const changes = await markdown(`${at}/changes?against=branch/main`);
+    // The same report as the interface's, which compares the records' exports (no service parts).
+    const report = await fixture.service.request.get(`${nextPrefix}/changes?against=${tenant.version.id}&service=shop`).set(bearer(tenant.readOnlyKey));
+    expect(report.status).to.equal(200);
+    expect(changes.text).to.include(`From branch/main: ${report.body.summary.breaking} breaking, ${report.body.summary.nonBreaking} other`);
     expect(changes.text).to.match(/- breaking: GET \/items\/\\\{id\\\} GET \/items\/\\\{id\\\} was removed/);
     const [nextShop] = await runtime.stores.get('services')!.matching(next.id, { slug: 'shop' });
     const exported = await exports.of(next.id, nextShop!);
     expect(Object.keys(exported.document['paths'] as object)).to.deep.equal(['/items']);
+    // The records' export, as the interface's report compares: the parts no revision follows are not in it.
+    expect(exported.document['components']).not.to.have.property('responses');
     expect(exports.made).to.equal(2);
     expect(Object.keys((await exports.of(tenant.version.id, shop!)).document['paths'] as object)).to.deep.equal(['/items', '/items/{id}']);
     expect(exports.made, 'the unwritten version kept').to.equal(2);
