@@ -8,7 +8,7 @@ import type { VersionView } from '../search/endpoints.ts';
 import type { CatalogRecord } from '../store/records.ts';
 import type { ReachedVersion, PageCatalog } from './catalog.ts';
 import { baseUrl, howToCall, samplesOf, schemaRows, serversOf } from './operation-view.ts';
-import type { PageWork } from './room.ts';
+import type { PageWork } from './work.ts';
 import type { Visitor } from './visitors.ts';
 import { pageUrls } from './urls.ts';
 import { frameOf, params } from './version.ts';

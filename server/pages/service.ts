@@ -4,7 +4,7 @@
 import type { Request, Response } from 'express';
 import { stringify as toYaml } from 'yaml';
 import type { PageCatalog } from './catalog.ts';
-import type { PageWork } from './room.ts';
+import type { PageWork } from './work.ts';
 import { serversOf } from './operation-view.ts';
 import { REFERENCE_POLICY } from './render.ts';
 import { pageUrls } from './urls.ts';
