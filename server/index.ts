@@ -61,7 +61,7 @@ async function main(): Promise<void> {
 /**
  * Within SHUTDOWN_TIMEOUT_MS whatever happens: requests in flight get three quarters of it, then
  * their connections are closed (whole-version work whose client has gone ends with its calls,
- * server/deadline.ts); the database calls still running are ended, the client closed and the
+ * server/pipeline/deadline.ts); the database calls still running are ended, the client closed and the
  * embedded database stopped in what is left; past it, the embedded database is killed.
  */
 async function stop(server: Server, runtime: Runtime, logger: Logger, signal: string): Promise<void> {

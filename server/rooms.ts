@@ -64,9 +64,17 @@ export function rooms(parts: RoomParts): Room[] {
 
 /** The rooms built only to read what they declare (the document, `npm run openapi`): running anything of them throws. */
 export function declaredRooms(schemas: SchemaRegistry): Room[] {
-  const absent = new Proxy({}, { get: (_target, name) => { throw new Error(`declaration only: no ${String(name)} to run against`); } }) as never;
+  const absentWith = (known: Record<string, unknown>) => new Proxy(known, {
+    get: (target, name) => {
+      if (typeof name === 'string' && name in target) return target[name];
+      throw new Error(`declaration only: no ${String(name)} to run against`);
+    },
+  }) as never;
+  const absent = absentWith({});
+  // A store of each collection that knows its collection (a room reads its notFound) and runs nothing.
+  const stores = new Map(schemas.collections.map((collection) => [collection.name, absentWith({ collection })]));
   return rooms({
-    schemas, stores: new Map(), tenancy: absent, versionManager: absent, versionRecords: absent, observations: absent, searchIndexes: absent,
+    schemas, stores, tenancy: absent, versionManager: absent, versionRecords: absent, observations: absent, searchIndexes: absent,
     versions: absent, verify: absent, authenticate: absent, rateLimit: undefined, db: absent, recordLimits: absent,
     importBodyLimit: 0, dbTimeoutMs: 0, jwtSecret: '', pageSessionMs: 0,
   });

@@ -21,15 +21,15 @@ const MERGED = 'An update is checked as the record it makes: a field valid on it
 
 export function conformanceBaseline(schemas: SchemaRegistry): { format_version: 1; entries: BaselineEntry[] } {
   const entries = routeTable(schemas.collections).flatMap((route): BaselineEntry[] => {
-    if (route.operation.name === 'list') return [accepted(route, CURSOR)];
-    if (route.operation.name === 'update' && hasRulesAcrossFields(route.collection)) return [accepted(route, MERGED)];
+    if (route.action.name === 'list') return [accepted(route, CURSOR)];
+    if (route.action.name === 'update' && hasRulesAcrossFields(route.collection)) return [accepted(route, MERGED)];
     return [];
   });
   return { format_version: 1, entries };
 }
 
 function accepted(route: Route, reason: string): BaselineEntry {
-  return { operation: `${route.operation.method} ${openApiPath(route.path)}`, check: 'positive_data_acceptance', failure: 'RejectedPositiveData', signature: '400', reason };
+  return { operation: `${route.action.method} ${openApiPath(route.path)}`, check: 'positive_data_acceptance', failure: 'RejectedPositiveData', signature: '400', reason };
 }
 
 function hasRulesAcrossFields(collection: CompiledCollection): boolean {

@@ -96,7 +96,7 @@ function queryFor(route: Route): fc.Arbitrary<string> {
     fc.tuple(fc.oneof(fc.constantFrom('access_token', 'filter', '$where', '__proto__'), hostileText), hostileText),
   );
   const list = fc.array(parameter, { maxLength: 3 });
-  return fc.oneof({ weight: route.operation.name === 'list' ? 2 : 6, arbitrary: fc.constant('') }, { weight: 2, arbitrary: list.map((pairs) =>
+  return fc.oneof({ weight: route.action.name === 'list' ? 2 : 6, arbitrary: fc.constant('') }, { weight: 2, arbitrary: list.map((pairs) =>
     (pairs.length ? `?${pairs.map(([name, value]) => `${encode(name)}=${encode(value)}`).join('&')}` : '')) });
 }
 
@@ -123,7 +123,7 @@ function bodyFor(route: Route, id: string, options: GenerateOptions): fc.Arbitra
   const collection = route.collection;
   const valid = fc.constant(null).map(() => {
     const sample = sampleOf(collection);
-    return route.operation.item && route.operation.name === 'replace' ? { ...sample, id } : sample;
+    return route.action.item && route.action.name === 'replace' ? { ...sample, id } : sample;
   });
   const fields = writableFields(collection);
   const mutated = fc.tuple(valid, fc.constantFrom(...fields), fc.jsonValue({ maxDepth: 3 }), fc.nat(4)).map(([sample, field, value, how]) => {
@@ -191,10 +191,10 @@ export function requestArbitrary(targets: Targets, options: GenerateOptions = {}
     prefix: prefixFor(route, targets),
     id: idFor(route, targets),
     query: queryFor(route),
-    method: fc.oneof({ weight: 9, arbitrary: fc.constant(route.operation.method) }, { weight: 1, arbitrary: fc.constantFrom(...OTHER_METHODS) }),
+    method: fc.oneof({ weight: 9, arbitrary: fc.constant(route.action.method) }, { weight: 1, arbitrary: fc.constantFrom(...OTHER_METHODS) }),
     headers: headersFor(targets),
   }).chain((parts) => bodyFor(route, parts.id, options).map((body) => {
-    const path = `${parts.prefix}/${route.collection.name}${route.operation.item ? `/${encode(parts.id)}` : ''}`;
+    const path = `${parts.prefix}/${route.collection.name}${route.action.item ? `/${encode(parts.id)}` : ''}`;
     // GET, HEAD and OPTIONS go without a body; DELETE sometimes carries a stray one.
     const sendsBody = ['GET', 'HEAD', 'OPTIONS'].includes(parts.method) ? undefined : body;
     return { method: parts.method, url: path + parts.query, headers: parts.headers, body: sendsBody };

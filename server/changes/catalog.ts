@@ -10,6 +10,7 @@ import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { byPlace, compareDocuments, type ServiceChange } from './compare.ts';
 import { componentRef, refsIn } from '../json/pointer.ts';
 import { isObject } from '../json/values.ts';
+import { storeOf } from '../store/stores.ts';
 
 export interface Change extends ServiceChange {
   service: { id: string; slug: string };
@@ -26,7 +27,7 @@ export type Snapshot = ReadonlyMap<string, Pick<RecordStore, 'all' | 'collection
 export async function snapshotOf(stores: ReadonlyMap<string, RecordStore>, versionId: string): Promise<Snapshot> {
   const kinds = serviceKinds([...stores.values()].map(({ collection }) => collection));
   const records = new Map<string, readonly CatalogRecord[]>();
-  for (const { name } of kinds) records.set(name, await stores.get(name)!.all(versionId));
+  for (const { name } of kinds) records.set(name, await storeOf(stores, name).all(versionId));
   return snapshotFrom(kinds, records);
 }
 
@@ -52,7 +53,7 @@ export async function changesBetween(before: Snapshot, after: Snapshot, service?
   const slugs = [...new Set([...old.keys(), ...current.keys()])]
     .filter((slug) => service === undefined || slug === service || old.get(slug)?.id === service || current.get(slug)?.id === service)
     .sort();
-  if (service !== undefined && slugs.length === 0) throw new RecordNotFound('Service not found');
+  if (service !== undefined && slugs.length === 0) throw new RecordNotFound(storeOf(after, 'services').collection.notFound);
   const changes: Change[] = [];
   for (const slug of slugs) {
     const [was, is] = [old.get(slug), current.get(slug)];
@@ -130,7 +131,7 @@ export function reportOf(changes: Change[]): ChangeReport {
 }
 
 async function servicesOf(snapshot: Snapshot): Promise<Map<string, CatalogRecord>> {
-  const services = await snapshot.get('services')!.all('');
+  const services = await storeOf(snapshot, 'services').all('');
   return new Map(services.map((record) => [String(record['slug']), record]));
 }
 

@@ -5,13 +5,13 @@ import type { Room } from '../routes/room.ts';
 import { VERSION_ARG } from '../routes/tool.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
-import { CHANGES_TAG, changeEndpoints } from './routes.ts';
+import { CHANGES_TAG, changeRoutes } from './routes.ts';
 import { registerCompareVersions } from './tools.ts';
 
 export function changesRoom({ schemas, stores }: { schemas: SchemaRegistry; stores: ReadonlyMap<string, RecordStore> }): Room {
   return {
     tags: [CHANGES_TAG],
-    routes: changeEndpoints(schemas, stores),
+    routes: changeRoutes(schemas, stores),
     tools: [(server, answer) => registerCompareVersions(server, { schemas, stores, version: VERSION_ARG, answer })],
   };
 }

@@ -9,6 +9,7 @@ import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import type { ResolvedVersion } from '../routes/route.ts';
 import { changesBetween, snapshotOf, type ChangeReport } from './catalog.ts';
+import { storeOf } from '../store/stores.ts';
 
 const CHANGES_SEGMENT = '/changes';
 
@@ -17,7 +18,7 @@ export const CHANGES_TAG: Tag = {
   description: 'What a change breaks: the breaking and non-breaking changes a client of one version meets in another, per service, from each service\'s OpenAPI export on both sides. The import\'s dry run reports the same for a document, and `failOn=breaking` turns it into a gate.',
 };
 
-export function changeEndpoints(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>): Route[] {
+export function changeRoutes(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>): Route[] {
   return FAMILIES.map((family): Route => ({
     method: 'GET', path: `${family.prefix}${CHANGES_SEGMENT}`, target: family.name, access: 'read',
     body: false,
@@ -35,7 +36,7 @@ export function changeEndpoints(schemas: SchemaRegistry, stores: ReadonlyMap<str
         serviceParameter('Only this service (slug or `svc_` id, on either side); 404 when neither version has it.'),
       ],
       responses: [{ status: 200, description: 'The changes, by service, path and method.', schema: { $ref: `${SCHEMA_BASE}api/changes.json` } }],
-      errors: [new RecordNotFound('Service not found')],
+      errors: [new RecordNotFound(schemas.collection('services').notFound)],
     },
     async run({ version, query: { against, service }, reachForRead }: VersionContext<{ against: string; service?: string }>) {
       const other = await reachForRead(versionAddressIn(schemas, against, 'against', version.projectId));
@@ -51,7 +52,7 @@ export function changeEndpoints(schemas: SchemaRegistry, stores: ReadonlyMap<str
 export async function compareVersions(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>, before: ResolvedVersion, after: ResolvedVersion, service?: string): Promise<ChangeReport> {
   let slug: string | undefined;
   if (service !== undefined) {
-    const services = stores.get('services')!;
+    const services = storeOf(stores, 'services');
     // Services are matched by slug across versions; a copy keeps ids, so an id names it on either side.
     const found = await findService(schemas, services, after.versionId, service, 'service') ?? await findService(schemas, services, before.versionId, service, 'service');
     if (!found) throw new RecordNotFound(services.collection.notFound);

@@ -35,7 +35,7 @@ const DEFAULTS: Record<string, { uriKeys: string[]; option: object }> = {
 export const DEFAULT_DB_TIMEOUT_MS = 4_000;
 
 export async function connectDatabase(uri: string, databaseName: string, options: { timeoutMs?: number; longTimeoutMs?: number } = {}): Promise<Database> {
-  // monitorCommands: command latency for the metrics (server/observability/metrics.ts).
+  // monitorCommands: command latency for the metrics (server/http/prometheus.ts).
   // Without a bound given (test helpers, one-off scripts) only server selection is bounded.
   const { timeoutMs, longTimeoutMs } = options;
   // Driver 7.8 ignores timeoutMS (deprecated, "has no effect"), so each step is bounded on its
@@ -45,7 +45,7 @@ export async function connectDatabase(uri: string, databaseName: string, options
   // matter to a client also cut off the long calls of whole-version work (FerretDB reads a
   // 100,000-record version for over 20 s in one call while copying it, and index builds at
   // start-up took seconds on a loaded machine), and FerretDB does not stop its writes at
-  // maxTimeMS. What a client waits for is bounded by the request pipeline (server/deadline.ts):
+  // maxTimeMS. What a client waits for is bounded by the request pipeline (server/pipeline/deadline.ts):
   // 503 within one budget, whatever the socket does; a frozen database's calls finish once it
   // answers again.
   const steps: Record<string, number> = timeoutMs === undefined

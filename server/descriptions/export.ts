@@ -10,6 +10,7 @@ import type { Db } from 'mongodb';
 import type { CompiledCollection } from '../schemas/registry.ts';
 import { mappedKinds, renderRecord } from './kinds.ts';
 import { ServiceParts, withParts } from './service-parts.ts';
+import { storeOf } from '../store/stores.ts';
 
 /** Records are read through `all` only, so a planned state (an import's dry run) can be exported too. */
 export async function exportService(stores: ReadonlyMap<string, Pick<RecordStore, 'all' | 'collection'>>, versionId: string, service: CatalogRecord): Promise<JsonObject> {
@@ -17,7 +18,7 @@ export async function exportService(stores: ReadonlyMap<string, Pick<RecordStore
   const kinds = mappedKinds([...stores.values()].map(({ collection }) => collection));
   const rendered = renderer(new Map(kinds.map((kind) => [kind.name, kind])));
   const all = new Map<string, CatalogRecord[]>();
-  for (const { name } of kinds) all.set(name, await stores.get(name)!.all(versionId));
+  for (const { name } of kinds) all.set(name, await storeOf(stores, name).all(versionId));
   const owned = recordsOfService(kinds, service.id, all);
   const of = (name: string): CatalogRecord[] => [...(owned.get(name) ?? [])].sort(inDocumentOrder);
   const children = (name: string, field: string): Map<string, CatalogRecord[]> => groupBy(of(name), field);

@@ -4,7 +4,7 @@ import type { Room } from '../routes/room.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordLimits } from '../store/record-cost.ts';
 import type { RecordStore } from '../store/records.ts';
-import { DESCRIPTIONS_TAG, descriptionEndpoints, type ImportHooks } from './routes.ts';
+import { DESCRIPTIONS_TAG, descriptionRoutes, type ImportHooks } from './routes.ts';
 import { descriptionTools } from './tools.ts';
 
 export interface DescriptionParts extends ImportHooks {
@@ -16,7 +16,7 @@ export interface DescriptionParts extends ImportHooks {
 export function descriptionsRoom(parts: DescriptionParts): Room {
   return {
     tags: [DESCRIPTIONS_TAG],
-    routes: descriptionEndpoints(parts.stores, parts.schemas, parts.recordLimits, parts),
+    routes: descriptionRoutes(parts.stores, parts.schemas, parts.recordLimits, parts),
     tools: descriptionTools(parts.schemas, parts.stores),
   };
 }

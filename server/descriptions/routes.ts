@@ -15,6 +15,7 @@ import type { RecordStore } from '../store/records.ts';
 import { prepareDocument } from './document.ts';
 import { exportService } from './export.ts';
 import { importDocument, type ImportPlan } from './sync.ts';
+import { storeOf } from '../store/stores.ts';
 
 const IMPORT_SEGMENT = '/imports/openapi';
 const EXPORT_SEGMENT = '/services/:id/openapi';
@@ -39,7 +40,7 @@ export interface ImportHooks {
   reviewImport(options: { failOnBreaking: boolean }): { review(plan: ImportPlan): Promise<void>; readonly report: unknown };
 }
 
-export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, { imported, reviewImport }: ImportHooks): Route[] {
+export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, { imported, reviewImport }: ImportHooks): Route[] {
   const servicesCollection = schemas.collections.find((collection) => collection.name === 'services');
   if (!servicesCollection) throw new Error('API descriptions need the services collection (schemas/collections.json)');
   const tag = DESCRIPTIONS_TAG.name;
@@ -95,7 +96,7 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, s
         errors: [new RecordNotFound(servicesCollection.notFound)],
       },
       async run({ version, id, accepts }) {
-        const service = await serviceNamed(schemas, stores.get('services')!, version.versionId, id, 'id');
+        const service = await serviceNamed(schemas, storeOf(stores, 'services'), version.versionId, id, 'id');
         const document = await exportService(stores, version.versionId, service);
         if (accepts(['application/json', 'application/yaml']) === 'application/yaml') {
           return { status: 200, body: toYaml(document, { aliasDuplicateObjects: false }), headers: { 'Content-Type': 'application/yaml; charset=utf-8' } };
@@ -106,29 +107,7 @@ export function descriptionEndpoints(stores: ReadonlyMap<string, RecordStore>, s
   ]);
 }
 
-const counts: Schema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['created', 'updated', 'deleted', 'unchanged'],
-  properties: Object.fromEntries(['created', 'updated', 'deleted', 'unchanged'].map((name) => [name, { type: 'integer', minimum: 0 }])),
-};
-
-const importReport: Schema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['service', 'dryRun', 'records', 'warnings'],
-  properties: {
-    service: { type: 'object', required: ['id', 'slug'], properties: { id: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceId` }, slug: { type: 'string' } } },
-    dryRun: { type: 'boolean' },
-    records: { type: 'object', description: 'Records created, updated, deleted and unchanged, per collection (named `changes` before the changes report took that name).', additionalProperties: counts },
-    changes: { $ref: `${SCHEMA_BASE}api/changes.json`, description: 'With `dryRun=true` or `failOn`: what the import changes for clients of the service as the catalog holds it now.' },
-    warnings: {
-      type: 'array',
-      description: 'What the records could not carry, by JSON pointer into the document.',
-      items: { type: 'object', required: ['pointer', 'message'], properties: { pointer: { type: 'string' }, message: { type: 'string' } } },
-    },
-  },
-};
+const importReport: Schema = { $ref: `${SCHEMA_BASE}api/import-report.json` };
 
 const openApiDocument: Schema = { type: 'object', description: 'An OpenAPI 3.1 document.', required: ['openapi', 'info'] };
 

@@ -17,19 +17,16 @@ import { isObject, residual, sameJson, type JsonObject } from '../json/values.ts
 import { mapDocument, type Placement } from './map.ts';
 import { fieldsCarried, mappedKinds, renderRecord } from './kinds.ts';
 import { partsOf, SERVICE_PARTS, ServiceParts } from './service-parts.ts';
+import { storeOf } from '../store/stores.ts';
+import type { ImportAnswer, ImportWarning, RecordCounts } from '../schemas/generated/types.ts';
 
-export interface Counts { created: number; updated: number; deleted: number; unchanged: number }
-export interface Warning { pointer: string; message: string }
+export type Counts = RecordCounts;
+export type Warning = ImportWarning;
 
 export interface ImportReport {
   created: boolean;
-  body: {
-    service: { id: string; slug: string };
-    dryRun: boolean;
-    /** Records created, updated, deleted and unchanged, per collection. */
-    records: Record<string, Counts>;
-    warnings: Warning[];
-  };
+  /** The answer (schemas/api/import-report.json), but the changes report a review adds. */
+  body: Omit<ImportAnswer, 'changes'>;
 }
 
 /** What an import will write, whole, before it writes (for a review that may refuse it). */
@@ -68,7 +65,7 @@ export async function importDocument(target: ImportTarget, document: JsonObject,
   const title = isObject(document['info']) && typeof document['info']['title'] === 'string' ? document['info']['title'] : '';
   const slug = options.service ?? slugOf(title);
   // Imports of one service run one at a time (in this process): under the service's natural key.
-  return target.stores.get('services')!.exclusiveKey(target.versionId, { slug }, () => syncAdopting(target, document, slug, options));
+  return storeOf(target.stores, 'services').exclusiveKey(target.versionId, { slug }, () => syncAdopting(target, document, slug, options));
 }
 
 /** Passes of a sync that met records created under its natural keys while it wrote, before it gives up (409). */
@@ -104,7 +101,7 @@ class KeyTakenWhileWriting extends Error {
 }
 
 async function sync(target: ImportTarget, document: JsonObject, slug: string, { dryRun, review }: ImportOptions, written: Written): Promise<ImportReport> {
-  const store = (name: string): RecordStore => target.stores.get(name)!;
+  const store = (name: string): RecordStore => storeOf(target.stores, name);
   // Parents first: the order of the writes (deletes go the other way). A kind with no OpenAPI
   // mapping (kinds.ts) is neither read nor written: its records stay as they are.
   const kinds = mappedKinds([...target.stores.values()].map(({ collection }) => collection));

@@ -7,12 +7,13 @@ import { READ_ONLY_TOOL, VERSION_ARG, type Answer, type ToolRegistration } from 
 import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { exportService } from './export.ts';
+import { storeOf } from '../store/stores.ts';
 
 // Documents carry more than a tool names: their schemas allow any further property.
 const anyObject = z.looseObject({});
 
 export function descriptionTools(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>): ToolRegistration[] {
-  const services = stores.get('services')!;
+  const services = storeOf(stores, 'services');
   return [
     (server: McpServer, answer: Answer) => {
   server.registerTool('list_services', {

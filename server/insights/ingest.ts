@@ -6,6 +6,7 @@ import { Matcher } from './match.ts';
 import type { ObservationDelta, Observations, ReportAnswer } from './observations.ts';
 import type { Call } from './reports.ts';
 import { touchService } from './services.ts';
+import { storeOf } from '../store/stores.ts';
 
 const NOT_FOUND = 404;
 
@@ -24,7 +25,7 @@ export interface Report {
 
 export async function ingest(parts: IngestParts, report: Report, now = new Date()): Promise<ReportAnswer & { duplicate: boolean }> {
   const { versionId } = report;
-  const read = (name: string) => parts.stores.get(name)!.all(versionId);
+  const read = (name: string) => storeOf(parts.stores, name).all(versionId);
   const [services, paths, operations, servers] = await Promise.all(['services', 'paths', 'operations', 'servers'].map(read)) as CatalogRecord[][];
   const fallback = report.service;
 
@@ -70,7 +71,7 @@ async function count(parts: IngestParts, report: Report, matcher: Matcher, fallb
     deltas.set(key, delta);
   }
   await parts.observations.add(report.versionId, [...deltas.values()]);
-  const services = parts.stores.get('services')!;
+  const services = storeOf(parts.stores, 'services');
   for (const id of new Set([...reported, ...mentioned])) {
     await touchService(services, report.versionId, id, {
       ...(reported.has(id) && { lastReportAt: now.toISOString() }),

@@ -2,13 +2,13 @@
 // tool list_insights.
 import type { Room } from '../routes/room.ts';
 import { VERSION_ARG } from '../routes/tool.ts';
-import { INSIGHTS_TAG, insightEndpoints, type InsightParts } from './routes.ts';
+import { INSIGHTS_TAG, insightRoutes, type InsightParts } from './routes.ts';
 import { registerInsightTools } from './tools.ts';
 
 export function insightsRoom(parts: InsightParts): Room {
   return {
     tags: [INSIGHTS_TAG],
-    routes: insightEndpoints(parts),
+    routes: insightRoutes(parts),
     tools: [(server, answer) => registerInsightTools(server, { ...parts, versionArg: VERSION_ARG, answer })],
   };
 }

@@ -17,6 +17,7 @@ import { reportBodyReader, type ReportBody } from './report-body.ts';
 import { callsOf } from './reports.ts';
 import { touchService } from './services.ts';
 import { DEFAULT_SINCE_DAYS, STATUSES, endpointsPage, viewQuery, type ViewParameters } from './view.ts';
+import { storeOf } from '../store/stores.ts';
 
 const CONNECTIONS_SEGMENT = '/insights/connections';
 const REPORTS_SEGMENT = '/insights/reports';
@@ -29,7 +30,6 @@ export const INSIGHTS_TAG: Tag = {
 };
 
 const INSIGHTS = `${SCHEMA_BASE}api/insights.json#/$defs/`;
-const NOT_FOUND = new RecordNotFound('Service not found');
 
 export interface InsightParts {
   schemas: SchemaRegistry;
@@ -39,8 +39,9 @@ export interface InsightParts {
   reportLimit: number;
 }
 
-export function insightEndpoints(parts: InsightParts): Route[] {
-  const services = parts.stores.get('services')!;
+export function insightRoutes(parts: InsightParts): Route[] {
+  const NOT_FOUND = new RecordNotFound(parts.schemas.collection('services').notFound);
+  const services = storeOf(parts.stores, 'services');
   const readReport = reportBodyReader(parts.reportLimit);
   const named = (versionId: string, ref: string, argument: string) => serviceNamed(parts.schemas, services, versionId, ref, argument);
   return FAMILIES.flatMap((family): Route[] => {
@@ -151,8 +152,8 @@ export function insightEndpoints(parts: InsightParts): Route[] {
           const chosen = view.service === undefined ? undefined : await named(versionId, view.service, 'service');
           const [serviceList, paths, operations] = await Promise.all([
             chosen ? Promise.resolve([chosen]) : services.all(versionId),
-            parts.stores.get('paths')!.all(versionId),
-            parts.stores.get('operations')!.all(versionId),
+            storeOf(parts.stores, 'paths').all(versionId),
+            storeOf(parts.stores, 'operations').all(versionId),
           ]);
           const mine = chosen ? paths.filter((path) => path['serviceId'] === chosen.id) : paths;
           const observations = await parts.observations.of(versionId, chosen ? [chosen.id] : undefined);

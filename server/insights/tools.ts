@@ -9,6 +9,7 @@ import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import type { Observations } from './observations.ts';
 import { STATUSES, endpointsPage, viewQuery } from './view.ts';
+import { storeOf } from '../store/stores.ts';
 
 export interface InsightToolParts {
   schemas: SchemaRegistry;
@@ -30,13 +31,13 @@ export function registerInsightTools(server: McpServer, parts: InsightToolParts)
     outputSchema: { items: z.array(z.looseObject({ method: z.string(), path: z.string(), status: z.string(), count: z.number() })), hasMore: z.boolean() },
   }, (args) => parts.answer(async (reach) => {
     const version = await reach.version(args.version);
-    const services = parts.stores.get('services')!;
+    const services = storeOf(parts.stores, 'services');
     const view = viewQuery({ limit: MAX_LIMIT, ...(args.status !== undefined && { status: args.status }) });
     const chosen = args.service === undefined ? undefined : await serviceNamed(parts.schemas, services, version.versionId, args.service, 'service');
     const [all, paths, operations, observations] = await Promise.all([
       chosen ? [chosen] : services.all(version.versionId),
-      parts.stores.get('paths')!.all(version.versionId),
-      parts.stores.get('operations')!.all(version.versionId),
+      storeOf(parts.stores, 'paths').all(version.versionId),
+      storeOf(parts.stores, 'operations').all(version.versionId),
       parts.observations.of(version.versionId, chosen ? [chosen.id] : undefined),
     ]);
     const page = endpointsPage({ services: all, paths: chosen ? paths.filter((path) => path['serviceId'] === chosen.id) : paths, operations }, observations, view);

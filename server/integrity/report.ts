@@ -9,22 +9,16 @@ import type { Outcome } from '../routes/route.ts';
 import type { CompiledCollection } from '../schemas/registry.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import type { ResolvedVersion } from '../routes/route.ts';
+import { storeOf } from '../store/stores.ts';
 
 /** At most this many dangling references are listed per collection; `truncated` says when more exist. */
 export const INTEGRITY_CAP = 1000;
 
-export interface VersionOperationContext {
-  version: ResolvedVersion;
-  /** By collection name. */
-  stores: ReadonlyMap<string, RecordStore>;
-}
-
-export type VersionOperation = (context: VersionOperationContext) => Promise<Outcome>;
-
 /** A reference that leads nowhere (schemas/api/integrity.json). */
 export type Dangling = DanglingReference;
 
-export const integrity: VersionOperation = async ({ version, stores }) => {
+/** The integrity report of a whole version: every reference that leads nowhere, per collection. */
+export async function integrity({ version, stores }: { version: ResolvedVersion; stores: ReadonlyMap<string, RecordStore> }): Promise<Outcome> {
   const { versionId } = version;
   const all = [...stores.values()].map((store) => store.collection);
   // What exists, loaded once per target: ids of referenced collections, names of components.
@@ -36,7 +30,7 @@ export const integrity: VersionOperation = async ({ version, stores }) => {
   const components = new Map<string, { target: string; names: Set<unknown> }>();
   for (const collection of all) {
     if (!collection.component) continue;
-    const names = await stores.get(collection.name)!.valuesOf(versionId, collection.component.key);
+    const names = await storeOf(stores, collection.name).valuesOf(versionId, collection.component.key);
     components.set(collection.component.section, { target: collection.name, names });
   }
 
@@ -55,7 +49,7 @@ export const integrity: VersionOperation = async ({ version, stores }) => {
     collections[store.collection.name] = { dangling, truncated };
   }
   return { status: 200, body: { collections } };
-};
+}
 
 function* danglingIn(
   collection: CompiledCollection,

@@ -12,7 +12,7 @@ export const INTEGRITY_TAG: Tag = {
   description: 'References between records are not enforced on write; this report lists the dangling ones of a version.',
 };
 
-export function wholeVersionEndpoints(stores: ReadonlyMap<string, RecordStore>): Route[] {
+export function integrityRoutes(stores: ReadonlyMap<string, RecordStore>): Route[] {
   return FAMILIES.map((family) => ({
     method: 'GET',
     path: `${family.prefix}/integrity`,

@@ -1,5 +1,5 @@
 // The bodies the record routes take, derived from each record schema as the service enforces them
-// (operations/record-body.ts), so a field a schema author adds needs no change here: `versionId`
+// (records/record-body.ts), so a field a schema author adds needs no change here: `versionId`
 // comes from the route, `updatedAt` is ignored, a create may choose its `id`, a replace or update
 // takes its id from the route, and an update is any subset of the fields.
 import type { CompiledCollection } from '../schemas/registry.ts';

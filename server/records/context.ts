@@ -3,7 +3,7 @@ import type { Outcome } from '../routes/route.ts';
 import type { RecordStore } from '../store/records.ts';
 import type { ResolvedVersion } from '../routes/route.ts';
 
-export interface OperationContext {
+export interface ActionContext {
   store: RecordStore;
   version: ResolvedVersion;
   /** The item id of item routes, already checked against the id format. */
@@ -14,4 +14,4 @@ export interface OperationContext {
   query: Readonly<Record<string, unknown>>;
 }
 
-export type Operation = (context: OperationContext) => Promise<Outcome>;
+export type RecordAction = (context: ActionContext) => Promise<Outcome>;

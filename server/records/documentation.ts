@@ -29,17 +29,17 @@ export function collectionRouteDocs(schemas: SchemaRegistry, routes: readonly Re
 }
 
 function documentRoute(route: RecordRoute, example: Record<string, unknown> | undefined): RouteDoc {
-  const { collection, operation, family } = route;
+  const { collection, action, family } = route;
   const record = { $ref: collection.schemaId };
   const one = collection.record.toLowerCase();
   const many = collection.title.toLowerCase();
-  const params = { ...family.params, ...(operation.item && { id: { $ref: `${collection.schemaId}#/properties/id` } }) };
+  const params = { ...family.params, ...(action.item && { id: { $ref: `${collection.schemaId}#/properties/id` } }) };
   // Valid for any route: the service takes id (on replace and update) and versionId from the route.
   const bodyExample = example && withoutFields(example, ['id', 'versionId', 'updatedAt']);
   const body = (kind: BodyKind) => ({ $ref: `#/components/schemas/${bodyComponentName(collection, kind)}` });
   const common = { tag: collection.title, params } as const;
   const suffix = family.operationIdSuffix;
-  const responses = operation.success.map((success): SuccessResponse => {
+  const responses = action.success.map((success): SuccessResponse => {
     const description = success.says(one, many);
     switch (success.body) {
       case 'page': return { status: success.status, description, schema: pageSchema(record), example: { items: example ? [example] : [], pagination: { nextCursor: null, hasMore: false, limit: DEFAULT_LIMIT } } };
@@ -49,7 +49,7 @@ function documentRoute(route: RecordRoute, example: Record<string, unknown> | un
   });
 
   const documented = ((): Omit<RouteDoc, keyof typeof common | 'description' | 'responses'> => {
-    switch (operation.name) {
+    switch (action.name) {
       case 'list':
         return {
           operationId: `list${pascal(collection.title)}${suffix}`,
@@ -92,7 +92,7 @@ function documentRoute(route: RecordRoute, example: Record<string, unknown> | un
         };
     }
   })();
-  return { ...common, ...documented, responses, description: `${OPERATION_NOTES[operation.name]} ${FAMILY_NOTE[family.name]}` };
+  return { ...common, ...documented, responses, description: `${ACTION_NOTES[action.name]} ${FAMILY_NOTE[family.name]}` };
 }
 
 /**
@@ -112,7 +112,7 @@ function pageSchema(record: Schema): Schema {
   };
 }
 
-const OPERATION_NOTES: Readonly<Record<RecordRoute['operation']['name'], string>> = {
+const ACTION_NOTES: Readonly<Record<RecordRoute['action']['name'], string>> = {
   list: 'Keyset pagination: follow `pagination.nextCursor` while `pagination.hasMore`. Any query parameter not listed is 400.',
   create: 'Without `id` the service generates one; an `id` that already exists in the version is 409. `versionId` comes from the route (a body `versionId` other than the routed version\'s is 400); `updatedAt` is assigned by the service.',
   get: 'A malformed id is 400; an id not in the version is 404.',

@@ -1,8 +1,8 @@
 // Get one record of the version.
 import { RecordNotFound } from '../errors.ts';
-import type { Operation } from './context.ts';
+import type { RecordAction } from './context.ts';
 
-export const get: Operation = async ({ store, version, id }) => {
+export const get: RecordAction = async ({ store, version, id }) => {
   const record = await store.get(version.versionId, id);
   if (!record) throw new RecordNotFound(store.collection.notFound);
   return { status: 200, body: record };

@@ -1,11 +1,11 @@
 // List: one page of the version's records, in the requested order, from the cursor on.
 import { InvalidRequest } from '../errors.ts';
 import { CursorGone } from '../store/records.ts';
-import type { Operation } from './context.ts';
+import type { RecordAction } from './context.ts';
 import type { PaginationMetadata } from '../schemas/generated/types.ts';
 import { parseListQuery } from './list-query.ts';
 
-export const list: Operation = async ({ store, version, query }) => {
+export const list: RecordAction = async ({ store, version, query }) => {
   const listQuery = parseListQuery(store.collection, version.versionId, query);
   try {
     const page = await store.list(listQuery);

@@ -1,9 +1,9 @@
 // Replace: the body is the whole record; fields not sent are gone (defaults re-applied).
 // 200 when it replaced a record, 201 when the id was free in that version; 409 when the natural key is another record's.
-import type { Operation } from './context.ts';
+import type { RecordAction } from './context.ts';
 import { checkedRecord, fieldsOf, placeInVersion, requireSameId, withNaturalKey } from './record-body.ts';
 
-export const replace: Operation = async ({ store, version, id, body }) => {
+export const replace: RecordAction = async ({ store, version, id, body }) => {
   const fields = placeInVersion(fieldsOf(body), version.versionId);
   requireSameId(fields, id);
   const record = checkedRecord(store.collection, { ...fields, id });

@@ -6,22 +6,23 @@ import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { collectionRouteDocs } from './documentation.ts';
 import { routeTable } from './table.ts';
+import { storeOf } from '../store/stores.ts';
 
 export function recordRoutes(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>): Route[] {
   const table = routeTable(schemas.collections);
   const docs = collectionRouteDocs(schemas, table);
-  return table.map(({ family, collection, operation, path }, index): Route => {
-    const store = stores.get(collection.name)!;
+  return table.map(({ family, collection, action, path }, index): Route => {
+    const store = storeOf(stores, collection.name);
     return {
-      method: operation.method,
+      method: action.method,
       path,
       target: family.name,
-      access: operation.access,
-      body: operation.body ? 'json' : false,
-      checksOwnQuery: operation.name === 'list',
-      ...(operation.item && { checkId: collection.checkId }),
+      access: action.access,
+      body: action.body ? 'json' : false,
+      checksOwnQuery: action.name === 'list',
+      ...(action.item && { checkId: collection.checkId }),
       doc: docs[index]!,
-      run: ({ version, id, body, query }) => operation.run({ store, version, id, body, query }),
+      run: ({ version, id, body, query }) => action.run({ store, version, id, body, query }),
     };
   });
 }

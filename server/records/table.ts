@@ -2,7 +2,7 @@
 // route families, the collections described in schemas/collections.json, and six operations.
 // Routes are data; the OpenAPI document and the router are both read from this table.
 import type { Access } from '../auth/credential.ts';
-import type { Operation } from './context.ts';
+import type { RecordAction } from './context.ts';
 import { create } from './create.ts';
 import { remove } from './delete.ts';
 import { get } from './get.ts';
@@ -12,20 +12,20 @@ import { update } from './update.ts';
 import { FAMILIES, type Family, type Method } from '../routes/route.ts';
 import type { CompiledCollection } from '../schemas/registry.ts';
 
-export interface OperationSpec {
+export interface ActionSpec {
   name: 'list' | 'create' | 'get' | 'replace' | 'update' | 'delete';
   method: Method;
   /** Item routes end in `/{id}`. */
   item: boolean;
   access: Access;
-  /** Whether the operation reads a JSON body. */
+  /** Whether the action reads a JSON body. */
   body: boolean;
   /** The answers `run` gives when it succeeds; the OpenAPI document is written from these. */
   success: readonly Success[];
-  run: Operation;
+  run: RecordAction;
 }
 
-/** One success answer of an operation. */
+/** One success answer of an action. */
 export interface Success {
   status: number;
   /** What the body is: one page of records, the record, or no body. */
@@ -34,7 +34,7 @@ export interface Success {
   says: (one: string, many: string) => string;
 }
 
-export const OPERATIONS: readonly OperationSpec[] = [
+export const ACTIONS: readonly ActionSpec[] = [
   {
     name: 'list', method: 'GET', item: false, access: 'read', body: false, run: list,
     success: [{ status: 200, body: 'page', says: (_one, many) => `One page of ${many}, in the requested order.` }],
@@ -67,16 +67,16 @@ export const OPERATIONS: readonly OperationSpec[] = [
 export interface RecordRoute {
   family: Family;
   collection: CompiledCollection;
-  operation: OperationSpec;
+  action: ActionSpec;
   /** Express path, e.g. `/v2/catalog/versions/:versionId/paths/:id`. */
   path: string;
 }
 
 export function routeTable(collections: readonly CompiledCollection[]): RecordRoute[] {
-  return FAMILIES.flatMap((family) => collections.flatMap((collection) => OPERATIONS.map((operation) => ({
+  return FAMILIES.flatMap((family) => collections.flatMap((collection) => ACTIONS.map((action) => ({
     family,
     collection,
-    operation,
-    path: `${family.prefix}/${collection.name}${operation.item ? '/:id' : ''}`,
+    action,
+    path: `${family.prefix}/${collection.name}${action.item ? '/:id' : ''}`,
   }))));
 }

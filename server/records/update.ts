@@ -3,10 +3,10 @@
 // atomic update, so concurrent patches of different fields all survive.
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
 import { escapeToken } from '../json/pointer.ts';
-import type { Operation } from './context.ts';
+import type { RecordAction } from './context.ts';
 import { checkedRecord, fieldsOf, placeInVersion, requireSameId, withNaturalKey } from './record-body.ts';
 
-export const update: Operation = async ({ store, version, id, body }) => {
+export const update: RecordAction = async ({ store, version, id, body }) => {
   const { collection } = store;
   const patch = fieldsOf(body);
   const unknown = Object.keys(patch).filter((field) => !collection.fields.has(field));

@@ -90,6 +90,8 @@ export interface SchemaRegistry {
   readonly checkServiceRef: Check;
   /** The compiled validator of any schema by `$id` (and JSON pointer). */
   check(ref: string): Check;
+  /** The collection of this name (`services`), which the code names; throws when schemas/collections.json has none. */
+  collection(name: string): CompiledCollection;
   /** The `x-id-prefix` of an identifier kind in defs/ids.json, e.g. `projectId` → `proj_`. */
   idPrefix(kind: string): string;
 }
@@ -130,6 +132,11 @@ export function loadSchemaRegistry(schemaDir = path.join(repoRoot, 'schemas')): 
     checkServiceSlug: check(`${ids}serviceSlug`),
     checkServiceRef: check(`${ids}serviceRef`),
     check,
+    collection(name: string) {
+      const found = collections.find((collection) => collection.name === name);
+      if (!found) throw new Error(`schemas/collections.json has no ${name} collection`);
+      return found;
+    },
     idPrefix(kind: string) {
       const prefix = (ajv.getSchema(`${ids}${kind}`)?.schema as AnySchemaObject | undefined)?.['x-id-prefix'];
       if (typeof prefix !== 'string') throw new Error(`defs/ids.json has no ${kind} with an x-id-prefix`);

@@ -155,7 +155,7 @@ export interface EndpointRecords {
  * schemas from the version's details (details.ts: read once per version and kept while the
  * version's bodies, responses and schemas are unwritten; on FerretDB each read but by `_id` is a
  * scan of its whole collection). MCP get_endpoint makes its answer from them
- * (mcp/endpoint-answer.ts), the operation's page its own.
+ * (search/endpoint-answer.ts), the operation's page its own.
  */
 export async function endpointDetail(stores: ReadonlyMap<string, RecordStore>, view: VersionView, operation: CatalogRecord): Promise<EndpointRecords> {
   const path = view.byId('paths', operation['pathId']);

@@ -10,6 +10,7 @@ import type { SearchIndexes } from './indexes.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { READ_ONLY_TOOL, type Answer } from '../routes/tool.ts';
 import { endpointAnswer, MAX_ENDPOINT_BYTES } from './endpoint-answer.ts';
+import { storeOf } from '../store/stores.ts';
 
 export interface GetEndpointParts {
   stores: ReadonlyMap<string, RecordStore>;
@@ -41,7 +42,7 @@ export function registerGetEndpoint(server: McpServer, parts: GetEndpointParts):
   }, (args) => parts.answer(async (reach) => {
     const version = await reach.version(args.version);
     const index = await parts.searchIndexes.of(version.versionId);
-    const operation = operationNamed(index.view, args.operation, args.service, parts.stores.get('services')!.collection.notFound);
+    const operation = operationNamed(index.view, args.operation, args.service, storeOf(parts.stores, 'services').collection.notFound);
     const detail = await endpointDetail(parts.stores, index.view, operation);
     const [endpoint] = await withObserved(parts.observations, version.versionId, [detail.endpoint]);
     return endpointAnswer({ ...detail, endpoint: endpoint! });

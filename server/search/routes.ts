@@ -1,10 +1,10 @@
 // GET {prefix}/search on both families: operations matching words, ranked, each with what a
 // caller needs to call it (servers, resolved security). Read access, run by the one pipeline.
 import { InvalidRequest } from '../errors.ts';
-import type { Route } from '../routes/route.ts';
+import type { Route, VersionContext } from '../routes/route.ts';
 import { serviceNamed } from '../pipeline/stages.ts';
 import { FAMILIES } from '../routes/route.ts';
-import type { Tag } from '../routes/documentation.ts';
+import { serviceParameter, type Tag } from '../routes/documentation.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { withObserved } from '../insights/observed.ts';
@@ -48,15 +48,18 @@ export function searchEndpoints({ indexes, observations, schemas, services }: Se
       summary: 'Search endpoints',
       description: 'Operations matching the query\'s words, best first. Each operation is a document of a BM25 index (MiniSearch) with per-field boosts: operationId (split at camelCase, `_`, `-` and `/`) and summary 2, path segments 1.5, tags, service name and slug, and the method with the verbs people use for it (create/add/new/open/make for POST, list/get/find/show/read/retrieve for GET, update/edit/change/set/modify for PUT and PATCH, delete/remove/cancel for DELETE) 1, parameter names and description 0.5. Words are stemmed (Porter2: `repositories` finds `repository`), English stop words dropped, a word of four letters or more also matches as a prefix and one of five or more with one typo. The best 100 are then ordered again by how well the query names each operation: all its words in the operationId, summary or method, and little else there (a verb counts as its action, an abbreviation such as `repo` as its word), and a path ending in a parameter for update and delete, in a name for create and list. With the search model (`SEARCH_MODEL`, all-MiniLM-L6-v2 by default), the index\'s best are first fused with the operations nearest the query by meaning (vectors of each operation\'s method, path, title and operationId, made once and kept in the database), and the naming order is applied to the fused list; `ranking` says which served (`hybrid`, or `lexical` with the model off or missing, or while operations written since are being embedded: they are found by the index meanwhile). A service named in the query (`send an sms with twilio`) counts its operations twice. An operation without a summary is titled by its description\'s first sentence. `score` is that final relevance (higher is better; comparable within one answer only); ties go by operationId. Each version\'s index is kept in the instance and rebuilt on the first search after any write to the version, so answers always include every write. Each hit carries its servers (the operation\'s, else the path\'s, else the service\'s) and the security requirement that applies (the operation\'s own, else the service\'s), resolved to the security schemes.',
       query: [
-        { name: 'q', description: 'What to look for, in plain words ("delete a repository"); a `q` with no letter or digit (of any script) is 400.', schema: { type: 'string', pattern: Q_PATTERN }, required: true },
-        { name: 'limit', description: `At most this many hits; default ${DEFAULT_HITS}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_HITS, default: DEFAULT_HITS } },
-        { name: 'service', description: 'Only the operations of this service (slug or `svc_` id); an unknown service is 404.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceRef` } },
+        {
+          name: 'q', description: 'What to look for, in plain words ("delete a repository"); a `q` with no letter or digit (of any script) is 400.', schema: { type: 'string', pattern: Q_PATTERN }, required: true,
+          invalid: NO_WORD, missing: NO_WORD,
+        },
+        { name: 'limit', description: `At most this many hits; default ${DEFAULT_HITS}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_HITS, default: DEFAULT_HITS }, invalid: `must be an integer from 1 to ${MAX_HITS}` },
+        serviceParameter('Only the operations of this service (slug or `svc_` id); an unknown service is 404.'),
       ],
       responses: [{ status: 200, description: 'The hits, best first.', schema: { $ref: `${SCHEMA_BASE}api/search.json` } }],
       errors: [404],
     },
-    async run({ version, query }) {
-      const { service, ...options } = searchOptions(query as Record<string, string | undefined>);
+    async run({ version, query: { q, limit, service } }: VersionContext<{ q: string; limit: number; service?: string }>) {
+      const options = { query: wordsIn(q), limit };
       const serviceId = service === undefined ? undefined : (await serviceNamed(schemas, services, version.versionId, service, 'service')).id;
       const { ranking, hits } = await indexes.search(version.versionId, { ...options, ...(serviceId !== undefined && { serviceId }) });
       return { status: 200, body: { ranking, hits: await withObserved(observations, version.versionId, hits) } };
@@ -64,15 +67,19 @@ export function searchEndpoints({ indexes, observations, schemas, services }: Se
   }));
 }
 
-/** The query parameters, each given once (the pipeline checked): `q` has words, `limit` is 1–100; `service` is checked where it is found. */
-export function searchOptions(query: Readonly<Record<string, string | undefined>>): { query: string; limit: number; service?: string } {
-  const q = query['q'];
-  if (q === undefined || wordsOf(q).length === 0) throw InvalidRequest.field('q', 'must have at least one word');
-  const limitText = query['limit'];
-  const limit = limitText === undefined ? DEFAULT_HITS : Number(limitText);
-  if (!/^\d+$/.test(limitText ?? '1') || !Number.isInteger(limit) || limit < 1 || limit > MAX_HITS) {
-    throw InvalidRequest.field('limit', `must be an integer from 1 to ${MAX_HITS}`);
-  }
-  const service = query['service'];
-  return { query: q, limit, ...(service === undefined ? {} : { service }) };
+const NO_WORD = 'must have at least one word';
+
+/**
+ * `q` when it has a word to look for. The published pattern lets through what has no letter or
+ * digit of any script (`€`): a browser compiles it without the `u` flag, so it cannot name
+ * Unicode classes; the words are the ones the index would look for (search/text.ts).
+ */
+export function wordsIn(q: string): string {
+  if (wordsOf(q).length === 0) throw InvalidRequest.field('q', NO_WORD);
+  return q;
+}
+
+/** A search of the pages (pages/version.ts): the words given, the default number of hits. */
+export function searchOptions({ q, service }: { q: string; service?: string | undefined }): { query: string; limit: number; service?: string } {
+  return { query: wordsIn(q), limit: DEFAULT_HITS, ...(service === undefined ? {} : { service }) };
 }

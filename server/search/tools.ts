@@ -13,6 +13,7 @@ import { registerGetEndpoint } from './get-endpoint.ts';
 import type { SearchIndexes } from './indexes.ts';
 import { DEFAULT_HITS, MAX_HITS } from './routes.ts';
 import { wordsOf } from './text.ts';
+import { storeOf } from '../store/stores.ts';
 
 export interface SearchToolParts {
   schemas: SchemaRegistry;
@@ -27,7 +28,7 @@ const anyObject = z.looseObject({});
 const LONG_RUNNING = { longRunning: true };
 
 export function searchTools(parts: SearchToolParts): ToolRegistration[] {
-  const services = parts.stores.get('services')!;
+  const services = storeOf(parts.stores, 'services');
   return [
     (server: McpServer, answer: Answer) => {
   server.registerTool('search_endpoints', {

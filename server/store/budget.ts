@@ -5,7 +5,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Collection, Db } from 'mongodb';
 import { ServiceUnavailable } from '../errors.ts';
 
-/** A bound on the database calls of one piece of work (server/deadline.ts: a request's). */
+/** A bound on the database calls of one piece of work (server/pipeline/deadline.ts: a request's). */
 export interface Budget {
   /** What is left for the next call (`collection.method`), in whole ms (at least 1); throws once nothing is left. `undefined`: the long bound. */
   callMs(call: string): number | undefined;

@@ -2,9 +2,9 @@
 // agent starts (list_projects, list_versions).
 import type { Room } from '../routes/room.ts';
 import type { VersionParts } from './operations.ts';
-import { VERSIONS_TAG, versionEndpoints } from './routes.ts';
+import { VERSIONS_TAG, versionRoutes } from './routes.ts';
 import { versionTools } from './tools.ts';
 
 export function versionsRoom(parts: VersionParts): Room {
-  return { tags: [VERSIONS_TAG], routes: versionEndpoints(parts), tools: versionTools(parts.tenancy) };
+  return { tags: [VERSIONS_TAG], routes: versionRoutes(parts), tools: versionTools(parts.tenancy) };
 }

@@ -19,7 +19,7 @@ export const VERSIONS_TAG: Tag = {
 const projectParams: Readonly<Record<string, Schema>> = { projectRef: { $ref: `${IDS}projectRef` } };
 const versionResponse = (status: number, description: string) => ({ status, description, schema: { $ref: VERSION_SCHEMA } });
 
-export function versionEndpoints(parts: VersionParts): Route[] {
+export function versionRoutes(parts: VersionParts): Route[] {
   const run = versionOperations(parts);
   const common = { body: false } as const;
   const tag = VERSIONS_TAG.name;

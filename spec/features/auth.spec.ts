@@ -6,7 +6,7 @@ import jwt from 'jsonwebtoken';
 import type { Response } from 'supertest';
 import { issueToken, SCOPE_READ, SCOPE_WRITE, TOKEN_AUDIENCE } from '../../server/auth/tokens.ts';
 import { newId } from '../../server/ids.ts';
-import { OPERATIONS, routeTable, type RecordRoute } from '../../server/records/table.ts';
+import { ACTIONS, routeTable, type RecordRoute } from '../../server/records/table.ts';
 import { FAMILIES, type Family } from '../../server/routes/route.ts';
 import type { CompiledCollection } from '../../server/schemas/registry.ts';
 import type { Version } from '../../server/tenancy/versions.ts';
@@ -97,18 +97,18 @@ describe('authentication and authorization', () => {
       route,
       form,
       url: urlOf(route, form, address, id?.(route.collection) ?? newId(route.collection.idPrefix)),
-      key: `${route.operation.method} ${route.path} by ${form}`,
+      key: `${route.action.method} ${route.path} by ${form}`,
     })));
   }
 
-  const isWrite = (route: RecordRoute): boolean => route.operation.access === 'write';
-  const isRead = (route: RecordRoute): boolean => route.operation.access === 'read';
+  const isWrite = (route: RecordRoute): boolean => route.action.access === 'write';
+  const isRead = (route: RecordRoute): boolean => route.action.access === 'read';
 
   /** A body the operation would accept, so that only the credential can be wrong. */
   function validBody(route: RecordRoute, url: string): unknown {
     const sample = SAMPLES[route.collection.name]!();
     const id = url.slice(url.lastIndexOf('/') + 1);
-    switch (route.operation.name) {
+    switch (route.action.name) {
       case 'create': return { id: newId(route.collection.idPrefix), ...sample };
       case 'replace': return { id, ...sample };
       case 'update': return { kvStorage: { patched: true } };
@@ -125,9 +125,9 @@ describe('authentication and authorization', () => {
   }
 
   function call(target: Target, { headers = {}, body, contentType, query = '' }: Send = {}): Promise<Response> {
-    const method = target.route.operation.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
+    const method = target.route.action.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
     const test = service.request[method](target.url + query).set(headers);
-    if (!target.route.operation.body) return test;
+    if (!target.route.action.body) return test;
     if (contentType) test.set('Content-Type', contentType);
     return test.send((body ?? validBody(target.route, target.url)) as object);
   }
@@ -202,7 +202,7 @@ describe('authentication and authorization', () => {
     expect(results).to.not.be.empty;
     for (const [target, res] of results) {
       const what = describeRes(target, res, label);
-      if (target.route.operation.name === 'list') expect(res.status, what).to.equal(200);
+      if (target.route.action.name === 'list') expect(res.status, what).to.equal(200);
       else expect([res.status, res.body.error], what).to.deep.equal([404, target.route.collection.notFound]);
     }
   }
@@ -225,8 +225,8 @@ describe('authentication and authorization', () => {
   async function walk(address: Address, form: Form, collection: CompiledCollection, headers: Headers): Promise<RecordRoute[]> {
     const id = newId(collection.idPrefix);
     const used: RecordRoute[] = [];
-    for (const operation of OPERATIONS) {
-      const route = routes.find((candidate) => candidate.collection === collection && candidate.operation === operation
+    for (const operation of ACTIONS) {
+      const route = routes.find((candidate) => candidate.collection === collection && candidate.action === operation
         && FORMS[candidate.family.name].includes(form));
       expect(route, `${operation.name} on ${collection.name} by ${form}`).to.not.equal(undefined);
       const target: Target = { route: route!, form, url: urlOf(route!, form, address, id), key: '' };
@@ -262,7 +262,7 @@ describe('authentication and authorization', () => {
     it('is walked whole: every family has address forms, every collection a sample record', () => {
       expect(FAMILIES.map((family) => family.name).sort()).to.deep.equal(Object.keys(FORMS).sort());
       expect(service.runtime.schemas.collections.map((collection) => collection.name).sort()).to.deep.equal(Object.keys(SAMPLES).sort());
-      expect(routes).to.have.length(FAMILIES.length * service.runtime.schemas.collections.length * OPERATIONS.length);
+      expect(routes).to.have.length(FAMILIES.length * service.runtime.schemas.collections.length * ACTIONS.length);
       const forms = routes.reduce((sum, route) => sum + FORMS[route.family.name].length, 0);
       expect(targets(addressOf(A))).to.have.length(forms).and.to.be.above(routes.length);
     });
@@ -452,7 +452,7 @@ describe('authentication and authorization', () => {
       for (const [target, res] of await callAll(targets(addressOf(A), isRead), { headers: writeOnly })) {
         expect(res.status, describeRes(target, res, 'write scope')).to.be.oneOf([200, 404]);
       }
-      const [, created] = (await callAll(targets(addressOf(A), (route) => route.operation.name === 'create'), { headers: writeOnly }))[0]!;
+      const [, created] = (await callAll(targets(addressOf(A), (route) => route.action.name === 'create'), { headers: writeOnly }))[0]!;
       expect(created.status, created.text).to.equal(201);
     });
 
@@ -502,7 +502,7 @@ describe('authentication and authorization', () => {
       ];
       const all = await Promise.all(odd.flatMap((value) => changes.map(([change, forms]) => {
         // Resolution is the same for every operation: the list routes are enough here.
-        const changed = targets({ ...addressOf(A), ...change(value) }, (route) => route.family.name === 'P' && route.operation.name === 'list');
+        const changed = targets({ ...addressOf(A), ...change(value) }, (route) => route.family.name === 'P' && route.action.name === 'list');
         return callAll(changed.filter((target) => forms.includes(target.form)), { headers: bearer(tokenFor('all')) });
       })));
       expectForbidden(all.flat(), 'odd reference');
@@ -527,7 +527,7 @@ describe('authentication and authorization', () => {
       for (const [target, res] of await callAll(reads, { headers: bearer(A.readOnlyKey) })) {
         expect(res.status, describeRes(target, res)).to.equal(200);
         const record = records.get(target.route.collection.name);
-        if (target.route.operation.item) expect(res.body).to.deep.equal(record);
+        if (target.route.action.item) expect(res.body).to.deep.equal(record);
         else expect(res.body.items).to.deep.include(record);
       }
     });
@@ -553,7 +553,7 @@ describe('authentication and authorization', () => {
   });
 
   describe('ordering: credentials are judged before the address is looked up or the body is read', () => {
-    const writesWithBody = (route: RecordRoute): boolean => route.operation.body;
+    const writesWithBody = (route: RecordRoute): boolean => route.action.body;
 
     it('a read-only key sending an invalid, malformed, non-JSON or oversized body: 403 (read-only), not 400/413/415', async () => {
       const bodies: Send[] = [
@@ -592,7 +592,7 @@ describe('authentication and authorization', () => {
 
       // Writes to the seeded records, and replaces that would create a record at a free id.
       const onSeeded = targets(addressOf(tenant), isWrite, (collection) => seeded.get(collection.name)!);
-      const onFreeIds = targets(addressOf(tenant), (route) => route.operation.name === 'replace');
+      const onFreeIds = targets(addressOf(tenant), (route) => route.action.name === 'replace');
       const refused: Array<[string, Headers, 401 | 403 | 'read-only']> = [
         ['read-only key', bearer(tenant.readOnlyKey), 'read-only'],
         ['read-scope token', bearer(tokenFor([tenant.project.id], { readOnly: true })), 'read-only'],
@@ -629,7 +629,7 @@ describe('authentication and authorization', () => {
         expectUnauthorized(await callAll(list), `${field} without credentials`);
         expectUnauthorized(await callAll(list, { headers: bearer(unknownApiKey()) }), `${field} with an unknown key`);
       }
-      const badItemIds = targets(addressOf(A), (route) => route.operation.item, (collection) => `${collection.idPrefix}nope`);
+      const badItemIds = targets(addressOf(A), (route) => route.action.item, (collection) => `${collection.idPrefix}nope`);
       for (const [target, res] of await callAll(badItemIds, { headers: bearer(A.key) })) {
         expect(res.status, describeRes(target, res)).to.equal(400);
         expectInvalid(res, 'id');
@@ -649,7 +649,7 @@ describe('authentication and authorization', () => {
         expectForbidden(await callAll(familyP, { headers }), 'before, again');
       }
       await service.runtime.tenancy.versions.create(tenant.project.id, 'branch', 'created-later');
-      const reads = targets(later, (route) => route.family.name === 'P' && route.operation.name === 'list');
+      const reads = targets(later, (route) => route.family.name === 'P' && route.action.name === 'list');
       expectStatus(await callAll(reads, { headers: bearer(tenant.key) }), 200, 'after');
       expectStatus(await callAll(reads, { headers: bearer(tokenFor('all')) }), 200, 'after');
     });
@@ -661,14 +661,14 @@ describe('authentication and authorization', () => {
       for (const collection of service.runtime.schemas.collections) {
         const inBranch = await seed(tenant, collection);
         for (const pass of ['first', 'cached']) {
-          const branchGets = targets(addressOf(tenant), (route) => route.collection === collection && route.operation.name === 'get', () => inBranch['id'] as string);
-          const environmentGets = targets(addressOf(tenant, environment), (route) => route.collection === collection && route.operation.name === 'get', () => inBranch['id'] as string);
+          const branchGets = targets(addressOf(tenant), (route) => route.collection === collection && route.action.name === 'get', () => inBranch['id'] as string);
+          const environmentGets = targets(addressOf(tenant, environment), (route) => route.collection === collection && route.action.name === 'get', () => inBranch['id'] as string);
           expectStatus(await callAll(branchGets, { headers }), 200, `${pass} branch`);
           for (const [target, res] of await callAll(environmentGets, { headers })) {
             expect(res.status, describeRes(target, res, pass)).to.equal(404);
             expectError(res, 404, collection.notFound);
           }
-          const environmentLists = targets(addressOf(tenant, environment), (route) => route.collection === collection && route.operation.name === 'list');
+          const environmentLists = targets(addressOf(tenant, environment), (route) => route.collection === collection && route.action.name === 'list');
           for (const [target, res] of await callAll(environmentLists, { headers })) {
             expect(res.status, describeRes(target, res, pass)).to.equal(200);
             expect(res.body.items, describeRes(target, res, pass)).to.deep.equal([]);

@@ -11,7 +11,7 @@ import { MongoClient } from 'mongodb';
 import { provisionDatabase, type DatabaseServer, type ProvisionOptions } from '../../server/database/provision.ts';
 
 const REPO_CACHE = path.resolve(import.meta.dirname, '..', '..', '.cache');
-const PROVISION_MODULE = pathToFileURL(path.resolve(import.meta.dirname, '..', '..', 'server', 'store', 'provision.ts')).href;
+const PROVISION_MODULE = pathToFileURL(path.resolve(import.meta.dirname, '..', '..', 'server', 'database', 'provision.ts')).href;
 
 describe('database provisioning', function () {
   const started: DatabaseServer[] = [];

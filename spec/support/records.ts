@@ -74,13 +74,13 @@ export function routeCases(filter: (route: Route) => boolean = () => true): Rout
     (route.family.name === 'V' ? ['V' as const] : ['P/slug' as const, 'P/id' as const]).map((via) => ({
       route,
       via,
-      title: `${route.operation.method} ${via} ${route.collection.name}${route.operation.item ? '/{id}' : ''} (${route.operation.name})`,
+      title: `${route.action.method} ${via} ${route.collection.name}${route.action.item ? '/{id}' : ''} (${route.action.name})`,
     })));
 }
 
 export function urlOf(rc: RouteCase, tenant: Tenant, id?: string): string {
   const { list, item } = routes(tenant, rc.via);
-  if (!rc.route.operation.item) return list(rc.route.collection.name);
+  if (!rc.route.action.item) return list(rc.route.collection.name);
   if (id === undefined) throw new Error(`${rc.title} needs an id`);
   return item(rc.route.collection.name, id);
 }

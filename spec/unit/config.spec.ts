@@ -111,6 +111,6 @@ describe('Configuration', () => {
   it('is the one reader of process.env in server/ (the FerretDB build only hands it on to go)', () => {
     const readers = fs.readdirSync(path.join(repoRoot, 'server'), { recursive: true, encoding: 'utf8' })
       .filter((file) => file.endsWith('.ts') && fs.readFileSync(path.join(repoRoot, 'server', file), 'utf8').includes('process.env'));
-    expect(readers.sort()).to.deep.equal(['config.ts', path.join('store', 'embedded', 'build-ferretdb.ts')]);
+    expect(readers.sort()).to.deep.equal(['config.ts', path.join('database', 'embedded', 'build-ferretdb.ts')]);
   });
 });

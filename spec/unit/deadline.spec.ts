@@ -1,4 +1,4 @@
-// A request's database budget (server/deadline.ts): past it the answer is 503, and the warn line
+// A request's database budget (server/pipeline/deadline.ts): past it the answer is 503, and the warn line
 // logged for it says which database call was waiting and after how long, for an operator.
 import { expect } from 'chai';
 import express from 'express';

@@ -1,4 +1,4 @@
-// Unit tests for server/mcp/endpoint-answer.ts: get_endpoint's answer without bookkeeping, one
+// Unit tests for server/search/endpoint-answer.ts: get_endpoint's answer without bookkeeping, one
 // entry per distinct body, and cut down the ladder (examples, descriptions, error schemas,
 // depth across $refs) only as far as the bound needs, saying what was cut.
 import { expect } from 'chai';

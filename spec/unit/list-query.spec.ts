@@ -1,4 +1,4 @@
-// Unit tests for server/operations/list-query.ts: the list operation's query string, as Express's
+// Unit tests for server/records/list-query.ts: the list operation's query string, as Express's
 // simple query parser hands it over (strings, arrays for repeated parameters), against the
 // collections loaded from schemas/ (decisions.md, List).
 import { expect } from 'chai';

@@ -120,7 +120,7 @@ try {
 }
 
 if (save) {
-  const file = path.join(repoRoot, 'docs', 'bench-results', `search-${new Date().toISOString().slice(0, 16).replace(':', '')}${latencyOnly ? '-latency' : ''}.txt`);
+  const file = path.join(repoRoot, 'docs', 'bench-results', 'search.txt');
   fs.writeFileSync(file, `${lines.join('\n')}\n`);
   console.log(`saved ${path.relative(repoRoot, file)}`);
 }

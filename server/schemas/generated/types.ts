@@ -93,6 +93,85 @@ export interface Error {
 }
 
 /**
+ * What an import of an OpenAPI document did to its service's records, or would do (dryRun).
+ *
+ * From schemas/api/import-report.json.
+ */
+export interface ImportAnswer {
+  /**
+   * The service the document was imported into.
+   */
+  service: {
+    /**
+     * The `svc_` id.
+     */
+    id: ServiceId;
+    /**
+     * The service's slug (its natural key).
+     */
+    slug: string;
+  };
+  /**
+   * True when nothing was written: the answer is the plan.
+   */
+  dryRun: boolean;
+  /**
+   * Records created, updated, deleted and unchanged, per collection.
+   */
+  records: {
+    [k: string]: RecordCounts;
+  };
+  /**
+   * With `dryRun=true` or `failOn`: what the import changes for clients of the service as the catalog holds it now.
+   */
+  changes?: ChangesForClients;
+  /**
+   * What the records could not carry, by JSON pointer into the document.
+   */
+  warnings: ImportWarning[];
+}
+
+/**
+ * How many records of one collection the import created, updated, deleted or left unchanged.
+ *
+ * From schemas/api/import-report.json#/$defs/recordCounts.
+ */
+export interface RecordCounts {
+  /**
+   * Records the import created.
+   */
+  created: number;
+  /**
+   * Records the import changed.
+   */
+  updated: number;
+  /**
+   * Records of the service the document no longer has, deleted.
+   */
+  deleted: number;
+  /**
+   * Records the document matches as stored: not written.
+   */
+  unchanged: number;
+}
+
+/**
+ * Something of the document that no record could carry.
+ *
+ * From schemas/api/import-report.json#/$defs/importWarning.
+ */
+export interface ImportWarning {
+  /**
+   * JSON pointer into the imported document.
+   */
+  pointer: string;
+  /**
+   * What could not be carried, and why.
+   */
+  message: string;
+}
+
+/**
  * The service an analyzer reports for from now on.
  *
  * From schemas/api/insights.json#/$defs/connectionRequest.

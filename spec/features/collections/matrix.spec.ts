@@ -9,16 +9,16 @@ import {
   otherKindId, referenceField, routeCases, sampleOf, urlOf, type Fields, type RouteCase,
 } from '../../support/records.ts';
 import { serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
-import { OPERATIONS } from '../../../server/records/table.ts';
+import { ACTIONS } from '../../../server/records/table.ts';
 import { FAMILIES } from '../../../server/routes/route.ts';
 import type { CompiledCollection } from '../../../server/schemas/registry.ts';
 
 const ALL = routeCases();
-const only = (...names: string[]): RouteCase[] => ALL.filter((rc) => names.includes(rc.route.operation.name));
-const WRITES = ALL.filter((rc) => rc.route.operation.access === 'write');
-const READS = ALL.filter((rc) => rc.route.operation.access === 'read');
-const WITH_BODY = ALL.filter((rc) => rc.route.operation.body);
-const ITEM = ALL.filter((rc) => rc.route.operation.item);
+const only = (...names: string[]): RouteCase[] => ALL.filter((rc) => names.includes(rc.route.action.name));
+const WRITES = ALL.filter((rc) => rc.route.action.access === 'write');
+const READS = ALL.filter((rc) => rc.route.action.access === 'read');
+const WITH_BODY = ALL.filter((rc) => rc.route.action.body);
+const ITEM = ALL.filter((rc) => rc.route.action.item);
 
 /** The not-found texts of the contract and issue 7; a collection they do not name reads `<Record> not found`. */
 const NOT_FOUND: Record<string, string> = {
@@ -68,7 +68,7 @@ describe('collections: the route matrix', () => {
 
   /** A valid body for the route's operation (create/replace: a sample; update: one text field). */
   function validBody(rc: RouteCase): Fields | undefined {
-    const { collection, operation } = rc.route;
+    const { collection, action: operation } = rc.route;
     if (operation.name === 'update') return { [optionalTextField(collection)]: 'patched' };
     return operation.body ? sampleOf(collection) : undefined;
   }
@@ -76,7 +76,7 @@ describe('collections: the route matrix', () => {
   /** Calls the route; the item is the collection's fixture and the body a valid one unless given. */
   async function send(rc: RouteCase, options: { id?: string; body?: unknown; key?: string | null; text?: string; contentType?: string } = {}): Promise<Response> {
     const { key = tenant.key, id = fixture(rc).id, body = validBody(rc), ...rest } = options;
-    return await call(service, rc.route.operation.method, urlOf(rc, tenant, id), { key, body, ...rest });
+    return await call(service, rc.route.action.method, urlOf(rc, tenant, id), { key, body, ...rest });
   }
 
   /** The fixture is as it was (an error left nothing behind). */
@@ -88,9 +88,9 @@ describe('collections: the route matrix', () => {
   describe('the route table', () => {
     it('walks every collection of the running catalog, through both families and all six operations', () => {
       expect(service.runtime.schemas.collections.map((c) => c.name)).to.deep.equal(schemas.collections.map((c) => c.name));
-      const expected = schemas.collections.flatMap((collection) => FAMILIES.flatMap((family) => OPERATIONS.map((operation) =>
+      const expected = schemas.collections.flatMap((collection) => FAMILIES.flatMap((family) => ACTIONS.map((operation) =>
         `${family.name} ${collection.name} ${operation.name}`)));
-      const walked = new Set(ALL.map((rc) => `${rc.route.family.name} ${rc.route.collection.name} ${rc.route.operation.name}`));
+      const walked = new Set(ALL.map((rc) => `${rc.route.family.name} ${rc.route.collection.name} ${rc.route.action.name}`));
       expect([...walked].sort()).to.deep.equal(expected.sort());
       expect(ALL.filter((rc) => rc.route.family.name === 'P').map((rc) => rc.via)).to.include.members(['P/slug', 'P/id']);
     });
@@ -105,7 +105,7 @@ describe('collections: the route matrix', () => {
 
   describe('success: each operation answers with its status and the record', () => {
     for (const rc of ALL) {
-      const { collection, operation } = rc.route;
+      const { collection, action: operation } = rc.route;
       it(rc.title, async () => {
         const given = await client.given(collection.name);
         switch (operation.name) {
@@ -176,7 +176,7 @@ describe('collections: the route matrix', () => {
         const responses = await Promise.all([
           send(rc, { key: null }),
           send(rc, { key: 'catk_not-a-key' }),
-          call(service, rc.route.operation.method, urlOf(rc, tenant, fixture(rc).id), { key: null, body: validBody(rc) })
+          call(service, rc.route.action.method, urlOf(rc, tenant, fixture(rc).id), { key: null, body: validBody(rc) })
             .set('Authorization', `Basic ${Buffer.from('user:pass').toString('base64')}`),
         ]);
         for (const res of responses) {
@@ -233,10 +233,10 @@ describe('collections: the route matrix', () => {
   });
 
   describe('400 for a query parameter on an operation that takes none', () => {
-    for (const rc of ALL.filter((rc) => rc.route.operation.name !== 'list')) {
+    for (const rc of ALL.filter((rc) => rc.route.action.name !== 'list')) {
       it(rc.title, async () => {
         const url = `${urlOf(rc, tenant, fixture(rc).id)}?limit=5`;
-        expectInvalidAt(await call(service, rc.route.operation.method, url, { key: tenant.key, body: validBody(rc) }), 'limit');
+        expectInvalidAt(await call(service, rc.route.action.method, url, { key: tenant.key, body: validBody(rc) }), 'limit');
       });
     }
   });
@@ -244,7 +244,7 @@ describe('collections: the route matrix', () => {
   describe('how a route names its version: 400 when malformed, 403 when it names nothing the key can reach', () => {
     for (const rc of ALL) {
       it(rc.title, async () => {
-        const { collection, operation } = rc.route;
+        const { collection, action: operation } = rc.route;
         const path = `/${collection.name}${operation.item ? `/${fixture(rc).id}` : ''}`;
         const { project, version } = tenant;
         const attempt = (prefix: string): Promise<Response> =>
@@ -351,8 +351,8 @@ describe('collections: the route matrix', () => {
         await expectFixtureUnchanged(rc);
         // The route's own version (family P: the version it resolves to) is accepted.
         const res = await send(rc, { body: { ...validBody(rc), versionId: tenant.version.id } });
-        expect(res.status, res.text).to.equal(rc.route.operation.name === 'create' ? 201 : 200);
-        if (rc.route.operation.name !== 'create') fixtures.set(rc.route.collection.name, res.body);
+        expect(res.status, res.text).to.equal(rc.route.action.name === 'create' ? 201 : 200);
+        if (rc.route.action.name !== 'create') fixtures.set(rc.route.collection.name, res.body);
       });
     }
   });
@@ -420,9 +420,9 @@ describe('collections: the route matrix', () => {
   });
 
   describe('defaults are present on every returned record', () => {
-    for (const rc of ALL.filter((rc) => rc.route.operation.name !== 'delete')) {
+    for (const rc of ALL.filter((rc) => rc.route.action.name !== 'delete')) {
       it(rc.title, async () => {
-        const { collection, operation } = rc.route;
+        const { collection, action: operation } = rc.route;
         const minimal = minimalOf(collection);
         const given = operation.name === 'create' ? undefined : await client.given(collection.name, { ...minimal, ...emptied(collection) });
         let records: Fields[];
