@@ -5,12 +5,12 @@
 // the OpenAPI export. No store is read here any other way.
 import type { Credential } from '../auth/credential.ts';
 import { Deadline } from '../pipeline/deadline.ts';
-import { compareVersions } from '../changes/routes.ts';
-import type { ChangeReport } from '../changes/catalog.ts';
+import { reportOf, type ChangeReport } from '../changes/catalog.ts';
+import { exportService } from '../descriptions/export.ts';
 import { RecordNotFound } from '../errors.ts';
 import { componentRefsIn } from '../json/pointer.ts';
-import { exportService } from '../descriptions/export.ts';
 import type { Observations } from '../insights/observations.ts';
+import { endpointKey } from '../insights/observations.ts';
 import { withObserved } from '../insights/observed.ts';
 import { DEFAULT_SINCE_DAYS, endpointsPage, type EndpointItem } from '../insights/view.ts';
 import { reachProject, reachVersion, versionAddress, type AddressPart } from '../pipeline/stages.ts';
@@ -19,11 +19,13 @@ import { endpointDetail, type VersionView } from '../search/endpoints.ts';
 import type { SearchIndexes } from '../search/indexes.ts';
 import type { VersionIndex } from '../search/ranking.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
+import { Revisions } from '../store/revisions.ts';
 import type { Tenancy } from '../tenancy/tenancy.ts';
 import type { Project } from '../tenancy/projects.ts';
 import type { Version } from '../tenancy/versions.ts';
 import type { VersionResolver } from '../pipeline/resolve.ts';
 import type { ResolvedVersion } from '../routes/route.ts';
+import { KeptExports } from './exports.ts';
 import type { VersionPlace } from './urls.ts';
 
 export interface CatalogParts {
@@ -44,9 +46,12 @@ export interface ReachedVersion extends ResolvedVersion {
 
 export class PageCatalog {
   readonly #parts: CatalogParts;
+  /** The services' exports the changes pages compare, and their comparisons, kept per version revision (exports.ts). */
+  readonly exports: KeptExports;
 
   constructor(parts: CatalogParts) {
     this.#parts = parts;
+    this.exports = new KeptExports(parts.stores, new Revisions(parts.stores.get('services')!.db));
   }
 
   /** The version the route's parameters name, if the credential may read it (else the interface's 400 or 403). */
@@ -104,6 +109,39 @@ export class PageCatalog {
     return endpointsPage({ services, paths, operations }, observations, { since, limit: Number.MAX_SAFE_INTEGER }).items;
   }
 
+  /**
+   * One page of a service's operations, by path then method, each with its status in the
+   * insights endpoints view, and the service's shadow endpoints: the order is kept per search
+   * view (made once per version revision: Graph beta's 22,000 operations sorted on every page
+   * took most of its time), the statuses made for the page's operations alone from the
+   * service's observations (traffic is no write: it is read on every page).
+   */
+  async servicePage(version: ResolvedVersion, view: VersionView, service: CatalogRecord, page: { start: number; size: number }): Promise<{ total: number; items: EndpointItem[]; shadow: EndpointItem[] }> {
+    const listing = listingOf(view, service);
+    const shown = listing.operations.slice(page.start, page.start + page.size);
+    const ids = new Set(shown.map(({ operation }) => operation.id));
+    const observations = await this.#parts.observations.of(version.versionId, [service.id]);
+    // Each observation is the documented operation's that owns its endpoint, else a shadow endpoint.
+    const owned = observations.filter((observation) => ids.has(listing.owners.get(endpointKey(service.id, observation.method, observation.path)) ?? ''));
+    const shadows = observations.filter((observation) => !listing.owners.has(endpointKey(service.id, observation.method, observation.path)));
+    const since = new Date(Date.now() - DEFAULT_SINCE_DAYS * 86_400_000);
+    const inViewOrder = [...shown].sort((a, b) => a.order - b.order);
+    const { items } = endpointsPage({
+      services: [service], paths: [...new Map(inViewOrder.map(({ path }) => [path.id, path])).values()], operations: inViewOrder.map(({ operation }) => operation),
+    }, [...owned, ...shadows], { since, limit: Number.MAX_SAFE_INTEGER });
+    const byId = new Map(items.filter((item) => item.operation !== null).map((item) => [item.operation!.id, item]));
+    return { total: listing.operations.length, items: shown.map(({ operation }) => byId.get(operation.id)!).filter((item) => item !== undefined), shadow: items.filter((item) => item.operation === null) };
+  }
+
+  /** The insights endpoints view of one operation of the service: its status, count and last call. */
+  async operationTraffic(version: ResolvedVersion, view: VersionView, service: CatalogRecord, operation: CatalogRecord): Promise<EndpointItem | undefined> {
+    const path = view.byId('paths', operation['pathId']);
+    const observations = await this.#parts.observations.of(version.versionId, [service.id]);
+    const since = new Date(Date.now() - DEFAULT_SINCE_DAYS * 86_400_000);
+    const { items } = endpointsPage({ services: [service], paths: path ? [path] : [], operations: [operation] }, observations, { since, limit: Number.MAX_SAFE_INTEGER });
+    return items.find((item) => item.operation?.id === operation.id);
+  }
+
   /** An operation as MCP's get_endpoint gives it: hit form, parameters, bodies, responses, schemas. */
   async operation(view: VersionView, operation: CatalogRecord): Promise<Record<string, unknown>> {
     const { endpoint, parameters, requests, responses, components } = await endpointDetail(this.#parts.stores, view, operation);
@@ -122,12 +160,60 @@ export class PageCatalog {
     return exportService(this.#parts.stores, version.versionId, service);
   }
 
-  /** The changes report for one service, from `before` to `after` (both reached). */
+  /**
+   * The changes report for one service (slug or id), from `before` to `after` (both reached), as
+   * `GET …/changes?service=` makes it (changes/routes.ts: the service named in `after`, else in
+   * `before`; 404 when neither has it), from exports kept per version revision.
+   */
   async changes(before: ResolvedVersion, after: ResolvedVersion, service: string): Promise<ChangeReport> {
-    return compareVersions(this.#parts.schemas, this.#parts.stores, before, after, service);
+    const named = async (version: ResolvedVersion) => {
+      const services = (await this.index(version)).view.of('services');
+      return services.find((record) => record.id === service) ?? services.find((record) => record['slug'] === service);
+    };
+    const found = await named(after) ?? await named(before);
+    if (!found) throw new RecordNotFound(this.#parts.stores.get('services')!.collection.notFound);
+    const slug = String(found['slug']);
+    const bySlug = async (version: ResolvedVersion) => (await this.index(version)).view.of('services').find((record) => record['slug'] === slug);
+    const [was, is] = [await bySlug(before), await bySlug(after)];
+    return reportOf(await this.exports.changes(slug, { versionId: before.versionId, ...(was && { service: was }) }, { versionId: after.versionId, ...(is && { service: is }) }));
   }
 }
 
+
+/** A service's operations in page order (by path, then method), and which operation owns each endpoint. */
+interface Listing {
+  operations: Array<{ operation: CatalogRecord; path: CatalogRecord; order: number }>;
+  /** Endpoint key (insights/observations.ts) → the id of the first operation in view order that has it, as the insights view matches them. */
+  owners: Map<string, string>;
+}
+
+const listings = new WeakMap<VersionView, Map<string, Listing>>();
+
+/** The service's listing, made once per view (a view is made anew after every write the search index reads). */
+function listingOf(view: VersionView, service: CatalogRecord): Listing {
+  let ofView = listings.get(view);
+  if (!ofView) {
+    ofView = new Map();
+    listings.set(view, ofView);
+  }
+  let listing = ofView.get(service.id);
+  if (!listing) {
+    const paths = new Map(view.of('paths').filter((path) => path['serviceId'] === service.id).map((path) => [path.id, path]));
+    const operations = view.of('operations').flatMap((operation, order) => {
+      const path = paths.get(String(operation['pathId']));
+      return path ? [{ operation, path, order, method: String(operation['method']).toUpperCase(), text: String(path['path']) }] : [];
+    });
+    const owners = new Map<string, string>();
+    for (const { operation, method, text } of operations) {
+      const key = endpointKey(service.id, method, text);
+      if (!owners.has(key)) owners.set(key, operation.id);
+    }
+    operations.sort((a, b) => a.text.localeCompare(b.text) || a.method.localeCompare(b.method));
+    listing = { operations: operations.map(({ operation, path, order }) => ({ operation, path, order })), owners };
+    ofView.set(service.id, listing);
+  }
+  return listing;
+}
 
 /** The component schemas the records' schemas reference, and those they reference in turn, by name (null: named but missing). */
 function referencedSchemas(components: ReadonlyMap<string, unknown>, records: readonly CatalogRecord[]): Record<string, unknown> {

@@ -1,5 +1,5 @@
 // The home page: the projects and versions the credential reaches, branches beside environments.
-import type { PageWork } from './room.ts';
+import type { PageWork } from './work.ts';
 import { pageUrls } from './urls.ts';
 
 export const homePage: PageWork = async (_req, visitor, catalog) => {

@@ -8,7 +8,7 @@ import type { VersionView } from '../search/endpoints.ts';
 import type { CatalogRecord } from '../store/records.ts';
 import type { ReachedVersion, PageCatalog } from './catalog.ts';
 import { baseUrl, howToCall, samplesOf, schemaRows, serversOf } from './operation-view.ts';
-import type { PageWork } from './room.ts';
+import type { PageWork } from './work.ts';
 import type { Visitor } from './visitors.ts';
 import { pageUrls } from './urls.ts';
 import { frameOf, params } from './version.ts';
@@ -27,7 +27,7 @@ export const operationPage: PageWork = async (req, visitor, catalog) => {
   const requests = detail['requests'] as Array<Record<string, unknown>>;
   const alternatives = howToCall(view, security);
   const url = `${baseUrl(servers)}${path}`;
-  const traffic = (await catalog.traffic(version, view, [service.id])).find((item) => item.operation?.id === operation.id);
+  const traffic = await catalog.operationTraffic(version, view, service, operation);
   const serviceSlug = String(service['slug']);
   const frame = await frameOf(version, catalog);
   return {

@@ -23,6 +23,7 @@ import { HOME_PATH, signInFor, signInRouter } from './sign-in.ts';
 import { PAGE_ROUTES } from './urls.ts';
 import { searchPage, versionPage } from './version.ts';
 import { Visitors, type Visitor } from './visitors.ts';
+import type { PageWork } from './work.ts';
 
 export const ASSETS_PATH = '/assets/pages';
 const ASSETS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
@@ -36,10 +37,6 @@ export interface PagesParts extends CatalogParts {
   jwtSecret: string;
   sessionMs: number;
 }
-
-/** A page's work: what it shows, for this visitor and request. */
-export type PageWork = (req: Request, visitor: Visitor, catalog: PageCatalog) => Promise<Page>;
-
 
 /** The room as the service lists it (server/rooms.ts): its tag, its documented routes and its router. */
 export function pagesRoom(parts: PagesParts): Room {

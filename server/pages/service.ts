@@ -4,7 +4,7 @@
 import type { Request, Response } from 'express';
 import { stringify as toYaml } from 'yaml';
 import type { PageCatalog } from './catalog.ts';
-import type { PageWork } from './room.ts';
+import type { PageWork } from './work.ts';
 import { serversOf } from './operation-view.ts';
 import { REFERENCE_POLICY } from './render.ts';
 import { pageUrls } from './urls.ts';
@@ -19,8 +19,15 @@ export const servicePage: PageWork = async (req, visitor, catalog) => {
   const { view } = await catalog.index(version);
   const service = catalog.service(view, req.params['service'] as string);
   const slug = String(service['slug']);
-  const traffic = await catalog.traffic(version, view, [service.id]);
-  const operations = traffic.filter((item) => item.operation !== null).map((item) => {
+  // Paged, so that a service of 22,000 operations (Microsoft Graph beta) is still a light page.
+  const asked = Number(req.query['page'] ?? 1);
+  const askedPage = Number.isInteger(asked) && asked >= 1 ? asked : 1;
+  let listed = await catalog.servicePage(version, view, service, { start: (askedPage - 1) * OPERATIONS_PER_PAGE, size: OPERATIONS_PER_PAGE });
+  const pages = Math.max(1, Math.ceil(listed.total / OPERATIONS_PER_PAGE));
+  // Past the last page: the first, as before.
+  const pageNumber = askedPage <= pages ? askedPage : 1;
+  if (pageNumber !== askedPage) listed = await catalog.servicePage(version, view, service, { start: 0, size: OPERATIONS_PER_PAGE });
+  const shown = listed.items.map((item) => {
     const record = view.byId('operations', item.operation!.id);
     return {
       method: item.method, path: item.path, deprecated: item.operation!.deprecated, status: item.status,
@@ -29,12 +36,6 @@ export const servicePage: PageWork = async (req, visitor, catalog) => {
       href: pageUrls.operation(version.place, slug, String(item.operation!.operationId !== 'undefined' ? item.operation!.operationId : item.operation!.id)),
     };
   });
-  // Paged, so that a service of 22,000 operations (Microsoft Graph beta) is still a light page.
-  const pages = Math.max(1, Math.ceil(operations.length / OPERATIONS_PER_PAGE));
-  const asked = Number(req.query['page'] ?? 1);
-  const pageNumber = Number.isInteger(asked) && asked >= 1 && asked <= pages ? asked : 1;
-  const shown = operations.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))
-    .slice((pageNumber - 1) * OPERATIONS_PER_PAGE, pageNumber * OPERATIONS_PER_PAGE);
   const tags = [...new Set(shown.flatMap((operation) => operation.tags))].sort();
   const here = pageUrls.service(version.place, slug);
   const frame = await frameOf(version, catalog);
@@ -47,10 +48,10 @@ export const servicePage: PageWork = async (req, visitor, catalog) => {
       name: service['name'] ?? slug, slug, summary: service['summary'] ?? '', description: service['description'] ?? '',
       groups: tags.map((tag) => ({ tag, operations: shown.filter((operation) => operation.tags.includes(tag)) })),
       paging: {
-        page: pageNumber, pages, total: operations.length,
+        page: pageNumber, pages, total: listed.total,
         previous: pageNumber > 1 ? `${here}?page=${pageNumber - 1}` : undefined, next: pageNumber < pages ? `${here}?page=${pageNumber + 1}` : undefined,
       },
-      shadow: traffic.filter((item) => item.operation === null).map((item) => ({ method: item.method, path: item.path, count: item.count, lastSeenAt: item.lastSeenAt ?? '' })),
+      shadow: listed.shadow.map((item) => ({ method: item.method, path: item.path, count: item.count, lastSeenAt: item.lastSeenAt ?? '' })),
       servers: serversOf(view, serverUrls),
       links: {
         json: pageUrls.exportApi(version.place, slug, 'json'), yaml: pageUrls.exportApi(version.place, slug, 'yaml'),

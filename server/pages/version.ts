@@ -5,7 +5,7 @@ import type { Request } from 'express';
 import { InvalidRequest } from '../errors.ts';
 import { searchOptions } from '../search/routes.ts';
 import type { ReachedVersion, PageCatalog } from './catalog.ts';
-import type { PageWork } from './room.ts';
+import type { PageWork } from './work.ts';
 import { pageUrls } from './urls.ts';
 import { securityLabel } from './operation-view.ts';
 

@@ -8,6 +8,7 @@ import { inDocumentOrder, MARK, markOf } from '../store/mark.ts';
 import { schemeNamed } from '../ownership/service-records.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { bodyMediaTypes, parametersOf, requiredParameters, urlTemplate } from './call.ts';
+import { detailRecordsOf } from './details.ts';
 import { operationTitle } from './title.ts';
 
 export type Name = 'services' | 'paths' | 'operations' | 'parameters' | 'servers' | 'security-schemes' | 'requests';
@@ -150,26 +151,22 @@ export interface EndpointRecords {
 
 /**
  * Everything about one operation an agent needs to call it: the hit form and the parameters
- * from the view (the search index keeps it), and its bodies and responses read for this
- * operation alone, with the version's schemas (one read each, at once: on FerretDB each read is
- * a scan of its collection whatever the filter, so this is never more than the whole-version
- * read it replaces). MCP get_endpoint makes its answer from them (search/endpoint-answer.ts).
+ * from the view (the search index keeps it), and its bodies and responses with the version's
+ * schemas from the version's details (details.ts: read once per version and kept while the
+ * version's bodies, responses and schemas are unwritten; on FerretDB each read but by `_id` is a
+ * scan of its whole collection). MCP get_endpoint makes its answer from them
+ * (search/endpoint-answer.ts), the operation's page its own.
  */
 export async function endpointDetail(stores: ReadonlyMap<string, RecordStore>, view: VersionView, operation: CatalogRecord): Promise<EndpointRecords> {
   const path = view.byId('paths', operation['pathId']);
-  const versionId = operation.versionId;
-  const [requests, responses, resources] = await Promise.all([
-    stores.get('requests')!.matching(versionId, { operationId: operation.id }),
-    stores.get('responses')!.matching(versionId, { operationId: operation.id }),
-    stores.get('resources')!.all(versionId),
-  ].map(async (records) => [...await records].sort(inDocumentOrder)));
+  const details = await detailRecordsOf(stores).of(operation.versionId);
   return {
     endpoint: endpointOf(view, operation),
     operation,
     parameters: parametersOf(view.ownedBy('parameters', operation.id), path ? view.ownedBy('parameters', path.id) : []),
-    requests: requests!,
-    responses: responses!,
-    components: new Map(resources!.filter((record) => typeof record['name'] === 'string').map((record) => [String(record['name']), record['schema']])),
+    requests: details.ofOperation('requests', operation.id),
+    responses: details.ofOperation('responses', operation.id),
+    components: details.components,
   };
 }
 

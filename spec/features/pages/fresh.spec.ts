@@ -1,0 +1,142 @@
+// What the pages keep in memory (search/details.ts: a version's bodies, responses and schemas for
+// its operation pages and MCP get_endpoint; pages/exports.ts: services' exports and their
+// comparisons) is read once per version revision, and a page right after a write shows it.
+import { expect } from 'chai';
+import supertest from 'supertest';
+import { KeptExports } from '../../../server/pages/exports.ts';
+import { detailRecordsOf } from '../../../server/search/details.ts';
+import { endpointDetail } from '../../../server/search/endpoints.ts';
+import { Revisions } from '../../../server/store/revisions.ts';
+import { bearer, givenTenant, type Tenant } from '../../support/service.ts';
+import { pagesFixture, versionPath, type PagesFixture } from './fixture.ts';
+
+const SHOP = {
+  openapi: '3.1.0',
+  info: { title: 'Shop', version: '1' },
+  servers: [{ url: 'https://shop.example.com' }],
+  // NotFound is kept as a service part (descriptions/service-parts.ts), not a record.
+  components: { schemas: { Item: { type: 'object', properties: { name: { type: 'string' } } } }, responses: { NotFound: { description: 'No such page.' } } },
+  paths: {
+    '/items': {
+      get: {
+        operationId: 'listItems',
+        responses: { 200: { description: 'The items.', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Item' } } } } }, 404: { $ref: '#/components/responses/NotFound' } },
+      },
+      post: {
+        operationId: 'addItem',
+        requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } } },
+        responses: { 201: { description: 'Added.' } },
+      },
+    },
+    '/items/{id}': {
+      get: {
+        operationId: 'getItem',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { 200: { description: 'One item.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } } } },
+      },
+    },
+  },
+};
+
+describe('pages: kept reads, fresh after a write', function () {
+  this.timeout(300_000);
+  let fixture: PagesFixture;
+  let tenant: Tenant;
+  before(async () => {
+    fixture = await pagesFixture();
+    tenant = await givenTenant(fixture.service);
+    const imported = await fixture.service.request.post(`${tenant.prefixes.V}/imports/openapi?service=shop`).set(bearer(tenant.key)).send(SHOP);
+    expect(imported.status).to.equal(201);
+  });
+
+  const markdown = (url: string) => supertest(fixture.service.app).get(url).set(bearer(tenant.readOnlyKey)).set('Accept', 'text/markdown');
+  const operationPage = (operationId: string) => markdown(`${versionPath(tenant)}/services/shop/operations/${operationId}`);
+  const htmlPage = (operationId: string) => supertest(fixture.service.app).get(`${versionPath(tenant)}/services/shop/operations/${operationId}`).set(bearer(tenant.readOnlyKey)).set('Accept', 'text/html');
+
+  it("reads a version's bodies, responses and schemas once for its operation pages, and shows a response or schema written since at once", async () => {
+    const { runtime } = fixture.service;
+    const details = detailRecordsOf(runtime.stores);
+    const whole = details.built.whole;
+    expect((await operationPage('getItem')).text).to.include('One item.');
+    expect((await htmlPage('getItem')).text).to.include('Item').and.not.to.include('price');
+    expect((await operationPage('listItems')).text).to.include('The items.');
+    expect((await operationPage('addItem')).text).to.include('Added.');
+    expect(details.built.whole - whole, 'one read of the version for three operation pages').to.equal(1);
+
+    const versionId = tenant.version.id;
+    const [getItem] = await runtime.stores.get('operations')!.matching(versionId, { operationId: 'getItem' });
+    const [response] = await runtime.stores.get('responses')!.matching(versionId, { operationId: getItem!.id });
+    const patched = await fixture.service.request.patch(`${tenant.prefixes.V}/responses/${response!.id}`).set(bearer(tenant.key)).send({ description: 'One item, freshly described.' });
+    expect(patched.status).to.equal(200);
+    const patchedBefore = details.built.patched;
+    expect((await operationPage('getItem')).text).to.include('One item, freshly described.').and.not.to.include('One item.');
+    expect(details.built.patched - patchedBefore, 'the written response read again, the rest kept').to.equal(1);
+
+    const [item] = await runtime.stores.get('resources')!.matching(versionId, { name: 'Item' });
+    const schema = { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } } };
+    expect((await fixture.service.request.patch(`${tenant.prefixes.V}/resources/${item!.id}`).set(bearer(tenant.key)).send({ schema })).status).to.equal(200);
+    expect((await htmlPage('getItem')).text).to.include('price');
+
+    // MCP get_endpoint's view reads the same kept details: fresh too.
+    const { view } = await runtime.searchIndexes.of(versionId);
+    const detail = await endpointDetail(runtime.stores, view, view.byId('operations', getItem!.id)!);
+    expect(detail.responses.map((record) => record['description'])).to.deep.equal(['One item, freshly described.']);
+    expect(detail.components.get('Item')).to.deep.equal(schema);
+  });
+
+  it('exports a service once per version revision, and shows the changes of a write at once', async () => {
+    const { runtime } = fixture.service;
+    const exports = new KeptExports(runtime.stores, new Revisions(runtime.database.db));
+    const [shop] = await runtime.stores.get('services')!.matching(tenant.version.id, { slug: 'shop' });
+    const first = await exports.of(tenant.version.id, shop!);
+    const again = await exports.of(tenant.version.id, shop!);
+    expect([exports.made, again.document]).to.deep.equal([1, first.document]);
+
+    const next = await runtime.tenancy.versions.create(tenant.project.id, 'branch', 'next');
+    const nextPrefix = `/v2/catalog/versions/${next.id}`;
+    expect((await fixture.service.request.post(`${nextPrefix}/imports/openapi?service=shop`).set(bearer(tenant.key)).send(SHOP)).status).to.equal(201);
+    const at = `/catalog/${tenant.project.slug}/branch/next/services/shop`;
+    // (The first test wrote to main: its changes are not nothing, but no operation is gone.)
+    expect((await markdown(`${at}/changes?against=branch/main`)).text).to.include('From branch/main').and.not.to.match(/GET \/items\/\\\{id\\\} was removed/);
+
+    const { '/items/{id}': _gone, ...paths } = SHOP.paths;
+    const notFound = { description: 'Gone.', content: { 'application/json': { schema: { type: 'object', required: ['reason'], properties: { reason: { type: 'string' } } } } } };
+    const changed = { ...SHOP, paths, components: { ...SHOP.components, responses: { NotFound: notFound } } };
+    expect((await fixture.service.request.post(`${nextPrefix}/imports/openapi?service=shop`).set(bearer(tenant.key)).send(changed)).status).to.be.oneOf([200, 201]);
+    const changes = await markdown(`${at}/changes?against=branch/main`);
+    // The same report as the interface's, which compares the records' exports (no service parts).
+    const report = await fixture.service.request.get(`${nextPrefix}/changes?against=${tenant.version.id}&service=shop`).set(bearer(tenant.readOnlyKey));
+    expect(report.status).to.equal(200);
+    expect(changes.text).to.include(`From branch/main: ${report.body.summary.breaking} breaking, ${report.body.summary.nonBreaking} other`);
+    expect(changes.text).to.match(/- breaking: GET \/items\/\\\{id\\\} GET \/items\/\\\{id\\\} was removed/);
+    const [nextShop] = await runtime.stores.get('services')!.matching(next.id, { slug: 'shop' });
+    const exported = await exports.of(next.id, nextShop!);
+    expect(Object.keys(exported.document['paths'] as object)).to.deep.equal(['/items']);
+    // The records' export, as the interface's report compares: the parts no revision follows are not in it.
+    expect(exported.document['components']).not.to.have.property('responses');
+    expect(exports.made).to.equal(2);
+    expect(Object.keys((await exports.of(tenant.version.id, shop!)).document['paths'] as object)).to.deep.equal(['/items', '/items/{id}']);
+    expect(exports.made, 'the unwritten version kept').to.equal(2);
+  });
+  it("pages a service's operations with each one's traffic and the shadow endpoints, and shows an operation imported since at once", async () => {
+    const things = (count: number) => ({
+      openapi: '3.1.0', info: { title: 'Many', version: '1' },
+      paths: Object.fromEntries(Array.from({ length: count }, (_, i) => [`/things/${String(i).padStart(3, '0')}`, { get: { operationId: `getThing${i}`, responses: { 200: { description: 'A thing.' } } } }])),
+    });
+    const imported = await fixture.service.request.post(`${tenant.prefixes.V}/imports/openapi?service=many`).set(bearer(tenant.key)).send(things(250));
+    expect(imported.status).to.equal(201);
+    const reported = await fixture.service.request.post(`${tenant.prefixes.V}/insights/reports?service=many`).set(bearer(tenant.key)).type('application/x-ndjson')
+      .send([{ method: 'GET', url: '/things/230', status: 200 }, { method: 'DELETE', url: '/things/001', status: 204 }].map((line) => JSON.stringify(line)).join('\n'));
+    expect(reported.body).to.deep.include({ matched: 1, shadow: 1 });
+    const at = `${versionPath(tenant)}/services/many`;
+    const first = (await markdown(at)).text;
+    expect(first).to.include('Page 1 of 2 (250 operations, by path)').and.to.match(/\/things\/000\]\(.*\): {2}\(traffic: unobserved/);
+    expect(first).to.match(/^- DELETE \/things\/\\\{id\\\}: 1 calls/m);
+    const second = (await markdown(`${at}?page=2`)).text;
+    expect(second).to.match(/\/things\/230\]\(.*\): {2}\(traffic: active, last seen \d{4}-/).and.to.match(/\/things\/231\]\(.*\): {2}\(traffic: unobserved/);
+    expect(second).to.include('Page 2 of 2').and.not.to.include('/things/199');
+
+    expect((await fixture.service.request.post(`${tenant.prefixes.V}/imports/openapi?service=many`).set(bearer(tenant.key)).send(things(260))).status).to.be.oneOf([200, 201]);
+    expect((await markdown(`${at}?page=2`)).text).to.include('(260 operations, by path)').and.to.include('/things/259').and.to.match(/\/things\/230\]\(.*\): {2}\(traffic: active/);
+  });
+});
