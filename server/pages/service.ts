@@ -14,11 +14,16 @@ import type { Visitor } from './visitors.ts';
 /** Operations on one page of a service. */
 export const OPERATIONS_PER_PAGE = 200;
 
-export const servicePage: PageWork = async (req, visitor, catalog) => {
+/** The service the page's address names, in the version it names, with the version's search view. */
+async function serviceAt(req: Request, visitor: Visitor, catalog: PageCatalog) {
   const version = await catalog.version(visitor.credential, params(req));
   const { view } = await catalog.index(version);
   const service = catalog.service(view, req.params['service'] as string);
-  const slug = String(service['slug']);
+  return { version, view, service, slug: String(service['slug']) };
+}
+
+export const servicePage: PageWork = async (req, visitor, catalog) => {
+  const { version, view, service, slug } = await serviceAt(req, visitor, catalog);
   // Paged, so that a service of 22,000 operations (Microsoft Graph beta) is still a light page.
   const asked = Number(req.query['page'] ?? 1);
   const askedPage = Number.isInteger(asked) && asked >= 1 ? asked : 1;
@@ -90,10 +95,7 @@ export const changesPage: PageWork = async (req, visitor, catalog) => {
 };
 
 export const referencePage: PageWork = async (req, visitor, catalog) => {
-  const version = await catalog.version(visitor.credential, params(req));
-  const { view } = await catalog.index(version);
-  const service = catalog.service(view, req.params['service'] as string);
-  const slug = String(service['slug']);
+  const { version, service, slug } = await serviceAt(req, visitor, catalog);
   return { template: 'reference', policy: REFERENCE_POLICY, title: `${String(service['name'] ?? slug)} reference`, data: { documentUrl: pageUrls.exportApi(version.place, slug, 'json') } };
 };
 
