@@ -31,12 +31,30 @@ export function embeddingText(view: VersionView, operation: CatalogRecord, title
 /** An empty table of the view's operations (those with a path), keyed by model and text. */
 export function vectorTableOf(view: VersionView, modelSha: string, titleOf: (operation: CatalogRecord) => string): VectorTable {
   const texts = new Map<string, { key: string; text: string }>();
-  for (const operation of view.of('operations')) {
-    if (!view.byId('paths', operation['pathId'])) continue;
-    const text = embeddingText(view, operation, titleOf(operation));
-    texts.set(operation.id, { key: `${modelSha}:${createHash('sha256').update(text).digest('base64url')}`, text });
-  }
+  for (const operation of view.of('operations')) textOf(texts, view, operation, modelSha, titleOf);
   return new VectorTable(texts);
+}
+
+/**
+ * The table of `view` from a previous one where only the `changed` operations' texts may differ
+ * (a patched index's, ranking.ts): the others' texts and vectors are taken as they are.
+ */
+export function patchedVectorTable(previous: VectorTable, changed: ReadonlySet<string>, view: VersionView, modelSha: string, titleOf: (operation: CatalogRecord) => string): VectorTable {
+  const texts = new Map([...previous.texts].filter(([id]) => !changed.has(id)));
+  for (const id of changed) {
+    const operation = view.byId('operations', id);
+    if (operation) textOf(texts, view, operation, modelSha, titleOf);
+  }
+  const table = new VectorTable(texts);
+  for (const [id, vector] of previous.vectors) if (!changed.has(id)) table.vectors.set(id, vector);
+  return table;
+}
+
+/** Adds the operation's text and key to `texts` when its path is in the view. */
+function textOf(texts: Map<string, { key: string; text: string }>, view: VersionView, operation: CatalogRecord, modelSha: string, titleOf: (operation: CatalogRecord) => string): void {
+  if (!view.byId('paths', operation['pathId'])) return;
+  const text = embeddingText(view, operation, titleOf(operation));
+  texts.set(operation.id, { key: `${modelSha}:${createHash('sha256').update(text).digest('base64url')}`, text });
 }
 
 /** One version's vectors as they arrive: the text key of each operation, and its vector once had. */
@@ -108,10 +126,14 @@ export class SearchVectors {
     return this.#model ?? undefined;
   }
 
-  /** A table for the view's operations (keys only); `fill` brings their vectors. */
-  tableOf(view: VersionView, titleOf: (operation: CatalogRecord) => string): VectorTable | undefined {
+  /**
+   * A table for the view's operations (keys only); `fill` brings their vectors. From a previous
+   * table where only the `changed` operations may differ, when there is one (a patched index).
+   */
+  tableOf(view: VersionView, titleOf: (operation: CatalogRecord) => string, from?: { table: VectorTable; changed: ReadonlySet<string> }): VectorTable | undefined {
     const model = this.model;
-    return model ? vectorTableOf(view, model.modelSha, titleOf) : undefined;
+    if (!model) return undefined;
+    return from ? patchedVectorTable(from.table, from.changed, view, model.modelSha, titleOf) : vectorTableOf(view, model.modelSha, titleOf);
   }
 
   /**
