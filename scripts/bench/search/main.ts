@@ -170,7 +170,7 @@ async function latency(call: Call, prefix: string, asks: readonly string[], vers
   // loop cycles through the asks, so the ones asked for the first time are reported apart.
   const fresh = search.filter((_, i) => i > 0 && i < asks.length);
   if (fresh.length > 0 && fresh.length < search.length) say(`search, asks not seen before p50 ${ms(percentile(fresh, 50))} (${(percentile(fresh, 50) / percentile(get, 50)).toFixed(2)}x GET, ${fresh.length}); asked again p50 ${ms(percentile(search.filter((_, i) => i >= asks.length), 50))}`);
-  say(`first search after the import (the import built the index): ${ms(first.ms)}, ranking ${first.json.ranking}`);
+  say(`first search after the import (it joins the index build the import started behind its answer): ${ms(first.ms)}, ranking ${first.json.ranking}`);
   say(`embedding, behind the imports: ${embedding.count} operations in ${(embedding.ms / 1000).toFixed(1)} s of model time = ${embedding.count ? (embedding.ms / embedding.count).toFixed(1) : '–'} s per 1,000 (all embedded ${(embedding.wallMs / 1000).toFixed(1)} s after the first search)`);
   say(`first search after one write (PATCH of an operation; median of 3): ${ms(percentile(afterWrite, 50))}  [${afterWrite.map(ms).join(', ')}], rankings ${afterWriteRankings.join(', ')}`);
   say(`process memory (RSS) with the model loaded (SEARCH_MODEL ${config.searchModel.kind === 'off' ? 'off' : 'on'}): ${mb(rss)}; vectors ${mb(memory.operations * 384 * 4 * 10_000 / memory.operations)} per 10,000 operations`);
