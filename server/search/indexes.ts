@@ -25,6 +25,8 @@ export class SearchIndexes {
   readonly #building = new Map<string, { revision: string; index: Promise<VersionIndex> }>();
   /** Indexes built, by what was read: every record, the records written, or the collections written. */
   readonly built = { whole: 0, patched: 0, reread: 0 };
+  /** Operations' documents put in an index (all of a whole build's, only the touched ones of a patch). */
+  indexedDocuments = 0;
 
   readonly vectors: SearchVectors | undefined;
   readonly #log: (message: string, fields?: Record<string, unknown>) => void;
@@ -80,7 +82,7 @@ export class SearchIndexes {
 
   /** Gives the index its table of vectors and fills it; a failure leaves it to the index alone. */
   async #withVectors(index: VersionIndex, previous?: VersionIndex): Promise<void> {
-    const table = this.vectors?.tableOf(index.view, titleOf);
+    const table = this.vectors?.tableOf(index.view, titleOf, previous?.vectors && index.changed && { table: previous.vectors, changed: index.changed });
     if (!table) return;
     index.vectors = table;
     await this.vectors!.fill(table, previous?.vectors).catch((error: unknown) => {
@@ -91,7 +93,10 @@ export class SearchIndexes {
   async #build(versionId: string, revision: Revision, kept: Kept | undefined): Promise<VersionIndex> {
     try {
       const index = await this.#fresh(versionId, revision, kept);
-      if (index !== kept?.index) await this.#withVectors(index, kept?.index);
+      if (index !== kept?.index) {
+        this.indexedDocuments += index.changed?.size ?? index.size;
+        await this.#withVectors(index, kept?.index);
+      }
       // A build of an older revision that ends after a newer one started is not kept.
       if (this.#building.get(versionId)?.revision === revision.version) this.#kept.set(versionId, { revision, index });
       return index;
@@ -103,7 +108,8 @@ export class SearchIndexes {
   /**
    * From the kept index when there is one: only the records written since are read again, or,
    * when the version's list of writes cannot say which, the collections whose token changed.
-   * The index is built anew from the view (the cheap part; the kept one may still be in use).
+   * The index is patched: the documents of the operations those records touch are made anew
+   * (ranking.ts), and so are their vectors' texts (vectors.ts).
    */
   async #fresh(versionId: string, revision: Revision, kept: Kept | undefined): Promise<VersionIndex> {
     if (!kept) {
@@ -116,7 +122,7 @@ export class SearchIndexes {
     const written = writtenBetween(await this.#revisions.changes(versionId), kept.revision, revision, changed);
     if (written) {
       this.built.patched += 1;
-      return VersionIndex.of(await patchedView(this.#stores, kept.index.view, versionId, written));
+      return kept.index.patched(await patchedView(this.#stores, kept.index.view, versionId, written), written);
     }
     this.built.reread += 1;
     return VersionIndex.of(await refreshedView(this.#stores, kept.index.view, versionId, changed));

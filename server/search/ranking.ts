@@ -68,15 +68,26 @@ export type Ranking = 'hybrid' | 'lexical';
 /** How much more an operation counts when the query names its service ("send an sms with twilio"). */
 const SERVICE_NAMED = 2;
 
+/** Operations a patch always makes anew in place; past this, and past half the index, a whole build costs no more. */
+const PATCH_ALWAYS = 64;
+
 /** How many of the engine's best are ordered again by naming. */
 const CANDIDATES = 100;
 
 /** An operation's name as canonical terms: its operationId's, its summary's and its method's action. */
 interface Name { operationId: readonly string[]; summary: readonly string[]; all: readonly string[]; item: boolean }
 
+/**
+ * The engine and the documents in it, shared by an index and the one patched from it (see
+ * patched): only the latest of them may change it, so two patches never both change one engine.
+ */
+interface Engine { search: MiniSearch<Document>; documents: Map<string, Document>; latest: VersionIndex | undefined }
+
 export class VersionIndex {
   readonly view: VersionView;
-  readonly #engine: MiniSearch<Document>;
+  readonly #engine: Engine;
+  /** The operations whose documents (and so vectors' texts) this index made anew; undefined: all of them. */
+  readonly changed: ReadonlySet<string> | undefined;
   readonly #operations: ReadonlyMap<string, CatalogRecord>;
   readonly #byOperationId: ReadonlyMap<string, CatalogRecord>;
   readonly #serviceOf: ReadonlyMap<string, string | undefined>;
@@ -86,9 +97,12 @@ export class VersionIndex {
   /** The operations' vectors, filled by the search vectors (vectors.ts) after the index is built. */
   vectors: VectorTable | undefined;
 
-  private constructor(view: VersionView, engine: MiniSearch<Document>) {
+  private constructor(view: VersionView, engine: Engine, changed?: ReadonlySet<string>, names?: ReadonlyMap<string, Name>) {
     this.view = view;
     this.#engine = engine;
+    engine.latest = this;
+    this.changed = changed;
+    if (names) for (const [id, name] of names) if (!changed?.has(id)) this.#names.set(id, name);
     const operations = view.of('operations');
     this.#operations = new Map(operations.map((operation) => [operation.id, operation]));
     // The first in document order wins, as before (operationIds are unique per service, not per version).
@@ -99,9 +113,43 @@ export class VersionIndex {
 
   /** The index of the view's operations; added in chunks so a large version does not hold the event loop. */
   static async of(view: VersionView): Promise<VersionIndex> {
-    const engine = new MiniSearch<Document>(ENGINE);
-    await engine.addAllAsync(documentsOf(view), { chunkSize: 500 });
-    return new VersionIndex(view, engine);
+    const search = new MiniSearch<Document>(ENGINE);
+    const documents = documentsOf(view);
+    await search.addAllAsync(documents, { chunkSize: 500 });
+    return new VersionIndex(view, { search, documents: new Map(documents.map((document) => [document.id, document])), latest: undefined });
+  }
+
+  /**
+   * The index of `view`, this one's view with the records `written` (ids by collection) read
+   * again: only the documents of the operations those records touch are removed from the engine
+   * and added anew (a write costs its own operations, not the version's, which a whole build
+   * does: about a second for 3,000 operations). The engine is this index's, changed in place
+   * and handed on; this index answers on, from its own view, what the engine still has of its
+   * operations. Built whole when this index is not the engine's latest (another patch went
+   * first) or when so much changed that a whole build costs no more.
+   */
+  async patched(view: VersionView, written: ReadonlyMap<string, ReadonlySet<string>>): Promise<VersionIndex> {
+    const changed = touchedOperations(this.view, view, written);
+    if (this.#engine.latest !== this || changed.size > Math.max(PATCH_ALWAYS, this.size / 2)) return VersionIndex.of(view);
+    // From here to the end, nothing awaits: no search sees the engine half changed.
+    const { search, documents } = this.#engine;
+    const parameterNames = (ownerId: string) => view.ownedBy('parameters', ownerId).filter((parameter) => parameterOwner(parameter) === ownerId).map((parameter) => String(parameter['name']));
+    for (const id of changed) {
+      const old = documents.get(id);
+      if (old) {
+        search.remove(old);
+        documents.delete(id);
+      }
+    }
+    const added: Document[] = [];
+    for (const id of changed) {
+      const operation = view.byId('operations', id);
+      const document = operation && documentOf(view, operation, parameterNames);
+      if (document) added.push(document);
+    }
+    search.addAll(added);
+    for (const document of added) documents.set(document.id, document);
+    return new VersionIndex(view, this.#engine, changed, this.#names);
   }
 
   get size(): number {
@@ -117,7 +165,9 @@ export class VersionIndex {
   answer(options: SearchOptions): { ranking: Ranking; hits: Record<string, unknown>[] } {
     const { serviceId } = options;
     const keep = serviceId === undefined ? undefined : (id: string) => this.#serviceOf.get(id) === serviceId;
-    const found = this.#engine.search(options.query, { ...ASKING, ...(keep ? { filter: (result) => keep(String(result.id)) } : {}) });
+    // Only this index's operations: a newer index patched from this one shares its engine (see patched).
+    const own = (id: string) => this.#operations.has(id) && (keep === undefined || keep(id));
+    const found = this.#engine.search.search(options.query, { ...ASKING, filter: (result) => own(String(result.id)) });
     const lexical: Scored[] = found.slice(0, CANDIDATES).map((result) => ({ id: String(result.id), score: result.score }));
     const fusion = options.fusion ?? FUSION;
     const hybrid = options.vector !== undefined && this.vectors?.complete === true;
@@ -208,27 +258,67 @@ function distinct(terms: readonly string[]): string[] {
 function documentsOf(view: VersionView): Document[] {
   const parameterNames = new Map<string, string[]>();
   for (const parameter of view.of('parameters')) {
-    const owner = str(parameter['operationId']) ?? str(parameter['pathId']);
+    const owner = parameterOwner(parameter);
     if (owner !== undefined) parameterNames.set(owner, [...(parameterNames.get(owner) ?? []), String(parameter['name'])]);
   }
   return view.of('operations').flatMap((operation) => {
-    const path = view.byId('paths', operation['pathId']);
-    if (!path) return [];
-    const service = view.byId('services', path['serviceId']);
-    const segments = (str(path['path']) ?? '').split('/');
-    return [{
-      id: operation.id,
-      operationId: str(operation['operationId']) ?? '',
-      summary: titleOf(operation),
-      description: str(operation['description']) ?? '',
-      path: segments.filter((segment) => !segment.startsWith('{')).join(' '),
-      tags: Array.isArray(operation['tags']) ? operation['tags'].map(String).join(' ') : '',
-      parameters: [...(parameterNames.get(operation.id) ?? []), ...(parameterNames.get(path.id) ?? []),
-        ...segments.filter((segment) => segment.startsWith('{'))].join(' '),
-      method: methodText(str(operation['method']) ?? ''),
-      service: service ? `${str(service['name']) ?? ''} ${str(service['slug']) ?? ''}` : '',
-    }];
+    const document = documentOf(view, operation, (ownerId) => parameterNames.get(ownerId) ?? []);
+    return document ? [document] : [];
   });
+}
+
+/** A parameter's owner as documents count it: its operation, else its path. */
+function parameterOwner(parameter: CatalogRecord): string | undefined {
+  return str(parameter['operationId']) ?? str(parameter['pathId']);
+}
+
+/** The operation's document, or none when its path is not in the view; `parameterNames` of an owner's parameters, in document order. */
+function documentOf(view: VersionView, operation: CatalogRecord, parameterNames: (ownerId: string) => readonly string[]): Document | undefined {
+  const path = view.byId('paths', operation['pathId']);
+  if (!path) return undefined;
+  const service = view.byId('services', path['serviceId']);
+  const segments = (str(path['path']) ?? '').split('/');
+  return {
+    id: operation.id,
+    operationId: str(operation['operationId']) ?? '',
+    summary: titleOf(operation),
+    description: str(operation['description']) ?? '',
+    path: segments.filter((segment) => !segment.startsWith('{')).join(' '),
+    tags: Array.isArray(operation['tags']) ? operation['tags'].map(String).join(' ') : '',
+    parameters: [...parameterNames(operation.id), ...parameterNames(path.id),
+      ...segments.filter((segment) => segment.startsWith('{'))].join(' '),
+    method: methodText(str(operation['method']) ?? ''),
+    service: service ? `${str(service['name']) ?? ''} ${str(service['slug']) ?? ''}` : '',
+  };
+}
+
+/**
+ * The operations whose document may differ between two views, given the records written
+ * between them (ids by collection; an id may be listed under a collection it is not in): the
+ * operations written, those under a path written, under a service written (through its paths),
+ * and those owning a parameter written, all as the old view and the new one have them.
+ */
+function touchedOperations(before: VersionView, after: VersionView, written: ReadonlyMap<string, ReadonlySet<string>>): Set<string> {
+  const touched = new Set<string>();
+  const underPath = (view: VersionView, pathId: string) => {
+    for (const operation of view.ownedBy('operations', pathId)) if (operation['pathId'] === pathId) touched.add(operation.id);
+  };
+  for (const view of [before, after]) {
+    for (const id of written.get('operations') ?? []) if (view.byId('operations', id)) touched.add(id);
+    for (const id of written.get('paths') ?? []) underPath(view, id);
+    for (const id of written.get('services') ?? []) {
+      if (!view.byId('services', id)) continue;
+      for (const path of view.ownedBy('paths', id)) if (path['serviceId'] === id) underPath(view, path.id);
+    }
+    for (const id of written.get('parameters') ?? []) {
+      const parameter = view.byId('parameters', id);
+      const owner = parameter && parameterOwner(parameter);
+      if (owner === undefined) continue;
+      if (view.byId('operations', owner)) touched.add(owner);
+      else underPath(view, owner);
+    }
+  }
+  return touched;
 }
 
 /** What an operation is called, as indexed and embedded: its title (title.ts), or nothing. */

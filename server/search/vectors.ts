@@ -5,6 +5,7 @@
 // then the database, then the model through one queue in the process, where a search's few new
 // operations and its query go first and an import's thousands wait behind.
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { Binary, type AnyBulkWriteOperation, type Collection, type Db } from 'mongodb';
 import type { CatalogRecord } from '../store/records.ts';
 import type { VersionView } from './endpoints.ts';
@@ -18,6 +19,14 @@ export const INLINE_EMBEDDINGS = 16;
 const TURN = 32;
 /** Keys per `$in` read. */
 const READ_CHUNK = 1000;
+/**
+ * Up to this many keys are read one `_id` at a time, at once: FerretDB 1.24 finds an `_id`
+ * equality through its primary key but scans the whole collection for `_id: {$in}` (180 ms at
+ * 2,700 vectors on a loaded machine, most of the first search after a one-record write).
+ */
+const READ_BY_ID = 32;
+/** Query vectors kept, by query text: a query asked again (an agent's retry, a popular ask) is not embedded again. */
+const QUERIES_KEPT = 1000;
 
 interface VectorDocument { _id: string; model: string; vector: Binary; createdAt: Date }
 
@@ -31,12 +40,30 @@ export function embeddingText(view: VersionView, operation: CatalogRecord, title
 /** An empty table of the view's operations (those with a path), keyed by model and text. */
 export function vectorTableOf(view: VersionView, modelSha: string, titleOf: (operation: CatalogRecord) => string): VectorTable {
   const texts = new Map<string, { key: string; text: string }>();
-  for (const operation of view.of('operations')) {
-    if (!view.byId('paths', operation['pathId'])) continue;
-    const text = embeddingText(view, operation, titleOf(operation));
-    texts.set(operation.id, { key: `${modelSha}:${createHash('sha256').update(text).digest('base64url')}`, text });
-  }
+  for (const operation of view.of('operations')) textOf(texts, view, operation, modelSha, titleOf);
   return new VectorTable(texts);
+}
+
+/**
+ * The table of `view` from a previous one where only the `changed` operations' texts may differ
+ * (a patched index's, ranking.ts): the others' texts and vectors are taken as they are.
+ */
+export function patchedVectorTable(previous: VectorTable, changed: ReadonlySet<string>, view: VersionView, modelSha: string, titleOf: (operation: CatalogRecord) => string): VectorTable {
+  const texts = new Map([...previous.texts].filter(([id]) => !changed.has(id)));
+  for (const id of changed) {
+    const operation = view.byId('operations', id);
+    if (operation) textOf(texts, view, operation, modelSha, titleOf);
+  }
+  const table = new VectorTable(texts);
+  for (const [id, vector] of previous.vectors) if (!changed.has(id)) table.vectors.set(id, vector);
+  return table;
+}
+
+/** Adds the operation's text and key to `texts` when its path is in the view. */
+function textOf(texts: Map<string, { key: string; text: string }>, view: VersionView, operation: CatalogRecord, modelSha: string, titleOf: (operation: CatalogRecord) => string): void {
+  if (!view.byId('paths', operation['pathId'])) return;
+  const text = embeddingText(view, operation, titleOf(operation));
+  texts.set(operation.id, { key: `${modelSha}:${createHash('sha256').update(text).digest('base64url')}`, text });
 }
 
 /** One version's vectors as they arrive: the text key of each operation, and its vector once had. */
@@ -64,6 +91,7 @@ export class SearchVectors {
   readonly #log: (message: string, fields?: Record<string, unknown>) => void;
   readonly #pending = new Map<string, Wanted>();
   readonly #queue: Wanted[] = [];
+  readonly #queries = new LRUCache<string, Float32Array>({ max: QUERIES_KEPT });
   #draining = false;
   /** Operation texts this process embedded (the vector cache's tests count them), and the time the model took. */
   embedded = 0;
@@ -108,10 +136,14 @@ export class SearchVectors {
     return this.#model ?? undefined;
   }
 
-  /** A table for the view's operations (keys only); `fill` brings their vectors. */
-  tableOf(view: VersionView, titleOf: (operation: CatalogRecord) => string): VectorTable | undefined {
+  /**
+   * A table for the view's operations (keys only); `fill` brings their vectors. From a previous
+   * table where only the `changed` operations may differ, when there is one (a patched index).
+   */
+  tableOf(view: VersionView, titleOf: (operation: CatalogRecord) => string, from?: { table: VectorTable; changed: ReadonlySet<string> }): VectorTable | undefined {
     const model = this.model;
-    return model ? vectorTableOf(view, model.modelSha, titleOf) : undefined;
+    if (!model) return undefined;
+    return from ? patchedVectorTable(from.table, from.changed, view, model.modelSha, titleOf) : vectorTableOf(view, model.modelSha, titleOf);
   }
 
   /**
@@ -145,16 +177,24 @@ export class SearchVectors {
     else void Promise.allSettled(arriving);
   }
 
-  /** The query's vector, ahead of any queued operations. */
+  /** The query's vector, ahead of any queued operations; kept for the next time it is asked. */
   async query(text: string): Promise<Float32Array | undefined> {
     const model = this.model;
     if (!model) return undefined;
+    const kept = this.#queries.get(text);
+    if (kept) return kept;
     const [vector] = await model.embed([text]);
+    if (vector) this.#queries.set(text, vector);
     return vector;
   }
 
   async #read(keys: readonly string[]): Promise<Map<string, Float32Array>> {
     const found = new Map<string, Float32Array>();
+    if (keys.length <= READ_BY_ID) {
+      const documents = await Promise.all(keys.map((key) => this.#collection.findOne({ _id: key }, { projection: { vector: 1 } })));
+      for (const document of documents) if (document) found.set(document._id, vectorOf(document.vector));
+      return found;
+    }
     for (let start = 0; start < keys.length; start += READ_CHUNK) {
       const documents = await this.#collection.find({ _id: { $in: keys.slice(start, start + READ_CHUNK) } }, { projection: { vector: 1 } }).toArray();
       for (const document of documents) found.set(document._id, vectorOf(document.vector));
@@ -197,8 +237,12 @@ export class SearchVectors {
           const vectors = await model.embed(turn.map((wanted) => wanted.text));
           this.embedMs += performance.now() - started;
           this.embedded += turn.length;
-          await this.#store(model.modelSha, turn.map((wanted, i) => [wanted.key, vectors[i]!] as const));
+          // Handed out first, stored after: a search waiting for its few new operations does not
+          // wait for the write too (on FerretDB an upsert can wait behind an import's writes).
           turn.forEach((wanted, i) => wanted.resolve(vectors[i]!));
+          await this.#store(model.modelSha, turn.map((wanted, i) => [wanted.key, vectors[i]!] as const)).catch((error: unknown) => {
+            this.#log('search vectors: a turn of embeddings could not be stored; another instance or restart embeds them again', { error: String(error) });
+          });
         } catch (error) {
           this.#log('search vectors: a turn of embeddings failed; those operations are found by the index alone until the next write', { error: String(error) });
           for (const wanted of turn) wanted.reject(error);

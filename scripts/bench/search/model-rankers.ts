@@ -76,7 +76,7 @@ export async function fusedRanker(view: VersionView, fusion: Fusion = FUSION, na
   const vectorOf = queryVectors(embedder);
   return {
     name,
-    rank: async (query: string, scope: Scope | undefined, limit: number) => index.answer({ query, limit, vector: await vectorOf(query), fusion, ...(scope ? { service: scope.slug } : {}) })
+    rank: async (query: string, scope: Scope | undefined, limit: number) => index.answer({ query, limit, vector: await vectorOf(query), fusion, ...(scope ? { serviceId: scope.serviceId } : {}) })
       .hits.map((hit) => String((hit['operation'] as { operationId: unknown }).operationId)),
   };
 }

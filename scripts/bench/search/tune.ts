@@ -17,12 +17,13 @@ const index = await VersionIndex.of(view);
 const { table, embedder, embedded, embedSeconds } = await filledTable(view);
 index.vectors = table;
 console.log(`${table.texts.size} operations; ${embedded} embedded now in ${embedSeconds.toFixed(1)} s`);
+const serviceIds = new Map(view.of('services').map((service) => [String(service['slug']), service.id]));
 const queries = new Map<string, Float32Array>();
 for (const task of TUNING.tasks) if (!queries.has(task.ask)) queries.set(task.ask, (await embedder.embed([task.ask]))[0]!);
 
 function outcomes(fusion: Fusion | undefined, filtered: boolean): Outcome[] {
   return TUNING.tasks.map((task) => {
-    const answer = index.answer({ query: task.ask, limit: 20, ...(fusion ? { vector: queries.get(task.ask)!, fusion } : {}), ...(filtered ? { service: task.service } : {}) });
+    const answer = index.answer({ query: task.ask, limit: 20, ...(fusion ? { vector: queries.get(task.ask)!, fusion } : {}), ...(filtered ? { serviceId: serviceIds.get(task.service)! } : {}) });
     const top = answer.hits.map((hit) => String((hit['operation'] as { operationId: unknown }).operationId));
     const rank = top.findIndex((operationId) => task.expected.includes(operationId)) + 1;
     return { task, half: 'tuning', rank, recall10: 0, top };

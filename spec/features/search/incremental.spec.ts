@@ -1,5 +1,6 @@
 // After a small write, the next search reads back only the records written (listed on the
-// version document beside its revision, store/revisions.ts), not the collections written, and
+// version document beside its revision, store/revisions.ts), not the collections written,
+// makes anew only the documents of the operations they touch (not the whole index), and
 // answers exactly what an index built from scratch answers. Instance `a` keeps the index, `b`
 // writes; `a`'s build counters prove which path was taken, so a silent fall back fails here.
 import { expect } from 'chai';
@@ -82,7 +83,10 @@ describe('search: the records of a small write are read back, not whole collecti
     await seen(tenant, 'post', `operations/${String(zebras['id'])}`, replacement(zebras, { operationId: 'feedGiraffes', summary: 'Feed the giraffes' }));
     expect(await hits(tenant, 'zebra')).to.deep.equal([]);
     expect(await hits(tenant, 'giraffe')).to.deep.equal(['feedGiraffes']);
+    // Only the written operation's document is made anew, not the version's (a whole build).
+    const indexed = a.runtime.searchIndexes.indexedDocuments;
     await seen(tenant, 'patch', `operations/${String(statusId)}`, { summary: 'Okapi probe' });
+    expect(a.runtime.searchIndexes.indexedDocuments - indexed).to.equal(1);
     expect(await hits(tenant, 'okapi')).to.deep.equal(['getStatus']);
     await seen(tenant, 'delete', `operations/${String(zebras['id'])}`);
     expect(await hits(tenant, 'giraffe')).to.deep.equal([]);

@@ -78,4 +78,13 @@ describe('search: vectors made once, kept in the database, fused into every inst
     expect(found.ids[0]).to.equal('UpdateAuthTokenPromotion');
     expect(vectorsOf(a).embedded - before, 'the one operation written').to.equal(1);
   });
+
+  it('embeds a query asked again only once', async () => {
+    const model = vectorsOf(a).model!;
+    const before = model.embedded;
+    const first = await search(a, tenant.prefixes.V, 'rotate the secondary auth token of an account');
+    expect(model.embedded - before).to.equal(1);
+    expect(await search(a, tenant.prefixes.V, 'rotate the secondary auth token of an account')).to.deep.equal(first);
+    expect(model.embedded - before, 'asked again').to.equal(1);
+  });
 });

@@ -1,0 +1,135 @@
+// A version's search index patched after a write (VersionIndex.patched, server/search/ranking.ts):
+// only the documents of the operations the written records touch are made anew, and the
+// patched index answers exactly what an index built from scratch on the same records answers,
+// for any mix of writes to operations, paths, services and parameters. A patch of an index that
+// is no longer its engine's latest is a whole build, so two patches never change one engine.
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { SEARCH_COLLECTIONS, viewFrom, type Name, type VersionView } from '../../server/search/endpoints.ts';
+import { VersionIndex } from '../../server/search/ranking.ts';
+import { patchedVectorTable, vectorTableOf } from '../../server/search/vectors.ts';
+import type { CatalogRecord } from '../../server/store/records.ts';
+import { titleOf } from '../../server/search/ranking.ts';
+
+const WORDS = ['invoice', 'zebra', 'refund', 'customer', 'okapi', 'charge', 'list', 'create', 'delete', 'status', 'giraffe', 'payment'];
+const QUERIES = ['invoice', 'zebra refund', 'create a customer', 'delete okapi', 'list payments', 'status', 'giraffe charge', 'svc1'];
+
+type Records = Record<Name, CatalogRecord[]>;
+
+const record = (id: string, fields: Record<string, unknown>): CatalogRecord => ({ id, versionId: 'v', ...fields }) as CatalogRecord;
+
+/** A version of `size` operations over a few paths and two services, with parameters. */
+function version(size: number): Records {
+  const services = [record('svc0', { slug: 'svc0', name: 'Service zero' }), record('svc1', { slug: 'svc1', name: 'Service one' })];
+  const paths = Array.from({ length: Math.ceil(size / 2) }, (_, i) => record(`path${i}`, { serviceId: `svc${i % 2}`, path: `/${WORDS[i % WORDS.length]}s/{id}/${WORDS[(i * 5) % WORDS.length]}` }));
+  const operations = Array.from({ length: size }, (_, i) => record(`op${i}`, {
+    pathId: `path${Math.floor(i / 2)}`, method: ['get', 'post', 'put', 'delete'][i % 4], operationId: `${WORDS[i % WORDS.length]}${WORDS[(i * 7) % WORDS.length]}${i}`,
+    ...(i % 3 === 0 ? { description: `Does ${WORDS[(i * 3) % WORDS.length]} things. More text.` } : { summary: `The ${WORDS[(i * 11) % WORDS.length]} of a ${WORDS[i % WORDS.length]}` }),
+  }));
+  const parameters = Array.from({ length: size }, (_, i) => record(`par${i}`, i % 2 === 0 ? { operationId: `op${i}`, name: WORDS[(i * 5) % WORDS.length] } : { pathId: `path${Math.floor(i / 2)}`, name: `${WORDS[i % WORDS.length]}Id` }));
+  return { services, paths, operations, parameters, servers: [], 'security-schemes': [], requests: [] };
+}
+
+const viewOf = (records: Records): VersionView => viewFrom('v', SEARCH_COLLECTIONS.map((name) => [name, [...records[name]]] as const));
+
+/** One write: a record of a collection replaced with other words, created, or deleted. */
+const write = fc.record({
+  collection: fc.constantFrom<Name>('operations', 'paths', 'services', 'parameters'),
+  at: fc.nat(),
+  kind: fc.constantFrom('replace', 'create', 'delete'),
+  word: fc.constantFrom(...WORDS),
+});
+
+interface Write { collection: Name; at: number; kind: string; word: string }
+
+function applied(records: Records, writes: readonly Write[]): { records: Records; written: Map<string, Set<string>> } {
+  const next = Object.fromEntries(SEARCH_COLLECTIONS.map((name) => [name, [...records[name]]])) as Records;
+  const written = new Map<string, Set<string>>();
+  writes.forEach(({ collection, at, kind, word }, n) => {
+    const list = next[collection];
+    const ids = written.get(collection) ?? new Set<string>();
+    written.set(collection, ids);
+    if (kind === 'create' || list.length === 0) {
+      const id = `new-${collection}-${n}`;
+      const owner = next.operations[at % Math.max(1, next.operations.length)];
+      const fields: Record<Name, Record<string, unknown>> = {
+        operations: { pathId: next.paths[at % Math.max(1, next.paths.length)]?.id, method: 'post', operationId: `${word}New${n}`, summary: `New ${word}` },
+        paths: { serviceId: 'svc0', path: `/${word}/new${n}` },
+        services: { slug: `${word}-svc`, name: `${word} service` },
+        parameters: { operationId: owner?.id, name: `${word}Filter` },
+        servers: {}, 'security-schemes': {}, requests: {},
+      };
+      list.push(record(id, fields[collection]));
+      ids.add(id);
+      return;
+    }
+    const target = list[at % list.length]!;
+    ids.add(target.id);
+    if (kind === 'delete') list.splice(list.indexOf(target), 1);
+    else {
+      const changes: Record<Name, Record<string, unknown>> = {
+        operations: { summary: `Now ${word}`, operationId: `${word}Changed${n}`, ...(at % 2 === 0 ? { pathId: next.paths[at % next.paths.length]?.id } : {}) },
+        paths: { path: `/${word}s/{id}`, ...(at % 2 === 0 ? { serviceId: 'svc1' } : {}) },
+        services: { name: `${word} works`, slug: `${word}-works` },
+        parameters: at % 2 === 0 ? { name: `${word}Param` } : { operationId: undefined, pathId: next.paths[at % next.paths.length]?.id, name: `${word}Key` },
+        servers: {}, 'security-schemes': {}, requests: {},
+      };
+      list[list.indexOf(target)] = record(target.id, { ...target, ...changes[collection] });
+    }
+  });
+  return { records: next, written };
+}
+
+const answers = (index: VersionIndex) => QUERIES.map((query) => index.search({ query, limit: 50 }));
+
+describe('search index patched after a write', () => {
+  it('answers what an index built from scratch answers, after any writes', async () => {
+    await fc.assert(fc.asyncProperty(fc.array(write, { minLength: 1, maxLength: 6 }), async (writes) => {
+      const records = version(40);
+      const kept = await VersionIndex.of(viewOf(records));
+      const { records: after, written } = applied(records, writes);
+      const patched = await kept.patched(viewOf(after), written);
+      expect(patched.changed, 'patched in place').to.not.equal(undefined);
+      expect(answers(patched)).to.deep.equal(answers(await VersionIndex.of(viewOf(after))));
+    }), { numRuns: 60 });
+  });
+
+  it('makes anew only the documents of the operations touched', async () => {
+    const records = version(400);
+    const kept = await VersionIndex.of(viewOf(records));
+    const { records: after, written } = applied(records, [{ collection: 'operations', at: 7, kind: 'replace', word: 'zebra' }]);
+    const patched = await kept.patched(viewOf(after), written);
+    expect([...patched.changed!]).to.deep.equal(['op7']);
+    // A path's write touches the operations under it.
+    const { records: again, written: path } = applied(after, [{ collection: 'paths', at: 3, kind: 'replace', word: 'okapi' }]);
+    expect([...(await patched.patched(viewOf(again), path)).changed!].sort()).to.deep.equal(['op6', 'op7']);
+  });
+
+  it('builds whole when the index was patched already, and the older index answers from its own operations', async () => {
+    const records = version(40);
+    const kept = await VersionIndex.of(viewOf(records));
+    const before = answers(kept);
+    const { records: after, written } = applied(records, [{ collection: 'operations', at: 0, kind: 'delete', word: 'zebra' }, { collection: 'operations', at: 0, kind: 'create', word: 'giraffe' }]);
+    const first = await kept.patched(viewOf(after), written);
+    expect(first.changed).to.not.equal(undefined);
+    const second = await kept.patched(viewOf(after), written);
+    expect(second.changed, 'a whole build').to.equal(undefined);
+    expect(answers(second)).to.deep.equal(answers(first));
+    // The older index never answers an operation it does not have (the created one), nor the deleted one.
+    const ids = new Set(records.operations.map((operation) => operation.id));
+    for (const hits of answers(kept)) for (const hit of hits) expect(ids.has((hit['operation'] as { id: string }).id)).to.equal(true);
+    expect(answers(kept).flat().some((hit) => (hit['operation'] as { id: string }).id === 'op0')).to.equal(false);
+    expect(before.flat().some((hit) => (hit['operation'] as { id: string }).id === 'op0')).to.equal(true);
+  });
+
+  it('keeps the vectors and texts of the operations not touched', async () => {
+    const records = version(40);
+    const table = vectorTableOf(viewOf(records), 'sha', titleOf);
+    for (const id of table.texts.keys()) table.vectors.set(id, Float32Array.of(1));
+    const { records: after } = applied(records, [{ collection: 'operations', at: 5, kind: 'replace', word: 'okapi' }]);
+    const patched = patchedVectorTable(table, new Set(['op5']), viewOf(after), 'sha', titleOf);
+    expect(patched.texts).to.deep.equal(vectorTableOf(viewOf(after), 'sha', titleOf).texts);
+    expect(patched.vectors.has('op5')).to.equal(false);
+    expect(patched.vectors.size).to.equal(table.vectors.size - 1);
+  });
+});
