@@ -44,7 +44,7 @@ const PAGE = `<!doctype html>
 <link rel="stylesheet" href="${ASSETS_PATH}/swagger-ui.css">
 </head>
 <body>
-<div id="swagger-ui"></div>
+<div id="swagger-ui" data-url="${OPENAPI_PATH}"></div>
 <script src="${ASSETS_PATH}/swagger-ui-bundle.js"></script>
 <script src="${ASSETS_PATH}/${INIT_SCRIPT}"></script>
 </body>

@@ -9,7 +9,8 @@ import { LRUCache } from 'lru-cache';
 import type { RecordStore } from '../store/records.ts';
 import { writtenBetween, type Revision, type Revisions } from '../store/revisions.ts';
 import { emptyView, patchedView, refreshedView, SEARCH_COLLECTIONS, viewOf, type Name } from './endpoints.ts';
-import { titleOf, VersionIndex, type Ranking, type SearchOptions } from './ranking.ts';
+import { titleOf } from './documents.ts';
+import { VersionIndex, type Ranking, type SearchOptions } from './ranking.ts';
 import type { SearchVectors } from './vectors.ts';
 
 /** Operations indexed in one process at most: about 90 MB of heap per 10,000 with their records (docs/scaling.md). */

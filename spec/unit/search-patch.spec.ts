@@ -9,7 +9,7 @@ import { SEARCH_COLLECTIONS, viewFrom, type Name, type VersionView } from '../..
 import { VersionIndex } from '../../server/search/ranking.ts';
 import { patchedVectorTable, vectorTableOf } from '../../server/search/vectors.ts';
 import type { CatalogRecord } from '../../server/store/records.ts';
-import { titleOf } from '../../server/search/ranking.ts';
+import { titleOf } from '../../server/search/documents.ts';
 
 const WORDS = ['invoice', 'zebra', 'refund', 'customer', 'okapi', 'charge', 'list', 'create', 'delete', 'status', 'giraffe', 'payment'];
 const QUERIES = ['invoice', 'zebra refund', 'create a customer', 'delete okapi', 'list payments', 'status', 'giraffe charge', 'svc1'];

@@ -10,7 +10,8 @@ import type { VersionView } from '../../../server/search/endpoints.ts';
 import { FUSION, nearest, type Fusion } from '../../../server/search/fusion.ts';
 import { Embedder } from '../../../server/search/model/embedder.ts';
 import { fetchDefaultModel, PINNED_FILES } from '../../../server/search/model/files.ts';
-import { titleOf, VersionIndex } from '../../../server/search/ranking.ts';
+import { titleOf } from '../../../server/search/documents.ts';
+import { VersionIndex } from '../../../server/search/ranking.ts';
 import { vectorTableOf, type VectorTable } from '../../../server/search/vectors.ts';
 import type { Ranker, Scope } from './rankers.ts';
 
