@@ -23,8 +23,12 @@ export interface Target {
   projectSlug: string;
 }
 
-/** How long one request may take before the check calls it stalled (issue 25: "answers within seconds"). */
-export const ANSWER_WITHIN_MS = 60_000;
+/**
+ * How long one request may take before the check calls it stalled (issue 25: "answers within
+ * seconds"); REGRESSION_ANSWER_MS raises it for the largest descriptions on a loaded machine
+ * (Microsoft Graph beta's first import alone takes 65 to 110 s on two shared cores).
+ */
+export const ANSWER_WITHIN_MS = Number(process.env['REGRESSION_ANSWER_MS'] ?? 60_000);
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 /** A path no real description has, inserted before all others. */

