@@ -36,7 +36,7 @@ export const PIPELINE_OUTCOMES: readonly number[] = [InvalidRequest, Unauthorize
 
 export function handlerFor(route: Route, parts: PipelineParts): (req: Request, res: Response) => Promise<void> {
   const { schemas, versions } = parts;
-  const checkQuery = route.checksOwnQuery ? undefined : compileQueryCheck(schemas.coercingAjv, route.doc.query ?? []);
+  const checkQuery = compileQueryCheck(schemas.coercingAjv, route.doc.query ?? []);
   return async (req, res) => {
     // One budget for the request's database work; reading the body does not count against it.
     const deadline = new Deadline(parts.dbTimeoutMs);
@@ -45,7 +45,7 @@ export function handlerFor(route: Route, parts: PipelineParts): (req: Request, r
     const address = route.target === 'project' ? undefined : versionAddress(schemas, route.target, (part) => req.params[part] as string);
     const projectRef = route.target === 'project' ? checked(schemas.checkProjectRef, req.params['projectRef'] as string, 'projectRef') : '';
     const id = route.checkId ? checked(route.checkId, req.params['id'] as string, 'id') : '';
-    const query = checkQuery ? checkQuery(req.query) : req.query;
+    const query = checkQuery(req.query);
     const reach = { credential, access: route.access, versions, deadline };
     const version = address && await reachVersion(address, reach);
     const projectId = version ? version.projectId : await reachProject(projectRef, reach);

@@ -54,7 +54,7 @@ function documentRoute(route: RecordRoute, example: Record<string, unknown> | un
         return {
           operationId: `list${pascal(collection.title)}${suffix}`,
           summary: `List ${many}`,
-          query: listQuery(collection),
+          query: listParameters(collection),
           errors: [],
         };
       case 'create':
@@ -121,29 +121,39 @@ const ACTION_NOTES: Readonly<Record<RecordRoute['action']['name'], string>> = {
   delete: 'A second delete of the same id is 404.',
 };
 
-function listQuery(collection: CompiledCollection): QueryParameter[] {
+/** The list's query parameters: the pipeline checks each by its schema here and hands the work typed values. */
+export function listParameters(collection: CompiledCollection): QueryParameter[] {
   const sortable = [...collection.sortable].join(', ');
   return [
     {
       name: 'cursor',
       description: `Continue from this ${collection.record} id: the \`nextCursor\` of the previous page. Sorted by \`id\` alone, any id resumes, even one whose ${collection.record} is gone. Under any other sort the service must know where the id sat: a \`nextCursor\` it handed out in the last ${CURSOR_POSITION_TTL_MS / 60_000} minutes, or the id of ${aOrAn(collection.record)} that exists; else 400 (\`details\` names \`cursor\`): start again from the first page.`,
       schema: { $ref: `${collection.schemaId}#/properties/id` },
+      invalid: `must be ${aOrAn(collection.record)} id (${collection.idPrefix}…)`,
     },
-    { name: 'limit', description: `Page size, 1 to ${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
+    {
+      name: 'limit',
+      description: `Page size, 1 to ${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`,
+      schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+      invalid: `must be an integer from 1 to ${MAX_LIMIT}`,
+    },
     {
       name: 'sort',
       description: `Sort keys, comma-separated (or the parameter repeated): a field for ascending, \`-field\` for descending. Sortable: ${sortable}. A field given twice is 400. \`id\` is always the last tie-breaker; the default order is \`id\` ascending.`,
-      schema: { type: 'string', pattern: sortPattern(collection), examples: [collection.sortable.has('updatedAt') ? '-updatedAt' : '-id'] },
+      schema: { type: 'array', items: { type: 'string', pattern: sortPattern(collection) }, examples: [[collection.sortable.has('updatedAt') ? '-updatedAt' : '-id']] },
+      invalid: `must be sortable fields, comma-separated, each with - for descending; sortable: ${sortable}`,
     },
     {
       name: 'updatedAfter',
-      description: 'Only records written after this instant (exclusive; ISO 8601 date-time), for sync clients pulling what changed since their last sync.',
+      description: 'Only records written after this instant (exclusive; RFC 3339 date-time with a time zone), for sync clients pulling what changed since their last sync.',
       schema: { type: 'string', format: 'date-time' },
+      invalid: 'must be an RFC 3339 date-time with a time zone, e.g. 2026-01-31T12:00:00.000Z',
     },
-    ...[...collection.filters.keys()].map((field) => ({
+    ...[...collection.filters].map(([field, fromText]): QueryParameter => ({
       name: field,
       description: `Only ${collection.title.toLowerCase()} whose \`${field}\` equals this value (typed by the field: numbers and booleans as such, \`null\` for null or missing).`,
       schema: { $ref: `${collection.schemaId}#/properties/${field}` },
+      fromText,
     })),
   ];
 }

@@ -3,10 +3,10 @@ import { InvalidRequest } from '../errors.ts';
 import { CursorGone } from '../store/records.ts';
 import type { RecordAction } from './context.ts';
 import type { PaginationMetadata } from '../schemas/generated/types.ts';
-import { parseListQuery } from './list-query.ts';
+import { listQueryOf, type ListValues } from './list-query.ts';
 
 export const list: RecordAction = async ({ store, version, query }) => {
-  const listQuery = parseListQuery(store.collection, version.versionId, query);
+  const listQuery = listQueryOf(store.collection, version.versionId, query as ListValues);
   try {
     const page = await store.list(listQuery);
     return {

@@ -25,6 +25,12 @@ export interface QueryParameter {
   invalid?: string;
   /** What a missing required parameter is told; default `is required`. */
   missing?: string;
+  /**
+   * Types the text itself instead of Ajv's coercion, then checks the value by the same schema
+   * (a record filter, where the text `null` means null). A schema of `type: array` takes the
+   * parameter repeated (`sort=a&sort=b`), as OpenAPI's default form style says.
+   */
+  fromText?: (text: string) => { value: unknown } | { problem: string };
 }
 
 export interface SuccessResponse {

@@ -69,7 +69,7 @@ interface ContextBase<Query extends QueryValues> {
   /** The item id of item routes, already checked. */
   id: string;
   body: unknown;
-  /** The query, checked by the route's `doc.query` schemas (unless it checks its own). */
+  /** The query, checked and typed by the route's `doc.query` schemas; any parameter they do not name is 400. */
   query: Query;
   /** Forgets a version this process cached (it was deleted). */
   forgetVersion(versionId: string): void;
@@ -94,12 +94,6 @@ interface RouteBase {
   access: Access;
   /** Whether it reads a JSON body, an API description (JSON or YAML, under IMPORT_BODY_LIMIT), or a body of its own kind. */
   body: false | 'json' | 'document' | BodyReader;
-  /**
-   * The work checks the query string itself (lists: repeated `sort`, per-collection filters and
-   * their messages). Otherwise the parameters taken are those of `doc.query`, each given once and
-   * checked by its schema; any other is 400 naming it.
-   */
-  checksOwnQuery?: boolean;
   /** The `:id` parameter's check, for item routes. */
   checkId?: Check;
   /**

@@ -10,7 +10,7 @@ import { startService, givenTenant, bearer, type TestService, type Tenant } from
 import { expectInvalid } from '../support/expect.ts';
 import { testDatabase, withDatabaseName } from '../support/database.ts';
 import { recordOrder, type SortKey } from '../support/bson-order.ts';
-import { parseListQuery } from '../../server/records/list-query.ts';
+import { listQueryReader } from '../support/list-query.ts';
 import { newId } from '../../server/ids.ts';
 import { RecordStore } from '../../server/store/records.ts';
 import type { CompiledCollection } from '../../server/schemas/registry.ts';
@@ -502,6 +502,7 @@ describe('List: query parameters and keyset pagination', () => {
     let spy: MongoClient;
     let spyStore: RecordStore;
     let collection: CompiledCollection;
+    let readQuery: ReturnType<typeof listQueryReader>;
     let version: Awaited<ReturnType<typeof freshVersion>>;
     let models: PathModel[];
     const finds: Document[] = [];
@@ -515,6 +516,7 @@ describe('List: query parameters and keyset pagination', () => {
       });
       await spy.connect();
       collection = paths.collection;
+      readQuery = listQueryReader(service.runtime.schemas, collection);
       spyStore = new RecordStore(spy.db(database.name), collection);
       version = await freshVersion();
       models = await seed(version.id, Array.from({ length: 40 }, (_, index) => aPath({
@@ -532,7 +534,7 @@ describe('List: query parameters and keyset pagination', () => {
       const cursors: string[] = [];
       let cursor: string | undefined;
       do {
-        const result = await spyStore.list(parseListQuery(collection, version.id, { ...query, limit: String(LIMIT), ...(cursor && { cursor }) }));
+        const result = await spyStore.list(readQuery(version.id, { ...query, limit: String(LIMIT), ...(cursor && { cursor }) }));
         cursor = result.nextCursor ?? undefined;
         if (cursor) cursors.push(cursor);
         expect(cursors.length, 'pages never end').to.be.below(models.length + 1);

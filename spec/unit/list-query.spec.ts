@@ -2,7 +2,8 @@
 // simple query parser hands it over (strings, arrays for repeated parameters), against the
 // collections loaded from schemas/ (decisions.md, List).
 import { expect } from 'chai';
-import { parseListQuery, DEFAULT_LIMIT, MAX_LIMIT } from '../../server/records/list-query.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../../server/records/list-query.ts';
+import { listQueryReader } from '../support/list-query.ts';
 import { InvalidRequest } from '../../server/errors.ts';
 import { loadSchemaRegistry, type CompiledCollection } from '../../server/schemas/registry.ts';
 
@@ -11,7 +12,7 @@ const PATH_ID = 'path_01HAAAAAAAAAAAAAAAAAAAAAAA';
 const SERVICE_ID = 'svc_01HBBBBBBBBBBBBBBBBBBBBBBB';
 const OPERATION_ID = 'op_01HCCCCCCCCCCCCCCCCCCCCCCC';
 
-describe('list query parameters (parseListQuery)', () => {
+describe('list query parameters (checked by the list\'s documented schemas, then read as the store\'s query)', () => {
   const schemas = loadSchemaRegistry();
   const paths = collectionNamed('paths');
   const requests = collectionNamed('requests');
@@ -37,7 +38,10 @@ describe('list query parameters (parseListQuery)', () => {
     return details[0]!.message;
   }
 
-  const parsePaths = (query: Record<string, unknown>) => parseListQuery(paths, VERSION_ID, query);
+  const readPaths = listQueryReader(schemas, paths);
+  const readRequests = listQueryReader(schemas, requests);
+  const parsePaths = (query: Record<string, unknown>) => readPaths(VERSION_ID, query);
+  const parseRequests = (query: Record<string, unknown>) => readRequests(VERSION_ID, query);
 
   it('without parameters: first page of 50, id ascending, no filter', () => {
     expect(parsePaths({})).to.deep.equal({
@@ -138,10 +142,10 @@ describe('list query parameters (parseListQuery)', () => {
     });
 
     it('Requests: its own scalar fields', () => {
-      const parsed = parseListQuery(requests, VERSION_ID, { sort: 'contentMediaType,-operationId' });
+      const parsed = parseRequests({ sort: 'contentMediaType,-operationId' });
       expect(parsed.sort).to.deep.equal([key('contentMediaType'), key('operationId', -1), key('id')]);
       for (const field of ['headers', 'schema', 'examples', 'descriptionBlocks', 'kvStorage', 'path']) {
-        refused('sort', () => parseListQuery(requests, VERSION_ID, { sort: field }));
+        refused('sort', () => parseRequests({ sort: field }));
       }
     });
   });
@@ -152,14 +156,14 @@ describe('list query parameters (parseListQuery)', () => {
     });
 
     it('Requests: operationId by equality', () => {
-      expect(parseListQuery(requests, VERSION_ID, { operationId: OPERATION_ID }).filters).to.deep.equal({ operationId: OPERATION_ID });
+      expect(parseRequests({ operationId: OPERATION_ID }).filters).to.deep.equal({ operationId: OPERATION_ID });
     });
 
     it('refuses a malformed value, naming the filter', () => {
       refused('serviceId', () => parsePaths({ serviceId: 'svc_short' }));
       refused('serviceId', () => parsePaths({ serviceId: OPERATION_ID }));
       refused('serviceId', () => parsePaths({ serviceId: '' }));
-      refused('operationId', () => parseListQuery(requests, VERSION_ID, { operationId: SERVICE_ID }));
+      refused('operationId', () => parseRequests({ operationId: SERVICE_ID }));
     });
 
     it('refuses a repeated filter', () => {
@@ -168,7 +172,7 @@ describe('list query parameters (parseListQuery)', () => {
 
     it("refuses the other collection's filter", () => {
       refused('operationId', () => parsePaths({ operationId: OPERATION_ID }));
-      refused('serviceId', () => parseListQuery(requests, VERSION_ID, { serviceId: SERVICE_ID }));
+      refused('serviceId', () => parseRequests({ serviceId: SERVICE_ID }));
     });
   });
 
@@ -180,7 +184,7 @@ describe('list query parameters (parseListQuery)', () => {
         const query = Object.create(null) as Record<string, unknown>;
         query[name] = 'x';
         const message = refused(name, () => parsePaths(query));
-        expect(message).to.include('cursor, limit, sort, serviceId, path, updatedAfter');
+        expect(message).to.include('cursor, limit, sort, updatedAfter, serviceId, path');
       });
     }
 

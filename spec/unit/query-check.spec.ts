@@ -7,12 +7,12 @@ import { compileQueryCheck } from '../../server/pipeline/query.ts';
 import type { QueryParameter } from '../../server/routes/documentation.ts';
 import { loadSchemaRegistry, SCHEMA_BASE } from '../../server/schemas/registry.ts';
 
-function refusal(run: () => void): unknown {
+function refusal(run: () => void): Array<{ field: string; message: string }> {
   try {
     run();
   } catch (error) {
     expect(error).to.be.instanceOf(InvalidRequest);
-    return (error as InvalidRequest).details;
+    return (error as InvalidRequest).details as Array<{ field: string; message: string }>;
   }
   throw new Error('expected a refusal');
 }
@@ -45,7 +45,7 @@ describe('a route query string checked by its documented schemas', () => {
   });
 
   it('refuses a parameter the route does not document, naming it', () => {
-    expect(refusal(() => check({ service: 'a', other: '5' }))).to.deep.equal([{ field: 'other', message: 'is not a query parameter of this operation' }]);
+    expect(refusal(() => check({ service: 'a', other: '5' }))).to.deep.equal([{ field: 'other', message: 'is not a query parameter of this operation (this operation takes service, dryRun, limit)' }]);
   });
 
   it('refuses a parameter given twice (Express makes it an array), naming it', () => {
@@ -53,10 +53,46 @@ describe('a route query string checked by its documented schemas', () => {
   });
 
   it('reports an unknown parameter before a repeated one', () => {
-    expect(refusal(() => check({ dryRun: ['true', 'false'], other: 'x' }))).to.deep.equal([{ field: 'other', message: 'is not a query parameter of this operation' }]);
+    expect(refusal(() => check({ dryRun: ['true', 'false'], other: 'x' }))[0]).to.have.property('field', 'other');
   });
 
   it('takes no parameter at all when none is documented', () => {
-    expect(refusal(() => compileQueryCheck(coercingAjv, [])({ q: 'x' }))).to.deep.equal([{ field: 'q', message: 'is not a query parameter of this operation' }]);
+    expect(refusal(() => compileQueryCheck(coercingAjv, [])({ q: 'x' }))).to.deep.equal([{ field: 'q', message: 'is not a query parameter of this operation (this operation takes no query parameters)' }]);
+  });
+
+  it('takes a number written as plain decimals only, though Ajv\'s coercion alone would take more', () => {
+    for (const limit of ['1e2', ' 5', '+5', '0x10', 'Infinity', '']) {
+      expect(refusal(() => check({ limit }))).to.deep.equal([{ field: 'limit', message: 'must be an integer from 1 to 100' }]);
+    }
+  });
+
+  describe('a parameter whose schema is an array', () => {
+    const keys = compileQueryCheck(coercingAjv, [{ name: 'sort', description: 'Keys.', schema: { type: 'array', items: { type: 'string', pattern: '^-?[a-z]+$' } } }]);
+
+    it('takes it once or repeated, as a list of texts', () => {
+      expect(keys({ sort: 'a' })).to.deep.equal({ sort: ['a'] });
+      expect(keys({ sort: ['a', '-b'] })).to.deep.equal({ sort: ['a', '-b'] });
+    });
+
+    it('refuses an item its schema refuses, and anything but text (`sort[x]=`)', () => {
+      expect(refusal(() => keys({ sort: ['a', 'B'] }))[0]).to.have.property('field', 'sort');
+      expect(refusal(() => keys({ sort: { x: 'a' } }))[0]).to.have.property('field', 'sort');
+    });
+  });
+
+  describe('a parameter that types its own text', () => {
+    const nullable = compileQueryCheck(coercingAjv, [{
+      name: 'media', description: 'A media type or null.', schema: { type: ['string', 'null'] },
+      fromText: (text) => (text === 'bad' ? { problem: 'is bad' } : { value: text === 'null' ? null : text }),
+    }]);
+
+    it('hands the work the value its rule made, checked by the schema', () => {
+      expect(nullable({ media: 'null' })).to.deep.equal({ media: null });
+      expect(nullable({ media: 'text/plain' })).to.deep.equal({ media: 'text/plain' });
+    });
+
+    it('refuses with the rule\'s words', () => {
+      expect(refusal(() => nullable({ media: 'bad' }))).to.deep.equal([{ field: 'media', message: 'is bad' }]);
+    });
   });
 });

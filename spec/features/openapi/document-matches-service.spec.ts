@@ -143,12 +143,14 @@ describe('The document says what the service does', () => {
       return ajv.compile({ $ref: `https://catalog.test/openapi.json#/paths/${path.replaceAll('/', '~1')}/get/parameters/${index}/schema` });
     };
 
-    it('sort: sortable fields, comma-separated, as the service takes them', async () => {
+    it('sort: sortable fields, comma-separated or the parameter repeated (an array, form style), as the service takes them', async () => {
       const sort = parameterSchema(`${V}/paths`, 'sort');
       for (const [value, status] of [['path,-id', 200], ['-updatedAt', 200], ['nothing', 400], ['path,', 400], ['kvStorage', 400]] as const) {
-        expect(sort(value), value).to.equal(status === 200);
+        expect(sort([value]), value).to.equal(status === 200);
         expect((await client.list('paths', `?sort=${encodeURIComponent(value)}`)).status, value).to.equal(status);
       }
+      expect(sort(['path', '-updatedAt'])).to.equal(true);
+      expect((await client.list('paths', '?sort=path&sort=-updatedAt')).status).to.equal(200);
     });
 
     it('search q: at least one letter or digit, as the service takes it', async () => {
