@@ -2,16 +2,19 @@
 // order the OpenAPI document shows them. The app mounts their routes, routers and tools from
 // this list, and the document is generated from it: adding a room is one line below. Where one
 // room lends another a hand (the import's changes report, the search index warmed after an
-// import), the wiring is here, so rooms never import each other sideways for it.
+// import, a deleted service's parts), the wiring is here, so rooms never import each other
+// sideways for it.
 import type { Db } from 'mongodb';
 import type { Authenticate, VerifyBearer } from './auth/authenticate.ts';
 import { changesRoom } from './changes/room.ts';
 import { reviewImport } from './changes/imports.ts';
 import { descriptionsRoom } from './descriptions/room.ts';
+import { ServiceParts } from './descriptions/service-parts.ts';
 import type { RateLimit } from './http/rate-limit.ts';
 import type { Observations } from './insights/observations.ts';
 import { insightsRoom } from './insights/room.ts';
 import { integrityRoom } from './integrity/room.ts';
+import { SERVICES } from './ownership/service-records.ts';
 import { pagesRoom } from './pages/room.ts';
 import type { VersionResolver } from './pipeline/resolve.ts';
 import { recordsRoom } from './records/room.ts';
@@ -58,8 +61,15 @@ export function rooms(parts: RoomParts): Room[] {
     changesRoom(parts),
     insightsRoom({ ...parts, reportLimit: parts.importBodyLimit }),
     pagesRoom({ ...parts, sessionMs: parts.pageSessionMs }),
-    recordsRoom(parts),
+    recordsRoom({ ...parts, deleted: forgetServiceParts(parts.db) }),
   ];
+}
+
+/** A deleted Service record's parts (descriptions/service-parts.ts) go with it. */
+function forgetServiceParts(db: Db): (collection: string, versionId: string, id: string) => Promise<void> {
+  return async (collection, versionId, id) => {
+    if (collection === SERVICES) await new ServiceParts(db).forget(versionId, id);
+  };
 }
 
 /** The rooms built only to read what they declare (the document, `npm run openapi`): running anything of them throws. */

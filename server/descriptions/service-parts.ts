@@ -4,7 +4,7 @@
 // collection. GitHub's 300-odd webhooks put 20,000 keys on the Service record, twice the default
 // RECORD_MAX_KEYS (issue 25); one webhook is a few dozen. Not records: no API of their own, no
 // updatedAt, no part of a version diff; copied and purged with their version (a companion of
-// version-records.ts), synced by the import, laid back by export.
+// version-records.ts), synced by the import, laid back by export, deleted with their Service record.
 import type { AnyBulkWriteOperation, Collection as MongoCollection, Db, Document } from 'mongodb';
 import { isObject, sameJson, type Json, type JsonObject } from '../json/values.ts';
 import { stablePositions } from '../ownership/document-order.ts';
@@ -94,6 +94,11 @@ export class ServiceParts {
         }
       },
     };
+  }
+
+  /** Deletes a service's parts (its Service record was deleted): none of them is read again. */
+  async forget(versionId: string, serviceId: string): Promise<void> {
+    await this.#documents.deleteMany({ versionId, serviceId });
   }
 
   /**

@@ -5,12 +5,12 @@ import type { Room } from '../routes/room.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { collectionBodySchemas, collectionTags } from './documentation.ts';
-import { recordRoutes } from './routes.ts';
+import { recordRoutes, type RecordDeleted } from './routes.ts';
 
-export function recordsRoom({ schemas, stores }: { schemas: SchemaRegistry; stores: ReadonlyMap<string, RecordStore> }): Room {
+export function recordsRoom({ schemas, stores, deleted }: { schemas: SchemaRegistry; stores: ReadonlyMap<string, RecordStore>; deleted?: RecordDeleted }): Room {
   return {
     tags: collectionTags(schemas.collections),
-    routes: recordRoutes(schemas, stores),
+    routes: recordRoutes(schemas, stores, deleted),
     components: collectionBodySchemas(schemas.collections),
   };
 }

@@ -8,7 +8,10 @@ import { collectionRouteDocs } from './documentation.ts';
 import { routeTable } from './table.ts';
 import { storeOf } from '../store/stores.ts';
 
-export function recordRoutes(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>): Route[] {
+/** What another room keeps beside a record, forgotten once the record is deleted (a service's parts). */
+export type RecordDeleted = (collection: string, versionId: string, id: string) => Promise<void>;
+
+export function recordRoutes(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>, deleted?: RecordDeleted): Route[] {
   const table = routeTable(schemas.collections);
   const docs = collectionRouteDocs(schemas, table);
   return table.map(({ family, collection, action, path }, index): Route => {
@@ -19,10 +22,14 @@ export function recordRoutes(schemas: SchemaRegistry, stores: ReadonlyMap<string
       target: family.name,
       access: action.access,
       body: action.body ? 'json' : false,
-      checksOwnQuery: action.name === 'list',
       ...(action.item && { checkId: collection.checkId }),
       doc: docs[index]!,
-      run: ({ version, id, body, query }) => action.run({ store, version, id, body, query }),
+      run: async ({ version, id, body, query }) => {
+        const outcome = await action.run({ store, version, id, body, query });
+        // After the record, never before: a failure here leaves what is kept beside it, which nothing reads without the record.
+        if (action.name === 'delete' && deleted) await deleted(collection.name, version.versionId, id);
+        return outcome;
+      },
     };
   });
 }

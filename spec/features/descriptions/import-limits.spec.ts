@@ -131,4 +131,21 @@ describe('descriptions: the record limits hold for imported records', function (
     expect(copy.status, JSON.stringify(copy.body)).to.equal(201);
     expect(Object.keys((await exported(`/v2/catalog/versions/${copy.body.id}`)).webhooks)).to.have.length(150);
   });
+
+  it('deletes a service\'s parts with its Service record, leaving a copy\'s alone', async () => {
+    const document = { ...petstore(), openapi: '3.1.0', webhooks: { ping: { post: { responses: { 200: { description: 'ok' } } } } } };
+    expect((await importAs('gone', document)).status).to.equal(201);
+    const copy = await service.request.post(`/v2/catalog/projects/${tenant.project.slug}/versions`).set(bearer(tenant.key)).send({ type: 'branch', slug: 'gone-copy', copyFrom: tenant.version.id });
+    expect(copy.status, JSON.stringify(copy.body)).to.equal(201);
+    const listed = await service.request.get(`${tenant.prefixes.V}/services?slug=gone`).set(bearer(tenant.key));
+    const serviceId = listed.body.items[0].id as string;
+    const parts = service.runtime.database.db.collection('service-parts');
+    const partsIn = (versionId: string) => parts.countDocuments({ versionId, serviceId });
+    expect(await partsIn(tenant.version.id)).to.be.above(0);
+
+    const deleted = await service.request.delete(`${tenant.prefixes.V}/services/${serviceId}`).set(bearer(tenant.key));
+    expect(deleted.status, JSON.stringify(deleted.body)).to.equal(204);
+    expect(await partsIn(tenant.version.id)).to.equal(0);
+    expect(await partsIn(copy.body.id)).to.be.above(0);
+  });
 });
