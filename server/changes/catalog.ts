@@ -7,9 +7,8 @@ import type { ImportPlan } from '../descriptions/sync.ts';
 import { serviceKinds } from '../ownership/service-records.ts';
 import type { CompiledCollection } from '../schemas/registry.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
-import { byPlace, compareDocuments, type ServiceChange } from './compare.ts';
-import { componentRef, refsIn } from '../json/pointer.ts';
-import { isObject } from '../json/values.ts';
+import { byPlace, type ServiceChange } from './compare.ts';
+import { compareOffThread } from './comparer.ts';
 import { storeOf } from '../store/stores.ts';
 
 export interface Change extends ServiceChange {
@@ -57,7 +56,7 @@ export async function changesBetween(before: Snapshot, after: Snapshot, service?
   const changes: Change[] = [];
   for (const slug of slugs) {
     const [was, is] = [old.get(slug), current.get(slug)];
-    changes.push(...serviceChanges(slug, was && { service: was, document: await documentOf(before, was) }, is && { service: is, document: await documentOf(after, is) }));
+    changes.push(...await serviceChanges(slug, was && { service: was, document: await documentOf(before, was) }, is && { service: is, document: await documentOf(after, is) }));
   }
   return reportOf(changes);
 }
@@ -70,58 +69,12 @@ export interface ServiceSide { service: CatalogRecord; document: Record<string, 
  * (absent: the service is not there, an empty API). For callers that keep exports (the pages,
  * pages/exports.ts), so a comparison need not export both versions again.
  */
-export function serviceChanges(slug: string, before: ServiceSide | undefined, after: ServiceSide | undefined): Change[] {
+export async function serviceChanges(slug: string, before: ServiceSide | undefined, after: ServiceSide | undefined): Promise<Change[]> {
   const named = { id: (after ?? before)!.service.id, slug };
   const empty = (): Record<string, unknown> => ({ openapi: '3.1.0', info: { title: slug, version: '' }, paths: {} });
-  const found = compareUnlessSame(before?.document ?? empty(), after?.document ?? empty());
+  const found = await compareOffThread(before?.document ?? empty(), after?.document ?? empty());
   // A service that did not exist has no client to break (its security and servers are new too).
   return found.map((change) => ({ service: named, ...change, ...(before ? {} : { level: 'non-breaking' as const }) }));
-}
-
-/**
- * compareDocuments with what cannot differ left out: nothing when the documents are the same
- * (a service against itself: the library takes 39 s on GitHub's to find nothing), and otherwise
- * only the paths that differ, or whose referenced components (followed through their own
- * references) differ. A change is found under the path where it is (or under `servers` and
- * `security`, which stay): a path whose item and references are the same on both sides holds none.
- */
-export function compareUnlessSame(before: Record<string, unknown>, after: Record<string, unknown>): ServiceChange[] {
-  if (before === after || JSON.stringify(before) === JSON.stringify(after)) return [];
-  return compareDocuments(...withoutSamePaths(before, after));
-}
-
-function withoutSamePaths(before: Record<string, unknown>, after: Record<string, unknown>): [Record<string, unknown>, Record<string, unknown>] {
-  if (!isObject(before['paths']) || !isObject(after['paths'])) return [before, after];
-  const [was, is] = [before['paths'], after['paths']];
-  const sameComponents = new Map<string, boolean>();
-  // Whether everything `value` references is the same on both sides (a reference other than to a component: never).
-  const referencesSame = (value: unknown, seen: Set<string>): boolean => {
-    for (const { ref } of refsIn(value)) {
-      const named = componentRef(ref);
-      if (!named) return false;
-      const key = `${named.section}/${named.name}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      let same = sameComponents.get(key);
-      if (same === undefined) {
-        const [old, current] = [componentOf(before, named.section, named.name), componentOf(after, named.section, named.name)];
-        same = old !== undefined && JSON.stringify(old) === JSON.stringify(current);
-        sameComponents.set(key, same);
-      }
-      if (!same || !referencesSame(componentOf(before, named.section, named.name), seen)) return false;
-    }
-    return true;
-  };
-  const same = new Set(Object.keys(was).filter((path) => Object.hasOwn(is, path) && JSON.stringify(was[path]) === JSON.stringify(is[path]) && referencesSame(was[path], new Set())));
-  if (same.size === 0) return [before, after];
-  const left = (paths: Record<string, unknown>) => Object.fromEntries(Object.entries(paths).filter(([path]) => !same.has(path)));
-  return [{ ...before, paths: left(was) }, { ...after, paths: left(is) }];
-}
-
-function componentOf(document: Record<string, unknown>, section: string, name: string): unknown {
-  const components = isObject(document['components']) ? document['components'] : {};
-  const entries = isObject(components[section]) ? components[section] : {};
-  return Object.hasOwn(entries, name) ? entries[name] : undefined;
 }
 
 export function reportOf(changes: Change[]): ChangeReport {

@@ -5,6 +5,8 @@ import { apiCompare, type Diff } from 'api-smart-diff';
 import { aligned, clientView } from './client-view.ts';
 import { compareRules } from './library-rules.ts';
 import { classify, type Level } from './rules.ts';
+import { componentRef, refsIn } from '../json/pointer.ts';
+import { isObject } from '../json/values.ts';
 
 export interface Operation { method: string; path: string; operationId: string | null }
 
@@ -34,6 +36,73 @@ export function compareDocuments(original: Doc, changed: Doc): ServiceChange[] {
     }
   }
   return changes.sort(byPlace);
+}
+
+/**
+ * compareDocuments with what cannot differ left out: nothing when the documents are the same
+ * (a service against itself: the library takes 39 s on GitHub's to find nothing), and otherwise
+ * only the paths that differ, or whose referenced components (followed through their own
+ * references) differ. A change is found under the path where it is (or under `servers` and
+ * `security`, which stay): a path whose item and references are the same on both sides holds none.
+ */
+export function compareUnlessSame(before: Record<string, unknown>, after: Record<string, unknown>): ServiceChange[] {
+  if (before === after || JSON.stringify(before) === JSON.stringify(after)) return [];
+  return compareDocuments(...withoutSamePaths(before, after));
+}
+
+function withoutSamePaths(before: Record<string, unknown>, after: Record<string, unknown>): [Record<string, unknown>, Record<string, unknown>] {
+  if (!isObject(before['paths']) || !isObject(after['paths'])) return [before, after];
+  const [was, is] = [before['paths'], after['paths']];
+  const sameComponents = new Map<string, boolean>();
+  // Whether everything `value` references is the same on both sides (a reference other than to a component: never).
+  const referencesSame = (value: unknown, seen: Set<string>): boolean => {
+    for (const { ref } of refsIn(value)) {
+      const named = componentRef(ref);
+      if (!named) return false;
+      const key = `${named.section}/${named.name}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      let same = sameComponents.get(key);
+      if (same === undefined) {
+        const [old, current] = [componentOf(before, named.section, named.name), componentOf(after, named.section, named.name)];
+        same = old !== undefined && JSON.stringify(old) === JSON.stringify(current);
+        sameComponents.set(key, same);
+      }
+      if (!same || !referencesSame(componentOf(before, named.section, named.name), seen)) return false;
+    }
+    return true;
+  };
+  const same = new Set(Object.keys(was).filter((path) => Object.hasOwn(is, path) && JSON.stringify(was[path]) === JSON.stringify(is[path]) && referencesSame(was[path], new Set())));
+  if (same.size === 0) return [before, after];
+  const left = (paths: Record<string, unknown>) => Object.fromEntries(Object.entries(paths).filter(([path]) => !same.has(path)));
+  return [{ ...before, paths: left(was) }, { ...after, paths: left(is) }];
+}
+
+function componentOf(document: Record<string, unknown>, section: string, name: string): unknown {
+  const components = isObject(document['components']) ? document['components'] : {};
+  const entries = isObject(components[section]) ? components[section] : {};
+  return Object.hasOwn(entries, name) ? entries[name] : undefined;
+}
+
+/**
+ * What can still be said when the library cannot compare the documents (it recursed until the
+ * stack overflowed): the operations added and removed, found by their path and method, and one
+ * finding that says the rest was not examined. That finding is breaking, so that a
+ * `failOn=breaking` gate refuses what it could not vouch for rather than letting it through.
+ */
+export function incompleteComparison(original: Doc, changed: Doc, reason: string): ServiceChange[] {
+  const operations = (doc: Doc) => new Map(Object.entries(isObject(doc['paths']) ? doc['paths'] : {}).flatMap(([path, item]) => (isObject(item)
+    ? Object.keys(item).filter((method) => METHODS.has(method)).map((method): [string, Operation] => [`${method} ${path}`, operationOf(path, method, item)])
+    : [])));
+  const [before, after] = [operations(original), operations(changed)];
+  const comeOrGone = (from: Map<string, Operation>, to: Map<string, Operation>, action: 'add' | 'remove') => [...from]
+    .filter(([key]) => !to.has(key))
+    .flatMap(([, operation]) => found({ action, path: [], ...(action === 'add' ? { after: {} } : { before: {} }) } as unknown as Diff, operation, [], () => undefined));
+  const unexamined: ServiceChange = {
+    level: 'breaking', rule: 'comparison-incomplete', operation: null,
+    message: `The two documents could not be compared in full (${reason}): only operations added and removed are listed, and any other change was not examined.`,
+  };
+  return [unexamined, ...comeOrGone(after, before, 'add'), ...comeOrGone(before, after, 'remove')].sort(byPlace);
 }
 
 /** A library finding as changes: one per operation it reaches (a whole path's, each of its operations). */

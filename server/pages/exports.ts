@@ -85,7 +85,7 @@ export class KeptExports {
     const keep = was?.revision !== '' && is?.revision !== '';
     const kept = keep ? this.#comparisons.get(key) : undefined;
     if (kept) return kept;
-    const changes = serviceChanges(slug, was, is);
+    const changes = await serviceChanges(slug, was, is);
     if (keep) this.#comparisons.set(key, changes);
     return changes;
   }

@@ -1,11 +1,10 @@
-// compareUnlessSame (server/changes/catalog.ts) leaves out of the comparison what cannot differ
+// compareUnlessSame (server/changes/compare.ts) leaves out of the comparison what cannot differ
 // (a document against itself; paths whose item and referenced components are the same on both
 // sides) and finds exactly what comparing the whole documents finds, on a real API (Giphy).
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { compareUnlessSame } from '../../server/changes/catalog.ts';
-import { compareDocuments } from '../../server/changes/compare.ts';
+import { compareDocuments, compareUnlessSame } from '../../server/changes/compare.ts';
 import { repoRoot } from '../../server/config.ts';
 
 type Doc = Record<string, any>;
