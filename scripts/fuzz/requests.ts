@@ -3,6 +3,7 @@
 // derived from the collection's schema with one mutation), the rest hostile: foreign methods,
 // malformed ids, stray query parameters, bad credentials, wrong media types, broken JSON.
 import fc from 'fast-check';
+import { loadConfig } from '../../server/config.ts';
 import { routeTable, type RecordRoute as Route } from '../../server/records/table.ts';
 import { schemas, exactJson, newIdOf, sampleOf, writableFields } from '../../spec/support/records.ts';
 
@@ -38,7 +39,7 @@ export interface GenerateOptions {
 }
 
 /** The service's defaults (README, Limits). */
-const DEFAULT_LIMITS = { maxKeys: 10_000, maxDepth: 64, maxBytes: 1024 * 1024 };
+const DEFAULT_LIMITS = loadConfig({}).recordLimits;
 
 const ROUTES = routeTable(schemas.collections);
 

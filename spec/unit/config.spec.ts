@@ -74,8 +74,8 @@ describe('Configuration', () => {
     }
   });
 
-  it('bounds a record by the body limit, 10,000 keys and 64 levels, and database calls by 4 s, unless told otherwise', () => {
-    expect(loadConfig({}).recordLimits).to.deep.equal({ maxBytes: 1024 * 1024, maxKeys: 10_000, maxDepth: 64 });
+  it('bounds a record by the body limit, 50,000 keys and 64 levels, and database calls by 4 s, unless told otherwise', () => {
+    expect(loadConfig({}).recordLimits).to.deep.equal({ maxBytes: 1024 * 1024, maxKeys: 50_000, maxDepth: 64 });
     expect(loadConfig({ BODY_LIMIT: '2mb' }).recordLimits.maxBytes).to.equal(2 * 1024 * 1024);
     expect(loadConfig({ RECORD_MAX_BYTES: '64kb', RECORD_MAX_KEYS: '500', RECORD_MAX_DEPTH: '16' }).recordLimits)
       .to.deep.equal({ maxBytes: 64 * 1024, maxKeys: 500, maxDepth: 16 });
