@@ -17,27 +17,29 @@ export interface Fusion {
   neighbours: number;
   /** The naming factor (1–16, ranking.ts) is raised to this power after fusion: how much names still decide among siblings. */
   namingPower: number;
-  /** EXPERIMENT: the lexical weight when the index's best match covers none of the query's terms (lexicalWeight when it covers all; linear between). */
-  lowCoverageWeight?: number;
-  /** EXPERIMENT: how coverage is measured: terms the engine's best result matched, or the best name among the first candidates. */
-  coverage?: 'engine' | 'name';
-  /** EXPERIMENT: naming power times coverage. */
-  namingByCoverage?: boolean;
 }
 
 export const FUSION: Fusion = { method: 'weighted', k: 5, lexicalWeight: 0.2, neighbours: 30, namingPower: 0.5 };
 
 export interface Scored { id: string; score: number }
 
-/**
- * The `count` operations nearest the query (cosine: the vectors are unit length), among those
- * `keep` allows, best first. An operation with several vectors (vectors.ts) is as near as
- * cosine() says.
- */
+/** The `count` operations nearest the query (cosine: the vectors are unit length), among those `keep` allows, best first. */
 export function nearest(table: VectorTable, query: Float32Array, count: number, keep?: (id: string) => boolean): Scored[] {
-  const scored: Scored[] = [];
-  for (const id of table.operations()) if (!keep || keep(id)) scored.push({ id, score: cosine(table, query, id) });
-  return scored.sort(byScore).slice(0, count);
+  const best: Scored[] = [];
+  for (const [id, vector] of table.vectors) {
+    if (keep && !keep(id)) continue;
+    let dot = 0;
+    for (let i = 0; i < vector.length; i++) dot += vector[i]! * query[i]!;
+    if (best.length < count) {
+      best.push({ id, score: dot });
+      if (best.length === count) best.sort(byScore);
+    } else if (dot > best[count - 1]!.score) {
+      best[count - 1] = { id, score: dot };
+      // One insertion step keeps the list sorted.
+      for (let at = count - 1; at > 0 && best[at]!.score > best[at - 1]!.score; at--) [best[at], best[at - 1]] = [best[at - 1]!, best[at]!];
+    }
+  }
+  return best.sort(byScore);
 }
 
 /**
@@ -68,28 +70,13 @@ export function fuse(lexical: readonly Scored[], dense: readonly Scored[], fusio
   return fused;
 }
 
-/**
- * The cosine of the query with one operation (0 without its vectors): with its name's vector,
- * blended with the nearest of its description's (table.passageWeight; 'max': the nearest of all).
- */
+/** The cosine of the query with one operation's vector (0 without one). */
 export function cosine(table: VectorTable, query: Float32Array, id: string): number {
-  const [first, ...rest] = table.entriesOf(id);
-  const name = first === undefined ? undefined : table.vectors.get(first);
-  if (!name) return 0;
-  const own = dot(name, query);
-  let passage: number | undefined;
-  for (const entry of rest) {
-    const vector = table.vectors.get(entry);
-    if (vector) passage = Math.max(passage ?? -Infinity, dot(vector, query));
-  }
-  if (passage === undefined) return own;
-  return table.passageWeight === 'max' ? Math.max(own, passage) : (1 - table.passageWeight) * own + table.passageWeight * passage;
-}
-
-function dot(vector: Float32Array, query: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < vector.length; i++) sum += vector[i]! * query[i]!;
-  return sum;
+  const vector = table.vectors.get(id);
+  if (!vector) return 0;
+  let dot = 0;
+  for (let i = 0; i < vector.length; i++) dot += vector[i]! * query[i]!;
+  return dot;
 }
 
 function byScore(a: Scored, b: Scored): number {

@@ -149,26 +149,20 @@ export class VersionIndex {
     const own = (id: string) => this.#operations.has(id) && (keep === undefined || keep(id));
     const found = this.#engine.search.search(options.query, { ...ASKING, filter: (result) => own(String(result.id)) });
     const lexical: Scored[] = found.slice(0, CANDIDATES).map((result) => ({ id: String(result.id), score: result.score }));
-    const terms = termsOf(options.query);
-    const asked = distinct(terms.map(canonical));
-    const chosen = options.fusion ?? FUSION;
-    const coverage = chosen.coverage === 'name'
-      ? Math.max(0, ...lexical.slice(0, 10).map(({ id }) => nameCoverage(asked, this.#nameOf(this.#operations.get(id)!))))
-      : (found[0] ? distinct(found[0].queryTerms).length / Math.max(1, distinct(terms).length) : 0);
-    const fusion = chosen.lowCoverageWeight === undefined ? chosen
-      : { ...chosen, lexicalWeight: chosen.lowCoverageWeight + (chosen.lexicalWeight - chosen.lowCoverageWeight) * Math.min(1, coverage) };
-    const namingPower = fusion.namingByCoverage ? fusion.namingPower * Math.min(1, coverage) : fusion.namingPower;
+    const fusion = options.fusion ?? FUSION;
     const hybrid = options.vector !== undefined && this.vectors?.complete === true;
     const scored = hybrid
       ? [...fuse(lexical, nearest(this.vectors!, options.vector!, fusion.neighbours, keep), fusion, (id) => cosine(this.vectors!, options.vector!, id))].map(([id, score]) => ({ id, score }))
       : lexical;
+    const terms = termsOf(options.query);
+    const asked = distinct(terms.map(canonical));
     const intent = intentOf(terms);
     const named = new Set([...this.#serviceTerms].filter(([, own]) => own.length > 0 && own.every((term) => terms.includes(term))).map(([id]) => id));
     const hits = scored
       .map(({ id, score }) => {
         const operation = this.#operations.get(id)!;
         const name = this.#nameOf(operation);
-        const naming = namingFactor(asked, name) ** (hybrid ? namingPower : 1);
+        const naming = namingFactor(asked, name) ** (hybrid ? fusion.namingPower : 1);
         return { operation, score: score * naming * (intent === undefined || intent === name.item ? SHAPE_FIT : 1) * (named.has(this.#serviceOf.get(id) ?? '') ? SERVICE_NAMED : 1) };
       })
       // Equal scores go by operationId, then id, so answers are stable.
@@ -207,14 +201,9 @@ export class VersionIndex {
  */
 function namingFactor(asked: readonly string[], name: Name): number {
   if (asked.length === 0) return 1;
-  const covered = nameCoverage(asked, name);
+  const covered = asked.filter((term) => name.all.some((own) => same(term, own))).length / asked.length;
   const precision = (own: readonly string[]) => (own.length === 0 ? 0 : own.filter((term) => asked.some((mine) => same(term, mine))).length / own.length);
   return ((1 + covered) * (1 + Math.max(precision(name.operationId), precision(name.summary)))) ** 2;
-}
-
-/** The share of the asked terms an operation's name has. */
-function nameCoverage(asked: readonly string[], name: Name): number {
-  return asked.length === 0 ? 0 : asked.filter((term) => name.all.some((own) => same(term, own))).length / asked.length;
 }
 
 /** How much more an operation counts when its path's shape fits what is asked (see intentOf). */

@@ -26,23 +26,11 @@ export function operationTitle(operation: { summary?: unknown; description?: unk
   return bounded(first.replace(/[.:;]$/, ''));
 }
 
-/** A description's sentences as plain text, in order (a paragraph ends one even without a full stop). */
-export function descriptionSentences(description: unknown): string[] {
-  if (typeof description !== 'string') return [];
-  return paragraphsOf(description).flatMap((paragraph) => [...SENTENCES.segment(oneLine(paragraph))]
-    .map(({ segment }) => segment.trim()).filter((sentence) => sentence !== ''));
-}
-
 function plainText(markdown: string): string {
-  return paragraphsOf(markdown)[0] ?? '';
-}
-
-/** The non-empty paragraphs of Markdown or HTML as plain text. */
-function paragraphsOf(markdown: string): string[] {
   // Paragraph breaks end a sentence even without a full stop (a heading, a line of its own).
   const paragraphs = markdown.replace(/<\/?(p|br|li|h\d)\b[^>]*>/gi, '\n\n').split(/\n\s*\n/);
-  return paragraphs.map((paragraph) => removeMarkdown(paragraph, { gfm: true, useImgAltText: true }).trim()).filter((text) => text !== '')
-    .map((text) => text.replace(/&(#39|[a-z]+);/gi, (entity, name: string) => ENTITIES[name.toLowerCase()] ?? entity));
+  const first = paragraphs.map((paragraph) => removeMarkdown(paragraph, { gfm: true, useImgAltText: true }).trim()).find((text) => text !== '') ?? '';
+  return first.replace(/&(#39|[a-z]+);/gi, (entity, name: string) => ENTITIES[name.toLowerCase()] ?? entity);
 }
 
 function oneLine(text: string): string {

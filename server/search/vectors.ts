@@ -37,15 +37,10 @@ export function embeddingText(view: VersionView, operation: CatalogRecord, title
     .filter((part) => part.length > 0).join(' ');
 }
 
-/** The texts an operation is embedded as, its name's first (embeddingText). */
-export type TextsOf = (view: VersionView, operation: CatalogRecord, title: string) => string[];
-
-export const embeddingTexts: TextsOf = (view, operation, title) => [embeddingText(view, operation, title)];
-
 /** An empty table of the view's operations (those with a path), keyed by model and text. */
-export function vectorTableOf(view: VersionView, modelSha: string, titleOf: (operation: CatalogRecord) => string, textsOf: TextsOf = embeddingTexts): VectorTable {
+export function vectorTableOf(view: VersionView, modelSha: string, titleOf: (operation: CatalogRecord) => string): VectorTable {
   const texts = new Map<string, { key: string; text: string }>();
-  for (const operation of view.of('operations')) textOf(texts, view, operation, modelSha, titleOf, textsOf);
+  for (const operation of view.of('operations')) textOf(texts, view, operation, modelSha, titleOf);
   return new VectorTable(texts);
 }
 
@@ -54,66 +49,31 @@ export function vectorTableOf(view: VersionView, modelSha: string, titleOf: (ope
  * (a patched index's, ranking.ts): the others' texts and vectors are taken as they are.
  */
 export function patchedVectorTable(previous: VectorTable, changed: ReadonlySet<string>, view: VersionView, modelSha: string, titleOf: (operation: CatalogRecord) => string): VectorTable {
-  const texts = new Map([...previous.texts].filter(([entry]) => !changed.has(previous.operationOf(entry))));
+  const texts = new Map([...previous.texts].filter(([id]) => !changed.has(id)));
   for (const id of changed) {
     const operation = view.byId('operations', id);
-    if (operation) textOf(texts, view, operation, modelSha, titleOf, embeddingTexts);
+    if (operation) textOf(texts, view, operation, modelSha, titleOf);
   }
   const table = new VectorTable(texts);
-  for (const [entry, vector] of previous.vectors) if (!changed.has(previous.operationOf(entry))) table.vectors.set(entry, vector);
+  for (const [id, vector] of previous.vectors) if (!changed.has(id)) table.vectors.set(id, vector);
   return table;
 }
 
-/** Adds the operation's texts and keys to `texts` when its path is in the view. */
-function textOf(texts: Map<string, { key: string; text: string }>, view: VersionView, operation: CatalogRecord, modelSha: string, titleOf: (operation: CatalogRecord) => string, textsOf: TextsOf): void {
+/** Adds the operation's text and key to `texts` when its path is in the view. */
+function textOf(texts: Map<string, { key: string; text: string }>, view: VersionView, operation: CatalogRecord, modelSha: string, titleOf: (operation: CatalogRecord) => string): void {
   if (!view.byId('paths', operation['pathId'])) return;
-  textsOf(view, operation, titleOf(operation)).forEach((text, at) => {
-    texts.set(entryOf(operation.id, at), { key: `${modelSha}:${createHash('sha256').update(text).digest('base64url')}`, text });
-  });
+  const text = embeddingText(view, operation, titleOf(operation));
+  texts.set(operation.id, { key: `${modelSha}:${createHash('sha256').update(text).digest('base64url')}`, text });
 }
 
-/** Between an operation's id and the number of one of its further texts, in a table's entries. */
-const PART = '\u0000';
-
-/** A table entry of an operation: its id for its first text, the id and the text's number for the others. */
-export function entryOf(operationId: string, text: number): string {
-  return text === 0 ? operationId : `${operationId}${PART}${text}`;
-}
-
-/**
- * One version's vectors as they arrive: by entry (an operation's text, see entryOf) the key of
- * its text (hash) and the text, and its vector once had.
- */
+/** One version's vectors as they arrive: the text key of each operation, and its vector once had. */
 export class VectorTable {
-  /** Entry → key (hash of its text) and text. */
+  /** Operation id → key (hash of its text) and text. */
   readonly texts: ReadonlyMap<string, { key: string; text: string }>;
   readonly vectors = new Map<string, Float32Array>();
-  /** EXPERIMENT: how a description's vectors count against the name's (fusion.ts cosine). */
-  passageWeight: number | 'max' = 'max';
-  readonly #entries = new Map<string, string[]>();
 
   constructor(texts: ReadonlyMap<string, { key: string; text: string }>) {
     this.texts = texts;
-    for (const entry of texts.keys()) {
-      const id = this.operationOf(entry);
-      this.#entries.set(id, [...(this.#entries.get(id) ?? []), entry]);
-    }
-  }
-
-  /** The operation an entry is a text of. */
-  operationOf(entry: string): string {
-    const at = entry.indexOf(PART);
-    return at < 0 ? entry : entry.slice(0, at);
-  }
-
-  /** The operations with texts. */
-  operations(): IterableIterator<string> {
-    return this.#entries.keys();
-  }
-
-  /** An operation's entries, first text first. */
-  entriesOf(id: string): readonly string[] {
-    return this.#entries.get(id) ?? [];
   }
 
   get complete(): boolean {

@@ -12,7 +12,7 @@ import { Embedder } from '../../../server/search/model/embedder.ts';
 import { fetchDefaultModel, PINNED_FILES } from '../../../server/search/model/files.ts';
 import { titleOf } from '../../../server/search/documents.ts';
 import { VersionIndex } from '../../../server/search/ranking.ts';
-import { embeddingTexts, vectorTableOf, type TextsOf, type VectorTable } from '../../../server/search/vectors.ts';
+import { vectorTableOf, type VectorTable } from '../../../server/search/vectors.ts';
 import type { Ranker, Scope } from './rankers.ts';
 
 let model: Promise<Embedder> | undefined;
@@ -23,13 +23,13 @@ export function benchModel(): Promise<Embedder> {
   return model;
 }
 
-// SEARCH_BENCH_VECTORS: another file (engineers tuning at once on one checkout's cache do not overwrite each other's).
+// SEARCH_BENCH_VECTORS: another file, so that engineers tuning at once on one shared .cache do not overwrite each other's.
 const STORE = process.env['SEARCH_BENCH_VECTORS'] ?? path.join(repoRoot, '.cache', 'search-bench-vectors.json');
 
 /** The view's table, filled from the file and the model (what is new is embedded and saved). */
-export async function filledTable(view: VersionView, textsOf: TextsOf = embeddingTexts): Promise<{ table: VectorTable; embedder: Embedder; embedSeconds: number; embedded: number }> {
+export async function filledTable(view: VersionView): Promise<{ table: VectorTable; embedder: Embedder; embedSeconds: number; embedded: number }> {
   const embedder = await benchModel();
-  const table = vectorTableOf(view, embedder.modelSha, titleOf, textsOf);
+  const table = vectorTableOf(view, embedder.modelSha, titleOf);
   const stored = new Map<string, string>(fs.existsSync(STORE) ? Object.entries(JSON.parse(fs.readFileSync(STORE, 'utf8')) as Record<string, string>) : []);
   const missing = [...table.texts].filter(([, { key }]) => !stored.has(key));
   const started = performance.now();
@@ -37,9 +37,9 @@ export async function filledTable(view: VersionView, textsOf: TextsOf = embeddin
   const embedSeconds = (performance.now() - started) / 1000;
   missing.forEach(([, { key }], i) => stored.set(key, Buffer.from(vectors[i]!.buffer).toString('base64')));
   if (missing.length > 0) fs.writeFileSync(STORE, JSON.stringify(Object.fromEntries(stored)));
-  for (const [entry, { key }] of table.texts) {
+  for (const [id, { key }] of table.texts) {
     const bytes = Buffer.from(stored.get(key)!, 'base64');
-    table.vectors.set(entry, new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)));
+    table.vectors.set(id, new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)));
   }
   return { table, embedder, embedSeconds, embedded: missing.length };
 }
