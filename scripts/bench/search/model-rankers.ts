@@ -23,7 +23,8 @@ export function benchModel(): Promise<Embedder> {
   return model;
 }
 
-const STORE = path.join(repoRoot, '.cache', 'search-bench-vectors.json');
+// SEARCH_BENCH_VECTORS: another file, so that engineers tuning at once on one shared .cache do not overwrite each other's.
+const STORE = process.env['SEARCH_BENCH_VECTORS'] ?? path.join(repoRoot, '.cache', 'search-bench-vectors.json');
 
 /** The view's table, filled from the file and the model (what is new is embedded and saved). */
 export async function filledTable(view: VersionView): Promise<{ table: VectorTable; embedder: Embedder; embedSeconds: number; embedded: number }> {
