@@ -89,11 +89,14 @@ for (const [c, t] of [[2, 0.5], [3, 0.5], [2, 0.25], [5, 0.25], [2, 1]] as const
 for (const [c, d] of [[2, 2], [3, 3], [5, 2]] as const) priors.push([{ from: 'centroid', form: 'exp', strength: c }, { from: 'dense3', form: 'exp', strength: d }]);
 const pct = (value: number) => `${(value * 100).toFixed(1)}%`.padStart(6);
 const cells = (o: Outcome[]) => { const s = scoresOf(o); return `${pct(s.hit1)} ${pct(s.hit5)} ${s.mrr.toFixed(3)}`; };
-console.log(`tuning half, ${TUNING.tasks.length} tasks, whole version: all hit@1 hit@5 MRR | intent | plain`);
+console.log(`tuning half, ${TUNING.tasks.length} tasks, whole version: all hit@1 hit@5 MRR | intent | plain | tasks first now / no longer first`);
+const served = outcomes([]);
 for (const prior of priors) {
   const all = outcomes(prior ? [prior].flat() : []);
+  const gained = all.filter((o, i) => o.rank === 1 && served[i]!.rank !== 1).length;
+  const lost = all.filter((o, i) => o.rank !== 1 && served[i]!.rank === 1).length;
   const label = prior ? [prior].flat().map((one) => `${one.from} ${one.form} ${one.strength}`).join(' + ') : 'served (no prior)';
-  console.log(`${label.padEnd(40)} ${cells(all)} | ${cells(all.filter((o) => o.task.phrasing === 'intent'))} | ${cells(all.filter((o) => o.task.phrasing === 'plain'))}`);
+  console.log(`${label.padEnd(40)} ${cells(all)} | ${cells(all.filter((o) => o.task.phrasing === 'intent'))} | ${cells(all.filter((o) => o.task.phrasing === 'plain'))} | +${gained} -${lost}`);
 }
 const serviceIds = new Map(view.of('services').map((service) => [String(service['slug']), service.id]));
 const oracle = TUNING.tasks.map((task): Outcome => {
