@@ -104,7 +104,7 @@ export class SearchIndexes {
       const before = listedBefore(await this.#revisions.changes(versionId), written.token);
       const kept = this.#kept.get(versionId);
       const building = this.#building.get(versionId);
-      // A search already building (or an index kept) at the import's revision or later: nothing to hand over.
+      // A search already building (or an index kept) at the import's revision: nothing to hand over.
       if (kept?.revision.version === written.token || building?.version === written.token) return;
       const base = !before ? undefined
         : kept?.revision.version === before.token ? kept
@@ -128,9 +128,9 @@ export class SearchIndexes {
 
   /** The index of `base` with the import's records swapped in (see imported), kept under the import's revision. */
   async #handOver(versionId: string, base: Kept | Promise<Kept>, written: HeldWrite): Promise<Kept> {
-    // Awaited first, so that the caller registers this hand-over as the build of its revision before anything is kept.
-    const from = await base;
     try {
+      // Awaited first, so that the caller registers this hand-over as the build of its revision before anything is kept.
+      const from = await base;
       const ids = new Map<string, Set<string>>();
       for (const name of written.collections) {
         if (!(SEARCH_COLLECTIONS as readonly string[]).includes(name)) continue;
