@@ -67,13 +67,18 @@ export class SearchIndexes {
 
   /**
    * The version's hits for a search, and what ranked them. The query is embedded while the
-   * index is had; a model that is missing or still loading leaves the index alone to rank.
+   * index is had; a model that is missing or still loading, or vectors not all had, leave the
+   * index alone to rank.
    */
   async search(versionId: string, options: SearchOptions): Promise<{ ranking: Ranking; hits: Record<string, unknown>[] }> {
-    const [index, vector] = await Promise.all([this.of(versionId), this.vectors?.query(options.query).catch((error: unknown) => {
+    const embedding = this.vectors?.query(options.query).catch((error: unknown) => {
       this.#log('search: the query could not be embedded; answered from the index alone', { error: String(error) });
       return undefined;
-    })]);
+    });
+    const index = await this.of(versionId);
+    // Vectors still coming (an import's, behind its answer): the index ranks alone, and the
+    // query's vector is not waited for (the model may be busy with them); it is kept for the next ask.
+    const vector = index.vectors?.complete ? await embedding : undefined;
     return index.answer({ ...options, ...(vector ? { vector } : {}) });
   }
 
