@@ -145,7 +145,9 @@ async function latency(call: Call, prefix: string, asks: readonly string[], vers
   const embedded = { count: vectors.embedded, ms: vectors.embedMs, started: performance.now() };
   const first = await call('GET', `${prefix}/search?q=${encodeURIComponent(asks[0]!)}`);
   // At once too: the rest waits for every imported operation to be embedded (minutes for Graph beta).
-  console.log(`(${title}: first search after the import ${ms(first.ms)}, ranking ${first.json.ranking})`);
+  // The next two asks show what a search of this index costs meanwhile, with the model embedding behind.
+  const next = [await call('GET', `${prefix}/search?q=${encodeURIComponent(asks[1 % asks.length]!)}`), await call('GET', `${prefix}/search?q=${encodeURIComponent(asks[2 % asks.length]!)}`)];
+  console.log(`(${title}: first search after the import ${ms(first.ms)}, ranking ${first.json.ranking}; the next two asks ${next.map((answer) => `${ms(answer.ms)} ${answer.json.ranking}`).join(', ')}; load ${os.loadavg()[0]!.toFixed(1)})`);
   // The vectors the imports left to embed, behind: waited for here, so the steady state is measured.
   await vectors.settled();
   const embedding = { count: vectors.embedded - embedded.count, ms: vectors.embedMs - embedded.ms, wallMs: performance.now() - embedded.started };
