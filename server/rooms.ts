@@ -1,8 +1,8 @@
 // The rooms of the service, each a feature that declares what it adds (routes/room.ts), in the
 // order the OpenAPI document shows them. The app mounts their routes, routers and tools from
 // this list, and the document is generated from it: adding a room is one line below. Where one
-// room lends another a hand (the import's changes report, the search index warmed after an
-// import, a deleted service's parts), the wiring is here, so rooms never import each other
+// room lends another a hand (the import's changes report, the import's records handed to the
+// search index, a deleted service's parts), the wiring is here, so rooms never import each other
 // sideways for it.
 import type { Db } from 'mongodb';
 import type { Authenticate, VerifyBearer } from './auth/authenticate.ts';
@@ -56,7 +56,7 @@ export function rooms(parts: RoomParts): Room[] {
   return [
     versionsRoom({ ...parts, manager: parts.versionManager, records: parts.versionRecords }),
     integrityRoom(parts),
-    descriptionsRoom({ ...parts, imported: (versionId) => parts.searchIndexes.warm(versionId), reviewImport }),
+    descriptionsRoom({ ...parts, imported: (versionId, written) => parts.searchIndexes.imported(versionId, written), reviewImport }),
     searchRoom(parts),
     changesRoom(parts),
     insightsRoom({ ...parts, reportLimit: parts.importBodyLimit }),

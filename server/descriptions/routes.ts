@@ -11,7 +11,7 @@ import { FAMILIES } from '../routes/route.ts';
 import type { RecordLimits } from '../store/record-cost.ts';
 import type { Schema, Tag } from '../routes/documentation.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
-import type { RecordStore } from '../store/records.ts';
+import type { HeldWrite, RecordStore } from '../store/records.ts';
 import { prepareDocument } from './document.ts';
 import { exportService } from './export.ts';
 import { importDocument, type ImportPlan } from './sync.ts';
@@ -34,8 +34,12 @@ type ImportQuery = {
 
 /** What other rooms lend the import (wired in server/rooms.ts). */
 export interface ImportHooks {
-  /** Called after an import wrote, not awaited (the search builds the version's index then, not on the next search). */
-  imported(versionId: string): Promise<void>;
+  /**
+   * Called after an import wrote, with what it wrote (none when nothing changed), and awaited:
+   * the search index takes the import's own records (its cost is theirs, not the version's) and
+   * starts anything costlier behind the answer. Never throws.
+   */
+  imported(versionId: string, written: HeldWrite | undefined): Promise<void>;
   /** A review of the import's plan: what it changes for clients (reported by a dry run), refused with `failOnBreaking` when it breaks them. */
   reviewImport(options: { failOnBreaking: boolean }): { review(plan: ImportPlan): Promise<void>; readonly report: unknown };
 }
@@ -80,8 +84,8 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
           document,
           { ...(service === undefined ? {} : { service }), dryRun, ...(review && { review: review.review }) },
         );
-        // Not awaited: what follows an import (the search index) must not add to its answer's time.
-        if (!dryRun) void imported(version.versionId);
+        // The search index takes the records written before the answer, so the next search is served at once.
+        if (!dryRun) await imported(version.versionId, report.written);
         return { status: report.created ? 201 : 200, body: review?.report ? { ...report.body, changes: review.report } : report.body };
       },
     },

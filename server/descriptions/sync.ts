@@ -12,7 +12,7 @@ import { MARK, MARKED_SERVICE, markOf, type Mark } from '../store/mark.ts';
 import { recordsOfService, SERVICES } from '../ownership/service-records.ts';
 import { keyOf } from '../schemas/record-keys.ts';
 import type { CompiledCollection } from '../schemas/registry.ts';
-import { NaturalKeyTaken, type CatalogRecord, type RecordStore } from '../store/records.ts';
+import { NaturalKeyTaken, type CatalogRecord, type HeldWrite, type RecordStore } from '../store/records.ts';
 import { isObject, residual, sameJson, type JsonObject } from '../json/values.ts';
 import { mapDocument, type Placement } from './map.ts';
 import { fieldsCarried, mappedKinds, renderRecord } from './kinds.ts';
@@ -27,6 +27,8 @@ export interface ImportReport {
   created: boolean;
   /** The answer (schemas/api/import-report.json), but the changes report a review adds. */
   body: Omit<ImportAnswer, 'changes'>;
+  /** What the import wrote, as stored, under the one revision it gave the version; none for a dry run or when nothing was written. */
+  written?: HeldWrite;
 }
 
 /** What an import will write, whole, before it writes (for a review that may refuse it). */
@@ -192,25 +194,43 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
   changes[SERVICE_PARTS] = parts.counts;
 
   await review?.({ serviceId, kinds, existing, inserts, replaces, deletes });
+  let held: HeldWrite | undefined;
   if (!dryRun) {
     const now = new Date();
-    for (const name of names) {
-      for (const [records, kind] of [[inserts, 'created'], [replaces, 'updated']] as const) {
-        for (const record of records.get(name)!) if (!written.has(`${name}:${record.id}`)) written.set(`${name}:${record.id}`, kind);
+    // One revision for the whole import, given after its writes whatever happened to them: one
+    // change listed on the version, which the search index applies from the records below.
+    const touched = names.filter((name) => inserts.get(name)!.length + replaces.get(name)!.length + deletes.get(name)!.length > 0);
+    const ids = touched.flatMap((name) => [...inserts.get(name)!, ...replaces.get(name)!].map((record) => record.id).concat(deletes.get(name)!));
+    let token: string | undefined;
+    try {
+      for (const name of names) {
+        for (const [records, kind] of [[inserts, 'created'], [replaces, 'updated']] as const) {
+          for (const record of records.get(name)!) if (!written.has(`${name}:${record.id}`)) written.set(`${name}:${record.id}`, kind);
+        }
+        try {
+          await store(name).bulk(target.versionId, { insert: inserts.get(name)!, replace: replaces.get(name)! }, now, { revision: false });
+        } catch (error) {
+          if (!(error instanceof NaturalKeyTaken)) throw error;
+          throw new KeyTakenWhileWriting(keyConflict(store(name), error, pointers.get(`${name}:${error.refused?.id}`)));
+        }
       }
-      try {
-        await store(name).bulk(target.versionId, { insert: inserts.get(name)!, replace: replaces.get(name)! }, now);
-      } catch (error) {
-        if (!(error instanceof NaturalKeyTaken)) throw error;
-        throw new KeyTakenWhileWriting(keyConflict(store(name), error, pointers.get(`${name}:${error.refused?.id}`)));
-      }
+      await parts.write();
+      for (const name of [...names].reverse()) await store(name).bulk(target.versionId, { delete: deletes.get(name)! }, now, { revision: false });
+    } finally {
+      if (touched.length > 0) token = await store(SERVICES).written(target.versionId, touched, ids);
     }
-    await parts.write();
-    for (const name of [...names].reverse()) await store(name).bulk(target.versionId, { delete: deletes.get(name)! }, now);
+    if (token !== undefined) {
+      held = {
+        token, collections: touched,
+        records: new Map(touched.map((name) => [name, [...inserts.get(name)!, ...replaces.get(name)!].map((record) => store(name).asStored(record, now))])),
+        deleted: new Map(touched.map((name) => [name, deletes.get(name)!])),
+      };
+    }
   }
   return {
     created: !dryRun && changes['services']!.created > 0,
     body: { service: { id: serviceId, slug }, dryRun, records: changes, warnings },
+    ...(held && { written: held }),
   };
 }
 

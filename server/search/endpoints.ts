@@ -55,10 +55,18 @@ export async function refreshedView(stores: ReadonlyMap<string, RecordStore>, vi
 /** The view with the records of these ids read again in their collections (the deleted dropped), the others kept. */
 export async function patchedView(stores: ReadonlyMap<string, RecordStore>, view: VersionView, versionId: string, written: ReadonlyMap<string, ReadonlySet<string>>): Promise<VersionView> {
   const reread = new Map(await Promise.all([...written].map(async ([name, ids]) => [name, await stores.get(name)!.withIds(versionId, [...ids])] as const)));
+  return replacedView(view, versionId, written, reread);
+}
+
+/**
+ * The view with the records of these ids replaced by `records` (what a writer holds: an import's,
+ * store/record.ts HeldWrite), nothing read; an id written and not among them is deleted.
+ */
+export function replacedView(view: VersionView, versionId: string, written: ReadonlyMap<string, ReadonlySet<string>>, records: ReadonlyMap<string, readonly CatalogRecord[]>): VersionView {
   return viewFrom(versionId, SEARCH_COLLECTIONS.map((name) => {
     const ids = written.get(name);
     const kept = view.of(name);
-    return [name, ids ? [...kept.filter((record) => !ids.has(record.id)), ...reread.get(name)!].sort(inDocumentOrder) : [...kept]] as const;
+    return [name, ids ? [...kept.filter((record) => !ids.has(record.id)), ...records.get(name) ?? []].sort(inDocumentOrder) : [...kept]] as const;
   }));
 }
 

@@ -5,10 +5,12 @@
 // from them and the records kept. Bounded: the least recently used versions' indexes go
 // first once the operations indexed pass a maximum. Each index is given its operations' vectors
 // (vectors.ts) when the search model is loaded; a search fuses them in once they are all there.
+// After an import in this process, what it wrote is applied to the kept index without a read
+// (imported): the version's list of writes says whether it follows the kept revision directly.
 import { LRUCache } from 'lru-cache';
-import type { RecordStore } from '../store/records.ts';
-import { writtenBetween, type Revision, type Revisions } from '../store/revisions.ts';
-import { emptyView, patchedView, refreshedView, SEARCH_COLLECTIONS, viewOf, type Name } from './endpoints.ts';
+import type { HeldWrite, RecordStore } from '../store/records.ts';
+import { listedBefore, revisionAfter, writtenBetween, type Revision, type Revisions } from '../store/revisions.ts';
+import { emptyView, patchedView, refreshedView, replacedView, SEARCH_COLLECTIONS, viewOf, type Name } from './endpoints.ts';
 import { titleOf } from './documents.ts';
 import { VersionIndex, type Ranking, type SearchOptions } from './ranking.ts';
 import type { SearchVectors } from './vectors.ts';
@@ -22,10 +24,10 @@ export class SearchIndexes {
   readonly #stores: ReadonlyMap<string, RecordStore>;
   readonly #revisions: Revisions;
   readonly #kept: LRUCache<string, Kept>;
-  /** Builds under way, so that concurrent searches of one revision build once. */
-  readonly #building = new Map<string, { revision: string; index: Promise<VersionIndex> }>();
-  /** Indexes built, by what was read: every record, the records written, or the collections written. */
-  readonly built = { whole: 0, patched: 0, reread: 0 };
+  /** Builds under way (or an import's records being applied), so that concurrent searches of one revision build once. */
+  readonly #building = new Map<string, { version: string; built: Promise<Kept> }>();
+  /** Indexes built, by what was read: every record, the records written, the collections written, or nothing (an import's records handed over). */
+  readonly built = { whole: 0, patched: 0, reread: 0, handed: 0 };
   /** Operations' documents put in an index (all of a whole build's, only the touched ones of a patch). */
   indexedDocuments = 0;
 
@@ -57,21 +59,26 @@ export class SearchIndexes {
       return kept.index;
     }
     const building = this.#building.get(versionId);
-    if (building?.revision === revision.version) return building.index;
-    const index = this.#build(versionId, revision, kept);
-    this.#building.set(versionId, { revision: revision.version, index });
-    return index;
+    if (building?.version === revision.version) return (await building.built).index;
+    const built = this.#build(versionId, revision, kept);
+    this.#building.set(versionId, { version: revision.version, built });
+    return (await built).index;
   }
 
   /**
    * The version's hits for a search, and what ranked them. The query is embedded while the
-   * index is had; a model that is missing or still loading leaves the index alone to rank.
+   * index is had; a model that is missing or still loading, or vectors not all had, leave the
+   * index alone to rank.
    */
   async search(versionId: string, options: SearchOptions): Promise<{ ranking: Ranking; hits: Record<string, unknown>[] }> {
-    const [index, vector] = await Promise.all([this.of(versionId), this.vectors?.query(options.query).catch((error: unknown) => {
+    const embedding = this.vectors?.query(options.query).catch((error: unknown) => {
       this.#log('search: the query could not be embedded; answered from the index alone', { error: String(error) });
       return undefined;
-    })]);
+    });
+    const index = await this.of(versionId);
+    // Vectors still coming (an import's, behind its answer): the index ranks alone, and the
+    // query's vector is not waited for (the model may be busy with them); it is kept for the next ask.
+    const vector = index.vectors?.complete ? await embedding : undefined;
     return index.answer({ ...options, ...(vector ? { vector } : {}) });
   }
 
@@ -79,6 +86,75 @@ export class SearchIndexes {
   async warm(versionId: string): Promise<void> {
     // The write is done whatever happens here; the next search builds again if this failed.
     await this.of(versionId).catch((error: unknown) => this.#log('search: the index could not be built after a write; the next search builds it', { error: String(error) }));
+  }
+
+  /**
+   * After an import by this process: what it wrote (its own service's records as stored, and the
+   * ids it deleted, under the one revision it gave the version) is swapped into the version's
+   * kept index and view as a patch does (ranking.ts patched), nothing read back but the
+   * version's list of writes, and kept under that revision: the next search is served at once.
+   * Only when the list shows the import's revision directly after the kept one, or after the
+   * version's creation with no records (a write in between, or a list cut short, would be
+   * missed). Otherwise the index is built behind as after any write, by the freshness rule of
+   * `of`, which is also how other instances see the import. Resolves once the records are
+   * applied (they cost the import's own service, not the version), or at once when they wait
+   * for a build under way or a build is started instead. Never throws: the import is written.
+   */
+  async imported(versionId: string, written: HeldWrite | undefined): Promise<void> {
+    if (!written) {
+      void this.warm(versionId);
+      return;
+    }
+    try {
+      const before = listedBefore(await this.#revisions.changes(versionId), written.token);
+      const kept = this.#kept.get(versionId);
+      const building = this.#building.get(versionId);
+      // A search already building (or an index kept) at the import's revision: nothing to hand over.
+      if (kept?.revision.version === written.token || building?.version === written.token) return;
+      const base = !before ? undefined
+        : kept?.revision.version === before.token ? kept
+          : building?.version === before.token ? building.built
+            : before.empty ? VersionIndex.of(emptyView(versionId)).then((index) => ({ revision: { version: before.token, collections: {} }, index }))
+              : undefined;
+      if (!base) {
+        void this.warm(versionId);
+        return;
+      }
+      const built = this.#handOver(versionId, base, written);
+      this.#building.set(versionId, { version: written.token, built });
+      // Behind a build under way, the import does not wait (that build is the version's cost); a search joins it.
+      if (base === building?.built) void built.catch(() => {});
+      else await built;
+    } catch (error) {
+      this.#log('search: an import\'s records could not be handed to the index; the next search builds it', { error: String(error) });
+      void this.warm(versionId);
+    }
+  }
+
+  /** The index of `base` with the import's records swapped in (see imported), kept under the import's revision. */
+  async #handOver(versionId: string, base: Kept | Promise<Kept>, written: HeldWrite): Promise<Kept> {
+    try {
+      // Awaited first, so that the caller registers this hand-over as the build of its revision before anything is kept.
+      const from = await base;
+      const ids = new Map<string, Set<string>>();
+      for (const name of written.collections) {
+        if (!(SEARCH_COLLECTIONS as readonly string[]).includes(name)) continue;
+        ids.set(name, new Set([...(written.records.get(name) ?? []).map((record) => record.id), ...written.deleted.get(name) ?? []]));
+      }
+      let index = from.index;
+      if (ids.size > 0) {
+        index = await from.index.patched(replacedView(from.index.view, versionId, ids, written.records), ids);
+        this.indexedDocuments += index.changed?.size ?? index.size;
+        // Not waited for: operations not yet embedded are ranked by the index alone (the answer's `ranking` says so).
+        void this.#withVectors(index, from.index);
+      }
+      this.built.handed += 1;
+      const kept = { revision: revisionAfter(from.revision, written.token, written.collections), index };
+      if (this.#building.get(versionId)?.version === written.token) this.#kept.set(versionId, kept);
+      return kept;
+    } finally {
+      if (this.#building.get(versionId)?.version === written.token) this.#building.delete(versionId);
+    }
   }
 
   /** Gives the index its table of vectors and fills it; a failure leaves it to the index alone. */
@@ -91,7 +167,7 @@ export class SearchIndexes {
     });
   }
 
-  async #build(versionId: string, revision: Revision, kept: Kept | undefined): Promise<VersionIndex> {
+  async #build(versionId: string, revision: Revision, kept: Kept | undefined): Promise<Kept> {
     try {
       const index = await this.#fresh(versionId, revision, kept);
       if (index !== kept?.index) {
@@ -99,10 +175,10 @@ export class SearchIndexes {
         await this.#withVectors(index, kept?.index);
       }
       // A build of an older revision that ends after a newer one started is not kept.
-      if (this.#building.get(versionId)?.revision === revision.version) this.#kept.set(versionId, { revision, index });
-      return index;
+      if (this.#building.get(versionId)?.version === revision.version) this.#kept.set(versionId, { revision, index });
+      return { revision, index };
     } finally {
-      if (this.#building.get(versionId)?.revision === revision.version) this.#building.delete(versionId);
+      if (this.#building.get(versionId)?.version === revision.version) this.#building.delete(versionId);
     }
   }
 

@@ -20,6 +20,19 @@ export interface ListQuery {
   limit: number;
 }
 
+/**
+ * A write whose records the writer holds (an import's plan, descriptions/sync.ts): the token its
+ * bump gave the version, the collections that bump named, the records written as stored, by
+ * collection, and the ids deleted. What keeps a version in memory can apply it without reading
+ * anything back, when nothing else was listed between its base and `token` (revisions.ts listedBefore).
+ */
+export interface HeldWrite {
+  token: string;
+  collections: readonly string[];
+  records: ReadonlyMap<string, readonly CatalogRecord[]>;
+  deleted: ReadonlyMap<string, readonly string[]>;
+}
+
 export interface BulkWrites {
   insert?: readonly CatalogRecord[];
   replace?: readonly CatalogRecord[];

@@ -14,7 +14,7 @@ import { RecordPages } from './record-pages.ts';
 import { recordIndexes } from './record-indexes.ts';
 
 // The record shapes and refusals live in record.ts; callers keep importing them from here, the store's door.
-export { CursorGone, documentId, NaturalKeyTaken, type BulkWrites, type CatalogRecord, type ListQuery, type Page } from './record.ts';
+export { CursorGone, documentId, NaturalKeyTaken, type BulkWrites, type CatalogRecord, type HeldWrite, type ListQuery, type Page } from './record.ts';
 
 export class RecordStore {
   readonly collection: CompiledCollection;
@@ -227,15 +227,30 @@ export class RecordStore {
    * ones, and deletes by id, all in the stored form of toDocument. A batch cut short leaves
    * records a sync finds again by natural key, so running it again completes it.
    */
-  async bulk(versionId: string, writes: BulkWrites, updatedAt: Date): Promise<void> {
+  async bulk(versionId: string, writes: BulkWrites, updatedAt: Date, options: { revision?: boolean } = {}): Promise<void> {
     // An import sends every collection, most with nothing to write: no change, no new revision.
     if (!writes.insert?.length && !writes.replace?.length && !writes.delete?.length) return;
     const ids = [...(writes.insert ?? []), ...(writes.replace ?? [])].map((record) => record.id).concat(writes.delete ?? []);
-    return this.#changing(versionId, ids, () => writeInBatches(this.#documents, versionId, writes, {
+    const write = () => writeInBatches(this.#documents, versionId, writes, {
       toDocument: (record) => this.#toDocument(record, updatedAt),
       exclusive: (ids, work) => this.#exclusiveAll(versionId, ids, work),
       refusal: async (document) => new NaturalKeyTaken((await this.#keyTaken(document)).holder, this.toRecord(document)),
-    }));
+    });
+    // `revision: false`: the caller gives the version its revision once for several bulks (written).
+    return options.revision === false ? write() : this.#changing(versionId, ids, write);
+  }
+
+  /**
+   * Gives the version one new revision for writes made with `bulk(…, { revision: false })` to
+   * these collections (an import's, listed as one change: see HeldWrite); its token.
+   */
+  written(versionId: string, collections: readonly string[], ids: readonly string[]): Promise<string> {
+    return this.#revisions.bump(versionId, collections, ids);
+  }
+
+  /** The record as a read of it after `bulk` at `updatedAt` returns it (defaults filled, dates as strings). */
+  asStored(record: CatalogRecord, updatedAt: Date): CatalogRecord {
+    return this.toRecord(this.#toDocument(record, updatedAt));
   }
 
   /** `work` under the locks of all these records (in id order, so two bulks never wait on each other). */

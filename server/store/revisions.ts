@@ -9,8 +9,18 @@ import { ulid } from 'ulid';
 /** The version's tokens: `version` changes with every write, `collections[name]` with each write to that collection. */
 export interface Revision { version: string; collections: Readonly<Record<string, string>> }
 
-/** One write as listed on the version: its token, the collections written and, for a small write, the record ids. */
-export interface Change { token: string; collections: readonly string[]; ids?: readonly string[] }
+/**
+ * One write as listed on the version: its token, the collections written and, for a small write,
+ * the record ids. `empty`: the version's first entry, listed when it was created with no records.
+ */
+export interface Change { token: string; collections: readonly string[]; ids?: readonly string[]; empty?: true }
+
+/** The revision fields of a version created with no records: one entry saying so, so that the first write's records can be applied to nothing. */
+export function createdEmpty(): { revision: string; changes: string[] } {
+  const token = ulid();
+  const change: Change = { token, collections: [], empty: true };
+  return { revision: token, changes: [JSON.stringify(change)] };
+}
 
 // The version document is read on every request (resolving the version), and FerretDB 1.24 reads
 // it whole whatever the projection, at a cost that grows with its values: 32 entries as
@@ -48,7 +58,7 @@ export class Revisions {
    * counters: a `$inc` that FerretDB applies as a read and a write could store one count for
    * two writers, and an index built between the two would never see the second.
    */
-  bump(versionId: string, collections: readonly string[], ids?: readonly string[]): Promise<void> {
+  bump(versionId: string, collections: readonly string[], ids?: readonly string[]): Promise<string> {
     const token = ulid();
     const set = { revision: token, ...Object.fromEntries(collections.map((name) => [`revisions.${name}`, token])) };
     const change: Change = { token, collections, ...(ids && ids.length <= LISTED_IDS && { ids }) };
@@ -56,7 +66,7 @@ export class Revisions {
     // bumps were applied whatever the tokens' order across instances.
     const update = { $set: set, $push: { changes: { $each: [JSON.stringify(change)], $slice: -LISTED_CHANGES } } };
     // MongoDB applies `$slice`: one update, nothing read back.
-    if (!this.#queued) return this.#versions.updateOne({ _id: versionId }, update).then(() => undefined);
+    if (!this.#queued) return this.#versions.updateOne({ _id: versionId }, update).then(() => token);
     // FerretDB ignores it: the list comes back to be cut (the whole document: FerretDB 1.24 has
     // no projection in findAndModify).
     const write = async () => {
@@ -69,7 +79,7 @@ export class Revisions {
     void bumped.catch(() => {}).finally(() => {
       if (queues.get(versionId) === bumped) queues.delete(versionId);
     });
-    return bumped;
+    return bumped.then(() => token);
   }
 
   /**
@@ -126,4 +136,19 @@ export function writtenBetween(changes: readonly Change[], from: Revision, to: R
   }
   const accounted = collections.every((name) => (to.collections[name] ?? '') === (from.collections[name] ?? '') || last.get(name) === to.collections[name]);
   return accounted ? written : null;
+}
+
+/**
+ * The change listed just before `token`, when `token` is listed: the state a write of `token`
+ * was applied to, if nothing else was listed in between (every write is listed, in the order
+ * applied); undefined when the list cannot say (the entry fell off, or `token` is not listed).
+ */
+export function listedBefore(changes: readonly Change[], token: string): Change | undefined {
+  const at = changes.findIndex((change) => change.token === token);
+  return at > 0 ? changes[at - 1] : undefined;
+}
+
+/** The revision after a write of `token` to `collections` on `from`, as its bump sets it. */
+export function revisionAfter(from: Revision, token: string, collections: readonly string[]): Revision {
+  return { version: token, collections: { ...from.collections, ...Object.fromEntries(collections.map((name) => [name, token])) } };
 }

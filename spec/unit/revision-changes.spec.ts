@@ -2,7 +2,7 @@
 // again, from the writes listed on the version, and when the list cannot say (null: the caller
 // reads the collections written whole).
 import { expect } from 'chai';
-import { writtenBetween, type Change, type Revision } from '../../server/store/revisions.ts';
+import { createdEmpty, listedBefore, revisionAfter, writtenBetween, type Change, type Revision } from '../../server/store/revisions.ts';
 
 const revision = (version: string, collections: Record<string, string>): Revision => ({ version, collections });
 const SEARCHED = ['operations', 'paths'];
@@ -42,5 +42,34 @@ describe('writtenBetween', () => {
 
   it('cannot say when the last listed write to a collection does not carry its current token (an entry lost)', () => {
     expect(writtenBetween(changes, kept, revision('t4', { operations: 't9', paths: 't4' }), SEARCHED)).to.equal(null);
+  });
+});
+
+// What an import's hand-over to the search index (search/indexes.ts imported) is applied to: the
+// change listed just before its own, which must be the kept revision or the version's creation.
+describe('listedBefore and revisionAfter', () => {
+  const changes: Change[] = [
+    { token: 't1', collections: [], empty: true },
+    { token: 't2', collections: ['operations', 'paths'] },
+    { token: 't3', collections: ['operations'], ids: ['o1'] },
+  ];
+
+  it('gives the change listed just before a write, the creation for the first one', () => {
+    expect(listedBefore(changes, 't2')).to.deep.equal(changes[0]);
+    expect(listedBefore(changes, 't3')?.token).to.equal('t2');
+  });
+
+  it('cannot say for a write not listed, or listed first (what came before it has fallen off)', () => {
+    expect(listedBefore(changes, 't4')).to.equal(undefined);
+    expect(listedBefore(changes.slice(1), 't2')).to.equal(undefined);
+  });
+
+  it('gives the revision a bump sets: the write\'s token for the version and each collection it names', () => {
+    expect(revisionAfter(revision('t2', { operations: 't2', paths: 't2' }), 't3', ['operations'])).to.deep.equal(revision('t3', { operations: 't3', paths: 't2' }));
+  });
+
+  it('lists a version made empty as such, its revision the entry\'s token', () => {
+    const { revision: token, changes: [entry] } = createdEmpty();
+    expect(JSON.parse(entry!)).to.deep.equal({ token, collections: [], empty: true });
   });
 });
