@@ -6,7 +6,7 @@ import { aligned, clientView } from './client-view.ts';
 import { compareRules } from './library-rules.ts';
 import { classify, type Level } from './rules.ts';
 import { componentRef } from '../json/pointer.ts';
-import { isObject } from '../json/values.ts';
+import { isObject, type JsonObject } from '../json/values.ts';
 
 export interface Operation { method: string; path: string; operationId: string | null }
 
@@ -51,9 +51,8 @@ export function compareUnlessSame(before: Record<string, unknown>, after: Record
 
 /**
  * Both documents without what holds no change: the paths whose item is the same on both sides
- * and whose references (`$ref`s and discriminator mappings, followed through components) all
- * reach components that are the same on both sides; then, of the components, only those the
- * rest of either document reaches (security schemes, named rather than referenced, all kept).
+ * and whose references (`$ref`s, followed through components) all reach components that are
+ * the same on both sides; then, of the components, only those the rest of either document reaches (security schemes, named rather than referenced, all kept).
  * A change is found under the path where it is (or under `servers` and `security`, which stay):
  * a path left out held none, and a component no kept path reaches is reported nowhere. Linear in
  * the documents' size: each component's references are read once (Graph beta: 22,361
@@ -69,8 +68,26 @@ export function narrowed(before: Record<string, unknown>, after: Record<string, 
     return !other && [...named].every((key) => old.has(key) && !differing.has(key));
   };
   const same = new Set(Object.keys(was).filter((path) => Object.hasOwn(is, path) && JSON.stringify(was[path]) === JSON.stringify(is[path]) && sameReach(was[path])));
-  const left = (document: Record<string, unknown>, paths: Record<string, unknown>) => ({ ...document, paths: Object.fromEntries(Object.entries(paths).filter(([path]) => !same.has(path))) });
-  const [narrowBefore, narrowAfter] = same.size === 0 ? [before, after] : [left(before, was), left(after, is)];
+  // Of a path on both sides that differs, its operations the same on both sides as a client meets
+  // them (the path's parameters and servers moved into each: clientView, which the comparison
+  // applies again to no effect) are left out too: findings are each operation's own.
+  const items = new Map<string, [JsonObject, JsonObject]>();
+  for (const path of Object.keys(was)) {
+    if (same.has(path) || !Object.hasOwn(is, path) || !isObject(was[path]) || !isObject(is[path])) continue;
+    const [itemWas, itemIs] = [clientView({ paths: { [path]: was[path] } }), clientView({ paths: { [path]: is[path] } })]
+      .map((view) => (view['paths'] as Record<string, JsonObject>)[path]!) as [JsonObject, JsonObject];
+    for (const method of METHODS) {
+      if (!Object.hasOwn(itemWas, method) || !Object.hasOwn(itemIs, method)) continue;
+      if (JSON.stringify(itemWas[method]) !== JSON.stringify(itemIs[method]) || !sameReach(itemWas[method])) continue;
+      delete itemWas[method];
+      delete itemIs[method];
+    }
+    items.set(path, [itemWas, itemIs]);
+  }
+  // Each side in its own order: the library pairs paths of one template by it (library-rules.ts).
+  const left = (paths: Record<string, unknown>, side: 0 | 1) => Object.fromEntries(Object.keys(paths).filter((path) => !same.has(path)).map((path) => [path, items.get(path)?.[side] ?? paths[path]]));
+  const [leftWas, leftIs] = [left(was, 0), left(is, 1)];
+  const [narrowBefore, narrowAfter] = [{ ...before, paths: leftWas }, { ...after, paths: leftIs }];
   const reached = new Set<string>();
   for (const [document, components] of [[narrowBefore, old], [narrowAfter, current]] as const) {
     const found = reachedFrom(document, components);
@@ -151,8 +168,9 @@ function withComponents(document: Record<string, unknown>, reached: Set<Componen
 }
 
 /**
- * The components a value refers to (`$ref`s, and the schema names of discriminator mappings), by
- * `section/name`, and whether it refers to anything else (another part of the document, another file).
+ * The components a value's `$ref`s name, by `section/name`, and whether one names anything else
+ * (another part of the document, another file). Only `$ref`s: they are what the library resolves
+ * (a discriminator's mapping it compares as text, and Graph beta's entity maps 3,000 schemas).
  */
 function referencesIn(value: unknown): { named: Set<ComponentKey>; other: boolean } {
   const named = new Set<ComponentKey>();
@@ -168,15 +186,7 @@ function referencesIn(value: unknown): { named: Set<ComponentKey>; other: boolea
     } else if (isObject(node)) {
       for (const [key, item] of Object.entries(node)) {
         if (key === '$ref' && typeof item === 'string') refer(item);
-        else if (key === 'mapping' && isObject(item)) {
-          // A mapping's value is a reference, or a schema's bare name.
-          for (const target of Object.values(item)) {
-            if (typeof target !== 'string') walk(target);
-            else if (target.startsWith('#')) refer(target);
-            else if (/^[\w.-]+$/.test(target)) named.add(`schemas/${target}`);
-            else other = true;
-          }
-        } else walk(item);
+        else walk(item);
       }
     }
   };
