@@ -2,14 +2,17 @@
 // each shortcut reports exactly what the whole comparison reports, on a real API (Asana):
 // - compareUnlessSame narrows both documents (same paths out, unreached components out) before
 //   the library compares them: its findings equal compareDocuments' on the whole documents;
-// - a service whose records are the same on both sides (a version copy) is not exported: once one
-//   record of the copy differs, the report is the whole comparison of the two exports again;
+// - a copy that neither it nor its source has written since is known the same by the versions'
+//   revisions (store/revisions.ts), and reports nothing without a read;
+// - a service whose records are the same on both sides is not exported: once one record of the
+//   copy differs, the report is the whole comparison of the two exports again;
 // - a dry run that writes nothing reports nothing, one that writes reports what it changes.
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { compareDocuments, compareUnlessSame, narrowed, type ServiceChange } from '../../../server/changes/compare.ts';
 import { sameRecords, snapshotOf } from '../../../server/changes/catalog.ts';
+import { Revisions } from '../../../server/store/revisions.ts';
 import { repoRoot } from '../../../server/config.ts';
 import { serviceForSuite, givenTenant, bearer, type TestService, type Tenant } from '../../support/service.ts';
 
@@ -113,7 +116,12 @@ describe('changes: the shortcuts report what the whole comparison reports (Asana
       copyId = copy.body.id;
     });
 
+    const revisions = () => new Revisions(service.runtime.stores.get('services')!.db);
+
     it('a copy has the same records as its source, and reports no change', async () => {
+      // Known from the revisions alone, either way round.
+      expect(await revisions().sameRecords(tenant.version.id, copyId)).to.equal(true);
+      expect(await revisions().sameRecords(copyId, tenant.version.id)).to.equal(true);
       const [source, copy] = [await snapshotOf(service.runtime.stores, tenant.version.id), await snapshotOf(service.runtime.stores, copyId)];
       const asanaOf = async (snapshot: typeof source) => (await snapshot.get('services')!.all('')).find((record) => record['slug'] === 'asana')!;
       expect(await sameRecords(source, copy, await asanaOf(source), await asanaOf(copy))).to.equal(true);
@@ -127,6 +135,7 @@ describe('changes: the shortcuts report what the whole comparison reports (Asana
       const schema = structuredClone(like['schema']) as Doc;
       delete schema['properties']['user'];
       await resources.bulk(copyId, { replace: [{ ...like, schema }] }, new Date());
+      expect(await revisions().sameRecords(tenant.version.id, copyId)).to.equal(false);
       const [source, copy] = [await snapshotOf(service.runtime.stores, tenant.version.id), await snapshotOf(service.runtime.stores, copyId)];
       const asanaOf = async (snapshot: typeof source) => (await snapshot.get('services')!.all('')).find((record) => record['slug'] === 'asana')!;
       expect(await sameRecords(source, copy, await asanaOf(source), await asanaOf(copy))).to.equal(false);
@@ -136,6 +145,17 @@ describe('changes: the shortcuts report what the whole comparison reports (Asana
       const whole = compareDocuments(await exported(tenant.version.id), await exported(copyId));
       expect(whole.length).to.be.greaterThan(0);
       expect(res.body.changes.map(({ service: _service, ...change }: { service: unknown }) => change)).to.deep.equal(whole);
+    });
+
+    it('a source written since its copy is read again: the same records found, no change', async () => {
+      const copy = await service.request.post(`/v2/catalog/projects/${tenant.project.slug}/versions`).set(bearer(tenant.key)).send({ type: 'branch', slug: 'asana-copy-2', copyFrom: tenant.version.id });
+      expect(await revisions().sameRecords(tenant.version.id, copy.body.id)).to.equal(true);
+      const resources = service.runtime.stores.get('resources')!;
+      const like = (await resources.all(tenant.version.id)).find((record) => record['name'] === 'Like')!;
+      await resources.bulk(tenant.version.id, { replace: [like] }, new Date());
+      expect(await revisions().sameRecords(tenant.version.id, copy.body.id)).to.equal(false);
+      const res = await service.request.get(`/v2/catalog/versions/${copy.body.id}/changes?against=${tenant.version.id}`).set(bearer(tenant.key));
+      expect(res.body).to.deep.equal({ summary: { breaking: 0, nonBreaking: 0 }, changes: [] });
     });
 
     it('a dry run that writes nothing reports nothing; one that removes an operation reports that change alone', async () => {
