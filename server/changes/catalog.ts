@@ -108,9 +108,12 @@ export async function sameRecords(before: Snapshot, after: Snapshot, was: Catalo
   const read = async (snapshot: Snapshot) => new Map(await Promise.all(names.map(async (name) => [name, await snapshot.get(name)!.all('')] as const)));
   const [old, current] = [await read(before), await read(after)];
   const [mine, theirs] = [recordsOfService(kinds, was.id, old), recordsOfService(kinds, is.id, current)];
-  const sameList = (a: readonly CatalogRecord[], b: readonly CatalogRecord[]) => a.length === b.length && a.every((record, index) => sameRendered(record, b[index]!));
-  return names.every((name) => sameList(mine.get(name) ?? [], theirs.get(name) ?? []))
-    && VERSION_WIDE.every((name) => !names.includes(name) || sameList(old.get(name) ?? [], current.get(name) ?? []));
+  const lists = [
+    ...names.map((name) => [mine.get(name) ?? [], theirs.get(name) ?? []] as const),
+    ...VERSION_WIDE.filter((name) => names.includes(name)).map((name) => [old.get(name) ?? [], current.get(name) ?? []] as const),
+  ];
+  // Counts first: a record come or gone (a dry run that removes an operation) is told before any content is compared.
+  return lists.every(([a, b]) => a.length === b.length) && lists.every(([a, b]) => a.every((record, index) => sameRendered(record, b[index]!)));
 }
 
 /** The kinds the exporter takes from the whole version (by name), not only from the service's records. */
