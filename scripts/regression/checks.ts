@@ -21,6 +21,8 @@ export interface Target {
   /** The version's `/v2/catalog/versions/<id>` prefix, its id, and the project's slug (to copy it). */
   versionId: string;
   projectSlug: string;
+  /** Told each request's step and how long it took to answer (for the largest descriptions' figures). */
+  timed?: (step: string, ms: number, status: number) => void;
 }
 
 /**
@@ -41,31 +43,37 @@ export async function checkDescription(target: Target, document: Json, slug: str
   const fail = (step: string, message: string, changesReport = false): void => { failures.push({ step, message, changesReport }); };
   const auth = { Authorization: `Bearer ${target.key}` };
   const prefix = `/v2/catalog/versions/${target.versionId}`;
-  const post = async (url: string, body: unknown) => answer(target.request.post(url).set(auth).send(body as object));
+  const timed = async (step: string, test: supertest.Test) => {
+    const started = performance.now();
+    const got = await answer(test);
+    target.timed?.(step, performance.now() - started, got.status);
+    return got;
+  };
+  const post = async (url: string, body: unknown, step: string) => timed(step, target.request.post(url).set(auth).send(body as object));
   const importUrl = (query = '') => `${prefix}/imports/openapi?service=${slug}${query}`;
 
-  const first = await post(importUrl(), document);
+  const first = await post(importUrl(), document, '1 import');
   if (first.status !== 201) {
     fail('import', `answered ${first.status}: ${brief(first.body)}`);
     return failures;
   }
 
-  const again = await post(importUrl(), document);
+  const again = await post(importUrl(), document, '2 re-import unchanged');
   if (again.status !== 200) fail('re-import unchanged', `answered ${again.status}: ${brief(again.body)}`);
   else {
     const written = writes(again.body['records'] as Counts);
     if (written.length > 0) fail('re-import unchanged', `wrote ${written.join(', ')}`);
   }
 
-  const self = await post(importUrl('&dryRun=true'), document);
+  const self = await post(importUrl('&dryRun=true'), document, '3 dry run with itself');
   if (self.status !== 200) fail('dry run with itself', `answered ${self.status}: ${brief(self.body)}`);
   else if (changeCount(self.body) !== 0) fail('dry run with itself', `reports ${describeChanges(self.body)}`, true);
 
   const copySlug = `copy-${slug}`.slice(0, 60);
-  const copy = await post(`/v2/catalog/projects/${target.projectSlug}/versions`, { type: 'branch', slug: copySlug, copyFrom: target.versionId });
+  const copy = await post(`/v2/catalog/projects/${target.projectSlug}/versions`, { type: 'branch', slug: copySlug, copyFrom: target.versionId }, '4a copy');
   if (copy.status !== 201) fail('copy and compare', `copy answered ${copy.status}: ${brief(copy.body)}`);
   else {
-    const compared = await answer(target.request.get(`/v2/catalog/versions/${String(copy.body['id'])}/changes?against=${target.versionId}`).set(auth));
+    const compared = await timed('4 compare copy', target.request.get(`/v2/catalog/versions/${String(copy.body['id'])}/changes?against=${target.versionId}`).set(auth));
     if (compared.status !== 200) fail('copy and compare', `compare answered ${compared.status}: ${brief(compared.body)}`);
     // The compare answers the changes report itself; an import's dry run has it under `changes`.
     else if (changeCount({ changes: compared.body }) !== 0) fail('copy and compare', `reports ${describeChanges({ changes: compared.body })}`, true);
@@ -74,13 +82,13 @@ export async function checkDescription(target: Target, document: Json, slug: str
   // A description without operations (a few have no paths) skips to the insertion.
   const removed = withoutOneOperation(document);
   if (removed) {
-    const dry = await post(importUrl('&dryRun=true'), removed.document);
+    const dry = await post(importUrl('&dryRun=true'), removed.document, '5 dry run without one operation');
     if (dry.status !== 200) fail('remove one operation', `dry run answered ${dry.status}: ${brief(dry.body)}`);
     else {
       const breaking = (dry.body['changes'] as { summary?: { breaking?: number } } | undefined)?.summary?.breaking;
       if (breaking !== 1 || changeCount(dry.body) !== 1) fail('remove one operation', `${removed.operation}: reports ${describeChanges(dry.body)}, not exactly one breaking change`, true);
     }
-    const edited = await post(importUrl(), removed.document);
+    const edited = await post(importUrl(), removed.document, '5b import without one operation');
     if (edited.status !== 200) fail('remove one operation', `${removed.operation}: answered ${edited.status}: ${brief(edited.body)}`);
     else {
       const records = edited.body['records'] as Counts;
@@ -91,7 +99,7 @@ export async function checkDescription(target: Target, document: Json, slug: str
   }
 
   const inserted = withPathFirst(removed?.document ?? document);
-  const insert = await post(importUrl(), inserted);
+  const insert = await post(importUrl(), inserted, '6 insert a path first');
   if (insert.status !== 200) fail('insert a path first', `answered ${insert.status}: ${brief(insert.body)}`);
   else {
     const records = insert.body['records'] as Counts;

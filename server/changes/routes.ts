@@ -8,7 +8,8 @@ import { FAMILIES } from '../routes/route.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import type { ResolvedVersion } from '../routes/route.ts';
-import { changesBetween, snapshotOf, type ChangeReport } from './catalog.ts';
+import { changesBetween, reportOf, snapshotOf, type ChangeReport } from './catalog.ts';
+import { Revisions } from '../store/revisions.ts';
 import { storeOf } from '../store/stores.ts';
 
 const CHANGES_SEGMENT = '/changes';
@@ -58,5 +59,7 @@ export async function compareVersions(schemas: SchemaRegistry, stores: ReadonlyM
     if (!found) throw new RecordNotFound(services.collection.notFound);
     slug = String(found['slug']);
   }
+  // A copy not written since, nor its source, holds the same records: nothing to read or export.
+  if (await new Revisions(storeOf(stores, 'services').db).sameRecords(before.versionId, after.versionId)) return reportOf([]);
   return changesBetween(await snapshotOf(stores, before.versionId), await snapshotOf(stores, after.versionId), slug);
 }

@@ -32,7 +32,10 @@ export const LISTED_CHANGES = 16;
 /** Ids listed per write at most; a bigger write is listed as one to the whole collection. */
 export const LISTED_IDS = 16;
 
-interface VersionDocument { _id: string; revision?: string; revisions?: Record<string, string>; changes?: string[] }
+interface VersionDocument { _id: string; revision?: string; revisions?: Record<string, string>; changes?: string[]; copyOf?: string }
+
+/** What a copy keeps of its making (JSON on the version document): its source, and both revisions when it was made. */
+interface CopyOf { versionId: string; source: string; copy: string }
 
 /**
  * Bumps of one version queued in this process, where the database needs it. On MongoDB one
@@ -98,6 +101,34 @@ export class Revisions {
   async changes(versionId: string): Promise<readonly Change[]> {
     const document = await this.#versions.findOne({ _id: versionId }, { projection: { changes: 1 } });
     return (document?.changes ?? []).map((entry) => JSON.parse(entry) as Change);
+  }
+
+  /**
+   * Notes on `to`, a copy of `from` just made and bumped, the source's revision read BEFORE the
+   * copy read its records (`source`) and the copy's own: while both stand, the two versions hold
+   * the same records (a write to the source during the copy bumps it past `source`).
+   */
+  async markCopy(to: string, from: string, source: string): Promise<void> {
+    const own = await this.of(to);
+    if (!own) return;
+    const copyOf: CopyOf = { versionId: from, source, copy: own.version };
+    await this.#versions.updateOne({ _id: to }, { $set: { copyOf: JSON.stringify(copyOf) } });
+  }
+
+  /**
+   * Whether two versions hold the same records, known without reading them: one is a copy of
+   * the other (markCopy) and neither has been written since. False when it cannot say so.
+   */
+  async sameRecords(a: string, b: string): Promise<boolean> {
+    const read = async (versionId: string) => this.#versions.findOne({ _id: versionId }, { projection: { revision: 1, copyOf: 1 } });
+    const [first, second] = [await read(a), await read(b)];
+    if (!first || !second) return false;
+    const copied = (copy: VersionDocument, source: VersionDocument): boolean => {
+      if (typeof copy.copyOf !== 'string') return false;
+      const made = JSON.parse(copy.copyOf) as CopyOf;
+      return made.versionId === source._id && made.source === (source.revision ?? '') && made.copy === (copy.revision ?? '');
+    };
+    return copied(second, first) || copied(first, second);
   }
 
   /**

@@ -58,6 +58,8 @@ export class VersionRecords {
    */
   async copy(from: string, to: string, onBatch: (copied: number) => Promise<void> = async () => {}): Promise<number> {
     let copied = 0;
+    // Before any record is read: a write to the source from here on leaves it past this revision.
+    const source = (await this.#revisions.of(from))?.version ?? '';
     for (const documents of this.#copied.values()) {
       let batch: Document[] = [];
       const flush = async () => {
@@ -74,6 +76,7 @@ export class VersionRecords {
       await flush();
     }
     await this.#revisions.bump(to, [...this.#collections.keys()]);
+    await this.#revisions.markCopy(to, from, source);
     return copied;
   }
 

@@ -115,7 +115,8 @@ export class Versions {
 /** The interface's Version: no state; documents older than these fields get their defaults. */
 function toVersion(document: StoredVersion): Version {
   // `changes` and the revision tokens: for caches of the version (store/revisions.ts), up to thousands of ids.
-  const { _id, state: _state, heartbeatAt: _heartbeat, changes: _changes, revision: _revision, revisions: _revisions, ...version } = document as StoredVersion & { changes?: unknown; revision?: unknown; revisions?: unknown };
+  // `copyOf`: the revisions a copy was made at (store/revisions.ts markCopy).
+  const { _id, state: _state, heartbeatAt: _heartbeat, changes: _changes, revision: _revision, revisions: _revisions, copyOf: _copyOf, ...version } = document as StoredVersion & { changes?: unknown; revision?: unknown; revisions?: unknown; copyOf?: unknown };
   return { ...version, updatedAt: version.updatedAt ?? version.createdAt, copiedFrom: version.copiedFrom ?? null };
 }
 

@@ -30,6 +30,9 @@ describe('changes: comparisons off the request thread', function () {
     const [removed] = Object.keys(after['paths']);
     const removedMethods = Object.keys(after['paths'][removed!]).filter((key) => key !== 'parameters');
     delete after['paths'][removed!];
+    // A reference to elsewhere than a component keeps every component in the comparison
+    // (compare.ts narrowed leaves the unreached ones out otherwise): the library meets its schemas as before.
+    for (const document of [before, after]) document['x-info'] = { $ref: '#/info' };
     let turns = 0;
     const ticking = setInterval(() => turns++, 10);
     try {
