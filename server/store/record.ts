@@ -1,7 +1,7 @@
 // What a record is to the store: its shape in the interface and as stored (`_id`, field order),
 // the queries and writes the store takes, and the refusals it reports.
 import type { Document } from 'mongodb';
-import { encodeFields } from './codec.ts';
+import { decodeValue, encodeFields } from './codec.ts';
 import type { SortKey } from './cursor.ts';
 
 /** A record as the interface shows it: JSON, with `updatedAt` an ISO string. */
@@ -80,6 +80,21 @@ export function documentId(versionId: string, id: string): string {
 export function toDocument(record: CatalogRecord, updatedAt: Date): StoredDocument {
   const { id, versionId, updatedAt: _ignored, ...fields } = record;
   return { _id: documentId(versionId, id), id, versionId, updatedAt, ...(encodeFields(fields) as Document) };
+}
+
+/**
+ * Stored document → record: decoded, dates as ISO strings, `_id` and `hidden` stored-only fields
+ * dropped, the collection's `defaults` filled. Writes answer with this too, so a response is
+ * exactly what a later GET returns.
+ */
+export function fromDocument(document: Document, defaults: Readonly<Record<string, unknown>>, hidden: string): CatalogRecord {
+  const { _id, updatedAt, [hidden]: _hidden, ...stored } = document;
+  const record = decodeValue(stored) as Record<string, unknown>;
+  for (const [field, value] of Object.entries(defaults)) {
+    if (record[field] === undefined) record[field] = structuredClone(value);
+  }
+  record['updatedAt'] = updatedAt instanceof Date ? updatedAt.toISOString() : (updatedAt ?? null);
+  return record as CatalogRecord;
 }
 
 /** Stored values equal in keys, key order and values (what the database read back vs what we wrote). */

@@ -8,7 +8,7 @@ import { writeInBatches } from './bulk-writes.ts';
 import { RecordLocks } from './locks.ts';
 import { backfillKeys, isDuplicateKey as isDuplicate, KEY_FIELD, naturalKeyOf } from './natural-keys.ts';
 import { CursorPositions } from './positions.ts';
-import { documentId, NaturalKeyTaken, sameStored, toDocument, type BulkWrites, type CatalogRecord, type ListQuery, type Page, type StoredDocument } from './record.ts';
+import { documentId, fromDocument, NaturalKeyTaken, sameStored, toDocument, type BulkWrites, type CatalogRecord, type ListQuery, type Page, type StoredDocument } from './record.ts';
 import { Revisions } from './revisions.ts';
 import { RecordPages } from './record-pages.ts';
 import { recordIndexes } from './record-indexes.ts';
@@ -20,7 +20,6 @@ export class RecordStore {
   readonly collection: CompiledCollection;
   /** The database the collection is in: for what an import keeps beside its records (descriptions/service-parts.ts). */
   readonly db: Db;
-  readonly #db: Db;
   readonly #documents: MongoCollection<StoredDocument>;
   readonly #locks = new RecordLocks();
   readonly #serialiseWrites: boolean;
@@ -32,7 +31,6 @@ export class RecordStore {
   constructor(db: Db, collection: CompiledCollection, options: { serialiseWrites?: boolean } = {}) {
     this.collection = collection;
     this.db = db;
-    this.#db = db;
     this.#serialiseWrites = options.serialiseWrites !== false;
     this.#positions = new CursorPositions(db, collection.name);
     this.#revisions = new Revisions(db, { queued: this.#serialiseWrites });
@@ -46,7 +44,7 @@ export class RecordStore {
 
   /** Makes the collection's indexes (record-indexes.ts), after giving old records their natural key. */
   async createIndexes(): Promise<void> {
-    await backfillKeys(this.#db, this.#documents, this.collection, (document) => this.toRecord(document));
+    await backfillKeys(this.db, this.#documents, this.collection, (document) => this.toRecord(document));
     const indexes = recordIndexes(this.collection, { byImportMark: !this.#serialiseWrites });
     // One index per command: FerretDB 1.24 drops the connection ("slice bounds out of range")
     // when a multi-index createIndexes names only indexes that already exist, as on every restart.
@@ -164,8 +162,7 @@ export class RecordStore {
 
   /**
    * The version's records with these ids that exist, each read by `_id`: on FerretDB any other
-   * filter scans the whole collection (docs/openapi-import-export.md), so a few reads by `_id`
-   * cost far less than one `{id: {$in}}`. For a handful of ids (a search index reading back a write).
+   * filter scans the whole collection, so a few reads by `_id` cost far less than one `{id: {$in}}`.
    */
   async withIds(versionId: string, ids: readonly string[]): Promise<CatalogRecord[]> {
     const found = await Promise.all(ids.map((id) => this.get(versionId, id)));
@@ -187,20 +184,18 @@ export class RecordStore {
   }
 
   /** Every record of the version, in id order (the sync of an import reads a service's records whole). */
-  async all(versionId: string): Promise<CatalogRecord[]> {
-    const documents = await this.#documents.find({ versionId }).sort({ versionId: 1, id: 1 }).toArray();
-    return documents.map((document) => this.toRecord(document));
+  all(versionId: string): Promise<CatalogRecord[]> {
+    return this.#inIdOrder({ versionId });
   }
 
   /**
    * Every record of the version with only these top-level fields (and its id), in id order: the
-   * same scan as `all` on FerretDB, without decoding what is left out (request bodies' schemas
-   * when search wants their media types). Fields left out read as their defaults.
+   * same scan as `all` on FerretDB without decoding what is left out (request bodies' schemas when
+   * search wants their media types). Fields left out read as their defaults.
    */
   async allWith(versionId: string, fields: readonly string[]): Promise<CatalogRecord[]> {
     const projection = Object.fromEntries(['id', 'versionId', ...fields].map((field) => [encodeKey(field), 1]));
-    const documents = await this.#documents.find({ versionId }, { projection: { _id: 0, ...projection } }).sort({ versionId: 1, id: 1 }).toArray();
-    return documents.map((document) => this.toRecord(document));
+    return this.#inIdOrder({ versionId }, { _id: 0, ...projection });
   }
 
   /**
@@ -209,15 +204,19 @@ export class RecordStore {
    * other services' (their marks name them). Records made over HTTP have no mark and come too;
    * the caller keeps those its service's references reach (ownership/service-records.ts).
    */
-  async markedOrUnmarked(versionId: string, field: string, value: string): Promise<CatalogRecord[]> {
-    const documents = await this.#documents.find({ versionId, $or: [{ [field]: value }, { [field]: { $exists: false } }] }).sort({ versionId: 1, id: 1 }).toArray();
-    return documents.map((document) => this.toRecord(document));
+  markedOrUnmarked(versionId: string, field: string, value: string): Promise<CatalogRecord[]> {
+    return this.#inIdOrder({ versionId, $or: [{ [field]: value }, { [field]: { $exists: false } }] });
   }
 
   /** The version's records whose top-level fields equal `fields` (an array value: any of its items), in id order. */
   async matching(versionId: string, fields: Readonly<Record<string, string | readonly string[]>>): Promise<CatalogRecord[]> {
     const filter = Object.fromEntries(Object.entries(fields).map(([field, value]) => [field, typeof value === 'string' ? value : { $in: [...value] }]));
-    const documents = await this.#documents.find({ ...filter, versionId }).sort({ versionId: 1, id: 1 }).toArray();
+    return this.#inIdOrder({ ...filter, versionId });
+  }
+
+  /** The records a filter finds, in id order (the unique index's), optionally with only some fields. */
+  async #inIdOrder(filter: Document, projection?: Document): Promise<CatalogRecord[]> {
+    const documents = await this.#documents.find(filter, projection && { projection }).sort({ versionId: 1, id: 1 }).toArray();
     return documents.map((document) => this.toRecord(document));
   }
 
@@ -240,10 +239,7 @@ export class RecordStore {
     return options.revision === false ? write() : this.#changing(versionId, ids, write);
   }
 
-  /**
-   * Gives the version one new revision for writes made with `bulk(…, { revision: false })` to
-   * these collections (an import's, listed as one change: see HeldWrite); its token.
-   */
+  /** One new revision (its token) for `bulk(…, { revision: false })` writes to these collections: an import's (HeldWrite). */
   written(versionId: string, collections: readonly string[], ids: readonly string[]): Promise<string> {
     return this.#revisions.bump(versionId, collections, ids);
   }
@@ -258,29 +254,18 @@ export class RecordStore {
     return [...ids].sort().reduceRight<() => Promise<T>>((inner, id) => () => this.exclusive(versionId, id, inner), work)();
   }
 
-  async list(query: ListQuery): Promise<Page> {
-    return await this.#pages.list(query);
+  list(query: ListQuery): Promise<Page> {
+    return this.#pages.list(query);
   }
 
-  /**
-   * Stored document → record: decoded, dates as ISO strings, `_id` dropped, defaults filled.
-   * Writes answer with this too, so a response is exactly what a later GET returns.
-   */
+  /** Stored document → record (record.ts fromDocument; the natural key is stored only). */
   toRecord(document: Document): CatalogRecord {
-    const { _id, updatedAt, [KEY_FIELD]: _key, ...stored } = document;
-    const record = decodeValue(stored) as Record<string, unknown>;
-    for (const [field, value] of Object.entries(this.collection.defaults)) {
-      if (record[field] === undefined) record[field] = structuredClone(value);
-    }
-    record['updatedAt'] = updatedAt instanceof Date ? updatedAt.toISOString() : (updatedAt ?? null);
-    return record as CatalogRecord;
+    return fromDocument(document, this.collection.defaults, KEY_FIELD);
   }
 
   #toDocument(record: CatalogRecord, updatedAt: Date): StoredDocument {
-    const document = toDocument(record, updatedAt);
     const key = naturalKeyOf(this.collection.naturalKey, record);
-    if (key !== undefined) document[KEY_FIELD] = key;
-    return document;
+    return { ...toDocument(record, updatedAt), ...(key === undefined ? {} : { [KEY_FIELD]: key }) };
   }
 
   /**
