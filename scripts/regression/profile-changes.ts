@@ -25,7 +25,7 @@ const httpOnly = process.argv.includes('--http-only');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-profile-'));
 const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT: 'off', EMBEDDED_DB_PORT: process.env['EMBEDDED_DB_PORT'] ?? '27199' });
 const runtime = await openRuntime(config, pino({ level: 'silent' }));
-const request = supertest.agent(createApp({ ...runtime, logger: pino({ level: 'silent' }) }));
+const request = supertest.agent(createApp({ ...runtime, logger: pino({ level: process.env['PROFILE_LOG'] ?? 'silent' }) }));
 const time = async <T>(label: string, work: () => Promise<T> | T): Promise<T> => {
   const started = performance.now();
   const result = await work();
@@ -64,7 +64,7 @@ try {
   let plan: ImportPlan | undefined;
   if (!httpOnly) {
     // As the route does: validated, upgraded to 3.1, prepared for the mapping.
-    const prepared = await time('prepareDocument (as the route does)', () => prepareDocument(removed.document));
+    const prepared = await time('prepareDocument (as the route does)', () => prepareDocument(structuredClone(removed.document)));
     await time('import plan (sync, dry run, no review work)', () => importDocument({ stores: runtime.stores, versionId: version.id, projectId: project.id, limits: runtime.config.recordLimits }, prepared, { service: 'profiled', dryRun: true, review: async (got) => { plan = got; } }));
     const was = await time('export: existing (in memory)', () => exportService(snapshotFrom(plan!.kinds, plan!.existing), '', service));
     const is = await time('export: planned (in memory)', () => exportService(plannedSnapshot(plan!), '', service));

@@ -11,6 +11,7 @@ const KEPT_REFS = ['#/components/schemas/', '#/components/headers/'];
 // A key no OpenAPI object uses, so the dereferencer passes kept references by.
 const HIDDEN = '$catalogKeptRef';
 
+/** The document ready for mapping. The upgrade rewrites `input` in place: pass a copy of what you keep. */
 export async function prepareDocument(input: unknown): Promise<JsonObject> {
   if (!isObject(input)) throw InvalidRequest.field('/', 'must be an OpenAPI document (a JSON or YAML object)');
   // The validator fills in what it needs (e.g. info.version) on the object it is given.
