@@ -118,6 +118,27 @@ describe('pages: kept reads, fresh after a write', function () {
     expect(Object.keys((await exports.of(tenant.version.id, shop!)).document['paths'] as object)).to.deep.equal(['/items', '/items/{id}']);
     expect(exports.made, 'the unwritten version kept').to.equal(2);
   });
+  it('compares a copy not written since with its source without exporting either', async () => {
+    const { runtime } = fixture.service;
+    const exports = new KeptExports(runtime.stores, new Revisions(runtime.database.db));
+    const copy = await fixture.service.request.post(`/v2/catalog/projects/${tenant.project.slug}/versions`).set(bearer(tenant.key))
+      .send({ type: 'branch', slug: 'unwritten-copy', copyFrom: tenant.version.id });
+    expect(copy.status, JSON.stringify(copy.body)).to.equal(201);
+    const [source] = await runtime.stores.get('services')!.matching(tenant.version.id, { slug: 'shop' });
+    const [copied] = await runtime.stores.get('services')!.matching(String(copy.body.id), { slug: 'shop' });
+    const side = (versionId: string, service: typeof source) => ({ versionId, ...(service && { service }) });
+    expect(await exports.changes('shop', side(tenant.version.id, source), side(String(copy.body.id), copied))).to.deep.equal([]);
+    expect(exports.made, 'no export for an unwritten copy').to.equal(0);
+    // Once the copy is written, both are exported and compared.
+    const [listItems] = await runtime.stores.get('operations')!.matching(String(copy.body.id), { operationId: 'listItems' });
+    expect((await fixture.service.request.delete(`/v2/catalog/versions/${String(copy.body.id)}/operations/${listItems!.id}`).set(bearer(tenant.key))).status).to.equal(204);
+    const changes = await exports.changes('shop', side(tenant.version.id, source), side(String(copy.body.id), copied));
+    expect(changes.map((change) => change.rule)).to.include('operation-removed');
+    expect(exports.made).to.equal(2);
+    const page = await markdown(`/catalog/${tenant.project.slug}/branch/unwritten-copy/services/shop/changes?against=branch/main`);
+    expect(page.text).to.match(/GET \/items was removed/);
+  });
+
   it("pages a service's operations with each one's traffic and the shadow endpoints, and shows an operation imported since at once", async () => {
     const things = (count: number) => ({
       openapi: '3.1.0', info: { title: 'Many', version: '1' },
