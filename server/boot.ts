@@ -10,6 +10,7 @@ import { ownImportedSchemes } from './descriptions/scheme-owners.ts';
 import { loadSchemaRegistry, SCHEMA_BASE, type SchemaRegistry } from './schemas/registry.ts';
 import { connectDatabase, type Database } from './database/database.ts';
 import { provisionDatabase, type DatabaseServer } from './database/provision.ts';
+import { ImportedRecords } from './descriptions/imported-records.ts';
 import { SearchIndexes } from './search/indexes.ts';
 import { loadSearchModel } from './search/model/source.ts';
 import { SearchVectors } from './search/vectors.ts';
@@ -37,6 +38,8 @@ export interface Runtime {
   versionManager: VersionManager;
   /** This process's search index per version, kept fresh by the versions' revisions. */
   searchIndexes: SearchIndexes;
+  /** The records each service's last import in this process left, for its next import (descriptions/imported-records.ts). */
+  importedRecords: ImportedRecords;
   /** Ends the database calls in flight, closes the client, then stops the embedded server if this process started it. */
   close(): Promise<void>;
 }
@@ -109,6 +112,7 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
     versionManager,
     observations,
     searchIndexes: new SearchIndexes(stores, new Revisions(database.db), { vectors: searchVectors, log: (message, fields) => logger.warn(fields ?? {}, message) }),
+    importedRecords: new ImportedRecords(new Revisions(database.db)),
     async close() {
       // Whatever is still running is abandoned: a stuck call must not hold the shutdown.
       database.abandonCalls('the service is stopping');

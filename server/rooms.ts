@@ -9,6 +9,7 @@ import type { Authenticate, VerifyBearer } from './auth/authenticate.ts';
 import { changesRoom } from './changes/room.ts';
 import { reviewImport } from './changes/imports.ts';
 import { descriptionsRoom } from './descriptions/room.ts';
+import type { ImportedRecords } from './descriptions/imported-records.ts';
 import { ServiceParts } from './descriptions/service-parts.ts';
 import type { RateLimit } from './http/rate-limit.ts';
 import type { Observations } from './insights/observations.ts';
@@ -38,6 +39,7 @@ export interface RoomParts {
   versionRecords: VersionRecords;
   observations: Observations;
   searchIndexes: SearchIndexes;
+  importedRecords: ImportedRecords;
   versions: VersionResolver;
   verify: VerifyBearer;
   /** The interface's bearer authentication, rate limited as it is. */
@@ -56,7 +58,7 @@ export function rooms(parts: RoomParts): Room[] {
   return [
     versionsRoom({ ...parts, manager: parts.versionManager, records: parts.versionRecords }),
     integrityRoom(parts),
-    descriptionsRoom({ ...parts, imported: (versionId, written) => parts.searchIndexes.imported(versionId, written), reviewImport }),
+    descriptionsRoom({ ...parts, imported: (versionId, written) => parts.searchIndexes.imported(versionId, written), reviewImport, kept: parts.importedRecords }),
     searchRoom(parts),
     changesRoom(parts),
     insightsRoom({ ...parts, reportLimit: parts.importBodyLimit }),
@@ -84,7 +86,7 @@ export function declaredRooms(schemas: SchemaRegistry): Room[] {
   // A store of each collection that knows its collection (a room reads its notFound) and runs nothing.
   const stores = new Map(schemas.collections.map((collection) => [collection.name, absentWith({ collection })]));
   return rooms({
-    schemas, stores, tenancy: absent, versionManager: absent, versionRecords: absent, observations: absent, searchIndexes: absent,
+    schemas, stores, tenancy: absent, versionManager: absent, versionRecords: absent, observations: absent, searchIndexes: absent, importedRecords: absent,
     versions: absent, verify: absent, authenticate: absent, rateLimit: undefined, db: absent, recordLimits: absent,
     importBodyLimit: 0, dbTimeoutMs: 0, jwtSecret: '', pageSessionMs: 0,
   });

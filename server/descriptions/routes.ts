@@ -14,6 +14,7 @@ import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { HeldWrite, RecordStore } from '../store/records.ts';
 import { prepareDocument } from './document.ts';
 import { exportService } from './export.ts';
+import type { ImportedRecords } from './imported-records.ts';
 import { importDocument, type ImportPlan } from './sync.ts';
 import { storeOf } from '../store/stores.ts';
 
@@ -42,9 +43,11 @@ export interface ImportHooks {
   imported(versionId: string, written: HeldWrite | undefined): Promise<void>;
   /** A review of the import's plan: what it changes for clients (reported by a dry run), refused with `failOnBreaking` when it breaks them. */
   reviewImport(options: { failOnBreaking: boolean }): { review(plan: ImportPlan): Promise<void>; readonly report: unknown };
+  /** The records the last imports left, planned from while the version is unwritten since (imported-records.ts). */
+  kept: ImportedRecords;
 }
 
-export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, { imported, reviewImport }: ImportHooks): Route[] {
+export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, { imported, reviewImport, kept }: ImportHooks): Route[] {
   const servicesCollection = schemas.collections.find((collection) => collection.name === 'services');
   if (!servicesCollection) throw new Error('API descriptions need the services collection (schemas/collections.json)');
   const tag = DESCRIPTIONS_TAG.name;
@@ -80,7 +83,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
         // What clients of the service would see change: reported by a dry run, a gate with failOn.
         const review = dryRun || failOn ? reviewImport({ failOnBreaking: failOn === 'breaking' }) : undefined;
         const report = await importDocument(
-          { stores, versionId: version.versionId, projectId: version.projectId, limits },
+          { stores, versionId: version.versionId, projectId: version.projectId, limits, kept },
           document,
           { ...(service === undefined ? {} : { service }), dryRun, ...(review && { review: review.review }) },
         );

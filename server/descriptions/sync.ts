@@ -17,6 +17,7 @@ import { isObject, residual, sameJson, type JsonObject } from '../json/values.ts
 import { mapDocument, type Placement } from './map.ts';
 import { fieldsCarried, mappedKinds, renderRecord } from './kinds.ts';
 import { partsOf, SERVICE_PARTS, ServiceParts } from './service-parts.ts';
+import type { ImportedRecords, ServiceRecords } from './imported-records.ts';
 import { storeOf } from '../store/stores.ts';
 import type { ImportAnswer, ImportWarning, RecordCounts } from '../schemas/generated/types.ts';
 
@@ -49,6 +50,8 @@ export interface ImportTarget {
   projectId: string;
   /** What one record may cost, as for a request body (README, Limits). */
   limits: RecordLimits;
+  /** The records this process's last imports left (imported-records.ts); absent: always read. */
+  kept?: ImportedRecords;
 }
 
 export function slugOf(title: string): string {
@@ -108,14 +111,9 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
   // mapping (kinds.ts) is neither read nor written: its records stay as they are.
   const kinds = mappedKinds([...target.stores.values()].map(({ collection }) => collection));
   const names = kinds.map(({ name }) => name);
-  // Only the service's own records are read (issue 25: an import cost what the whole version
-  // held): the service by its slug, then each kind's records marked as the service's or unmarked
-  // (made over HTTP); the other services' records are marked as theirs and never read.
-  const services = await store(SERVICES).matching(target.versionId, { slug });
-  const found = services[0];
-  const serviceId = found?.id ?? newId(store(SERVICES).collection.idPrefix);
-  const existing = new Map<string, CatalogRecord[]>();
-  for (const name of names) existing.set(name, name === SERVICES ? services : await store(name).markedOrUnmarked(target.versionId, MARKED_SERVICE, serviceId));
+  const recalled = await target.kept?.recall(target.versionId, slug);
+  const existing = recalled?.records ?? await readService(target, names, slug);
+  const serviceId = existing.get(SERVICES)?.[0]?.id ?? newId(store(SERVICES).collection.idPrefix);
   const byKey = new Map<string, Map<string, CatalogRecord>>();
   for (const [name, records] of existing) byKey.set(name, new Map(records.map((record) => [importKey(store(name).collection, record), record])));
 
@@ -216,6 +214,9 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
       }
       await parts.write();
       for (const name of [...names].reverse()) await store(name).bulk(target.versionId, { delete: deletes.get(name)! }, now, { revision: false });
+    } catch (error) {
+      target.kept?.forget(target.versionId, slug);
+      throw error;
     } finally {
       if (touched.length > 0) token = await store(SERVICES).written(target.versionId, touched, ids);
     }
@@ -225,13 +226,32 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
         records: new Map(touched.map((name) => [name, [...inserts.get(name)!, ...replaces.get(name)!].map((record) => store(name).asStored(record, now))])),
         deleted: new Map(touched.map((name) => [name, deletes.get(name)!])),
       };
+      await target.kept?.keepWritten(target.versionId, slug, recalled?.revision, existing, held);
     }
   }
+  // Nothing written (a dry run, an unchanged document): the records are the version's still.
+  if (!held) target.kept?.keep(target.versionId, slug, recalled?.revision, existing);
   return {
     created: !dryRun && changes['services']!.created > 0,
     body: { service: { id: serviceId, slug }, dryRun, records: changes, warnings },
     ...(held && { written: held }),
   };
+}
+
+/**
+ * The records an import plans from. Only the service's own are read (issue 25: an import cost
+ * what the whole version held): the service by its slug, then each kind's records marked as the
+ * service's or unmarked (made over HTTP); the other services' records are marked as theirs.
+ */
+async function readService(target: ImportTarget, names: readonly string[], slug: string): Promise<ServiceRecords> {
+  const services = await storeOf(target.stores, SERVICES).matching(target.versionId, { slug });
+  const serviceId = services[0]?.id;
+  const existing = new Map<string, readonly CatalogRecord[]>();
+  for (const name of names) {
+    // A service not there yet has no records marked as its own: only the unmarked ones are read.
+    existing.set(name, name === SERVICES ? services : await storeOf(target.stores, name).markedOrUnmarked(target.versionId, MARKED_SERVICE, serviceId ?? ''));
+  }
+  return existing;
 }
 
 /** 409 naming the object of the document whose record's natural key another record took, and that record. */
