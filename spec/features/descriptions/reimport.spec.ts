@@ -60,6 +60,24 @@ describe('descriptions: re-imports of real descriptions write only what changed 
     expect(operations).to.be.above(100);
   });
 
+  it('answers a re-import that deletes hundreds of records at once (half of Asana\'s paths gone), and leaves the version readable', async () => {
+    const document = read('asana.com.json');
+    const url = `${tenant.prefixes.V}/imports/openapi?service=asana-halved`;
+    expect((await service.request.post(url).set(bearer(tenant.key)).send(document)).status).to.equal(201);
+    const paths = document['paths'] as Record<string, unknown>;
+    const kept = Object.keys(paths).filter((_, index) => index % 2 === 0);
+    const res = await service.request.post(url).set(bearer(tenant.key)).send({ ...document, paths: Object.fromEntries(kept.map((key) => [key, paths[key]])) }).timeout(120_000);
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).to.equal(200);
+    const deleted = Object.values(res.body.records as Record<string, { deleted: number }>).reduce((sum, counts) => sum + counts.deleted, 0);
+    expect(res.body.records.paths.deleted).to.equal(Object.keys(paths).length - kept.length);
+    expect(deleted).to.be.above(500);
+    // Every later request answers: the database was not left holding anything.
+    const listed = await service.request.get(`${tenant.prefixes.V}/paths`).query({ limit: 100 }).set(bearer(tenant.key));
+    expect(listed.status).to.equal(200);
+    const exported = await service.request.get(`${tenant.prefixes.V}/services/asana-halved/openapi`).set(bearer(tenant.key));
+    expect(Object.keys(exported.body.paths).sort()).to.deep.equal([...kept].sort());
+  });
+
   it('keeps what an analyzer set on the service (hasConnection, lastConnectionAt) through a re-import of the identical document, reported unchanged', async () => {
     const document = read('adafruit.com.json');
     const url = `${tenant.prefixes.V}/imports/openapi?service=adafruit`;
