@@ -9,6 +9,7 @@ import type { Authenticate, VerifyBearer } from './auth/authenticate.ts';
 import { changesRoom } from './changes/room.ts';
 import { reviewImport } from './changes/imports.ts';
 import { descriptionsRoom } from './descriptions/room.ts';
+import { detailRecordsOf } from './search/details.ts';
 import type { ImportedRecords } from './descriptions/imported-records.ts';
 import { ServiceParts } from './descriptions/service-parts.ts';
 import type { RateLimit } from './http/rate-limit.ts';
@@ -58,7 +59,13 @@ export function rooms(parts: RoomParts): Room[] {
   return [
     versionsRoom({ ...parts, manager: parts.versionManager, records: parts.versionRecords }),
     integrityRoom(parts),
-    descriptionsRoom({ ...parts, imported: (versionId, written) => parts.searchIndexes.imported(versionId, written), reviewImport, kept: parts.importedRecords }),
+    descriptionsRoom({
+      ...parts, reviewImport, kept: parts.importedRecords,
+      // The import's records go to what the version's searches and operation pages keep, so neither reads them back.
+      imported: async (versionId, written) => {
+        await Promise.all([parts.searchIndexes.imported(versionId, written), detailRecordsOf(parts.stores).imported(versionId, written)]);
+      },
+    }),
     searchRoom(parts),
     changesRoom(parts),
     insightsRoom({ ...parts, reportLimit: parts.importBodyLimit }),

@@ -5,11 +5,13 @@
 // by `_id` scans its whole collection (13 s for one operation's bodies and responses among a
 // 2,700-operation version at load 30); here the three collections are read once per version,
 // and after a write only the records written (from the writes listed on the version,
-// store/revisions.ts) or, when the list cannot say, the collections written.
+// store/revisions.ts) or, when the list cannot say, the collections written. An import hands its
+// records over as it answers (imported), as it does to the search index: an operation's page
+// right after an import reads nothing.
 import { LRUCache } from 'lru-cache';
 import { inDocumentOrder } from '../store/mark.ts';
-import type { CatalogRecord, RecordStore } from '../store/records.ts';
-import { Revisions, writtenBetween, type Revision } from '../store/revisions.ts';
+import type { CatalogRecord, HeldWrite, RecordStore } from '../store/records.ts';
+import { listedBefore, revisionAfter, Revisions, writtenBetween, type Revision } from '../store/revisions.ts';
 
 export const DETAIL_COLLECTIONS = ['requests', 'responses', 'resources'] as const;
 type DetailName = typeof DETAIL_COLLECTIONS[number];
@@ -65,7 +67,7 @@ export class DetailRecords {
   /** Reads under way, so that concurrent pages of one revision read once. */
   readonly #reading = new Map<string, { revision: string; details: Promise<VersionDetails> }>();
   /** Details made, by what was read: every record, the records written, or the collections written. */
-  readonly built = { whole: 0, patched: 0, reread: 0 };
+  readonly built = { whole: 0, patched: 0, reread: 0, handed: 0 };
 
   constructor(stores: ReadonlyMap<string, RecordStore>, options: { revisions?: Revisions; maxRecords?: number } = {}) {
     this.#stores = stores;
@@ -94,6 +96,36 @@ export class DetailRecords {
     const details = this.#read(versionId, revision, kept);
     this.#reading.set(versionId, { revision: revision.version, details });
     return details;
+  }
+
+  /**
+   * An import's records, as it wrote them under one revision: applied to the details kept at the
+   * revision listed right before it (or to none, the version created empty), so the next page
+   * reads nothing; otherwise left to the next page's read. Never throws.
+   */
+  async imported(versionId: string, written: HeldWrite | undefined): Promise<void> {
+    if (!written || !written.collections.some((name) => (DETAIL_COLLECTIONS as readonly string[]).includes(name))) return;
+    try {
+      const before = listedBefore(await this.#revisions.changes(versionId), written.token);
+      const kept = this.#kept.get(versionId);
+      const base = !before ? undefined
+        : kept?.revision.version === before.token ? kept
+          : before.empty ? { revision: { version: before.token, collections: {} }, details: new VersionDetails(new Map()) }
+            : undefined;
+      // A page reading meanwhile keeps what it read (a newer revision or the same records).
+      if (!base || this.#reading.has(versionId)) return;
+      const records = new Map(base.details.records);
+      for (const name of DETAIL_COLLECTIONS) {
+        const stored = written.records.get(name) ?? [];
+        const gone = new Set([...stored.map((record) => record.id), ...written.deleted.get(name) ?? []]);
+        if (gone.size === 0) continue;
+        records.set(name, [...(records.get(name) ?? []).filter((record) => !gone.has(record.id)), ...stored].sort(inDocumentOrder));
+      }
+      this.built.handed += 1;
+      this.#kept.set(versionId, { revision: revisionAfter(base.revision, written.token, written.collections), details: new VersionDetails(records) });
+    } catch {
+      // The next page reads the version as before.
+    }
   }
 
   async #read(versionId: string, revision: Revision, kept: Kept | undefined): Promise<VersionDetails> {
