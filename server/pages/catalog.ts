@@ -51,7 +51,7 @@ export class PageCatalog {
 
   constructor(parts: CatalogParts) {
     this.#parts = parts;
-    this.exports = new KeptExports(parts.stores, new Revisions(parts.stores.get('services')!.db));
+    this.exports = new KeptExports(parts.stores, new Revisions(parts.stores.get('services')!.db), parts.searchIndexes);
   }
 
   /** The version the route's parameters name, if the credential may read it (else the interface's 400 or 403). */

@@ -124,6 +124,17 @@ describe('pages: kept reads, fresh after a write', function () {
     expect(Object.keys((await exports.of(tenant.version.id, shop!)).document['paths'] as object)).to.deep.equal(['/items', '/items/{id}']);
     expect(exports.made, 'the unwritten version kept').to.equal(2);
   });
+  it("exports from the search index's view and the kept details what an export read from the database gives", async () => {
+    const { runtime } = fixture.service;
+    const [shop] = await runtime.stores.get('services')!.matching(tenant.version.id, { slug: 'shop' });
+    const builds = { ...runtime.searchIndexes.built };
+    const fromViews = await new KeptExports(runtime.stores, new Revisions(runtime.database.db), runtime.searchIndexes).of(tenant.version.id, shop!);
+    const fromDatabase = await new KeptExports(runtime.stores, new Revisions(runtime.database.db)).of(tenant.version.id, shop!);
+    expect(fromViews).to.deep.equal(fromDatabase);
+    expect(Object.keys(fromViews.document['paths'] as object)).to.include('/items');
+    expect(runtime.searchIndexes.built.whole, 'the index kept since the import, not built for the export').to.equal(builds.whole);
+  });
+
   it('compares a copy not written since with its source without exporting either', async () => {
     const { runtime } = fixture.service;
     const exports = new KeptExports(runtime.stores, new Revisions(runtime.database.db));
