@@ -86,6 +86,19 @@ export function serviceForSuite(use: (made: SuiteService) => void, env: Record<s
   after(() => service?.close());
 }
 
+/**
+ * Two instances of the service on one database for the suite, each with what it keeps in memory
+ * (search indexes, details, an import's records): one writes, the other must see it.
+ */
+export function instancePairForSuite(use: (a: TestService, b: TestService) => void): void {
+  let pair: TestService[] = [];
+  before(async () => {
+    pair = await Promise.all([startService(), startService()]);
+    use(pair[0]!, pair[1]!);
+  });
+  after(async () => { await Promise.all(pair.map((instance) => instance.close())); });
+}
+
 /** A personal access token signed with the test secret. */
 export function tokenFor(projects: string[] | 'all', options: { readOnly?: boolean; expiresInSeconds?: number; subject?: string } = {}): string {
   return issueToken({

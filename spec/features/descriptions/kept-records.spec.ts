@@ -6,7 +6,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { DIRECTORY } from '../../../scripts/bench/descriptions.ts';
 import { withoutOneOperation } from '../../../scripts/regression/checks.ts';
-import { bearer, givenTenant, startService, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, instancePairForSuite, type Tenant, type TestService } from '../../support/service.ts';
 
 const asana = () => JSON.parse(fs.readFileSync(path.join(DIRECTORY, 'asana.com.json'), 'utf8')) as Record<string, unknown>;
 
@@ -15,8 +15,7 @@ describe('descriptions: a re-import planned from the records the last import lef
   // `a` imports (and keeps records); `b`, on the same database, keeps none and writes in between.
   let a: TestService;
   let b: TestService;
-  before(async () => { [a, b] = await Promise.all([startService(), startService()]); });
-  after(async () => { await Promise.all([a?.close(), b?.close()]); });
+  instancePairForSuite((first, second) => { [a, b] = [first, second]; });
 
   const post = (instance: TestService, tenant: Tenant, document: unknown, query = '', service = 'asana') => instance.request
     .post(`${tenant.prefixes.V}/imports/openapi?service=${service}${query}`).set(bearer(tenant.key)).send(document as object);

@@ -11,7 +11,7 @@ import { repoRoot } from '../../../server/config.ts';
 import { SEARCH_COLLECTIONS, viewOf } from '../../../server/search/endpoints.ts';
 import { VersionIndex } from '../../../server/search/ranking.ts';
 import type { RecordStore } from '../../../server/store/records.ts';
-import { bearer, givenTenant, startService, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, instancePairForSuite, type Tenant, type TestService } from '../../support/service.ts';
 
 const QUERIES = ['create a task', 'delete a task', 'task', 'project', 'workspace members', 'attachment', 'ship', 'loan', 'purchase a ship', 'marketplace', 'user', 'story'];
 
@@ -47,9 +47,7 @@ describe('search: the first search after an import is served from the records it
   this.timeout(300_000);
   let a: TestService;
   let b: TestService;
-
-  before(async () => { [a, b] = await Promise.all([startService(), startService()]); });
-  after(async () => { await Promise.all([a?.close(), b?.close()]); });
+  instancePairForSuite((first, second) => { [a, b] = [first, second]; });
 
   const importInto = async (instance: TestService, tenant: Tenant, slug: string, document: Json): Promise<void> => {
     const res = await instance.request.post(`${tenant.prefixes.V}/imports/openapi?service=${slug}`).set(bearer(tenant.key)).send(document);

@@ -3,16 +3,14 @@
 // in the next search on every instance. Two instances on one database here, each with its own
 // indexes: instance `a` searches (and so keeps an index), `b` writes, `a` searches again.
 import { expect } from 'chai';
-import { bearer, givenTenant, startService, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, instancePairForSuite, type Tenant, type TestService } from '../../support/service.ts';
 import { shop } from './shop.ts';
 
 describe('search: fresh after every kind of write, on every instance', function () {
   this.timeout(120_000);
   let a: TestService;
   let b: TestService;
-
-  before(async () => { [a, b] = await Promise.all([startService(), startService()]); });
-  after(async () => { await Promise.all([a?.close(), b?.close()]); });
+  instancePairForSuite((first, second) => { [a, b] = [first, second]; });
 
   const ids = async (instance: TestService, prefix: string, query: string, key: string): Promise<string[]> => {
     const res = await instance.request.get(`${prefix}/search`).query({ q: query }).set(bearer(key));

@@ -5,7 +5,7 @@
 // writes; `a`'s build counters prove which path was taken, so a silent fall back fails here.
 import { expect } from 'chai';
 import { testDatabase } from '../../support/database.ts';
-import { bearer, givenTenant, startService, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, instancePairForSuite, type Tenant, type TestService } from '../../support/service.ts';
 import { SEARCH_COLLECTIONS, viewOf } from '../../../server/search/endpoints.ts';
 import { VersionIndex } from '../../../server/search/ranking.ts';
 import { LISTED_CHANGES } from '../../../server/store/revisions.ts';
@@ -17,9 +17,7 @@ describe('search: the records of a small write are read back, not whole collecti
   this.timeout(180_000);
   let a: TestService;
   let b: TestService;
-
-  before(async () => { [a, b] = await Promise.all([startService(), startService()]); });
-  after(async () => { await Promise.all([a?.close(), b?.close()]); });
+  instancePairForSuite((first, second) => { [a, b] = [first, second]; });
 
   async function shopTenant(document: Record<string, unknown> = shop()): Promise<Tenant> {
     const tenant = await givenTenant(a);
