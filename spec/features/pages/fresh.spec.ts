@@ -8,7 +8,7 @@ import { DetailRecords, detailRecordsOf } from '../../../server/search/details.t
 import { endpointDetail } from '../../../server/search/endpoints.ts';
 import { Revisions } from '../../../server/store/revisions.ts';
 import { bearer, givenTenant, type Tenant } from '../../support/service.ts';
-import { pagesFixture, versionPath, type PagesFixture } from './fixture.ts';
+import { pagesFixtureForSuite, versionPath, type PagesFixture } from './fixture.ts';
 
 const SHOP = {
   openapi: '3.1.0',
@@ -42,8 +42,8 @@ describe('pages: kept reads, fresh after a write', function () {
   this.timeout(300_000);
   let fixture: PagesFixture;
   let tenant: Tenant;
+  pagesFixtureForSuite((made) => { fixture = made; });
   before(async () => {
-    fixture = await pagesFixture();
     tenant = await givenTenant(fixture.service);
     const imported = await fixture.service.request.post(`${tenant.prefixes.V}/imports/openapi?service=shop`).set(bearer(tenant.key)).send(SHOP);
     expect(imported.status).to.equal(201);

@@ -7,15 +7,13 @@ import path from 'node:path';
 import supertest from 'supertest';
 import { repoRoot } from '../../../server/config.ts';
 import { bearer } from '../../support/service.ts';
-import { PWNED, REAL_APIS, pagesFixture, versionPath, type PagesFixture } from './fixture.ts';
+import { PWNED, REAL_APIS, pagesFixtureForSuite, versionPath, type PagesFixture } from './fixture.ts';
 import { signIn } from './sign-in.ts';
 
 describe('pages: Markdown twins and the API catalog', function () {
   this.timeout(300_000);
   let fixture: PagesFixture;
-  before(async () => {
-    fixture = await pagesFixture();
-  });
+  pagesFixtureForSuite((made) => { fixture = made; });
 
   const markdown = (url: string, key = fixture.tenant.readOnlyKey) => supertest(fixture.service.app).get(url).set(bearer(key)).set('Accept', 'text/markdown');
 
