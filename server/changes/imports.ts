@@ -4,6 +4,7 @@
 import { Conflict } from '../errors.ts';
 import type { ImportPlan } from '../descriptions/sync.ts';
 import { changesBetween, plannedSnapshot, snapshotFrom, type Change, type ChangeReport } from './catalog.ts';
+import { scopedPlan } from './plan-scope.ts';
 
 export interface ImportReview {
   /** For importDocument's `review` option. */
@@ -15,7 +16,9 @@ export interface ImportReview {
 export function reviewImport({ failOnBreaking }: { failOnBreaking: boolean }): ImportReview {
   let report: ChangeReport | undefined;
   return {
-    async review(plan) {
+    async review(whole) {
+      // Only the paths the plan touches, when nothing else changes (plan-scope.ts): the same report, without exporting the rest.
+      const plan = scopedPlan(whole);
       report = await changesBetween(snapshotFrom(plan.kinds, plan.existing), plannedSnapshot(plan), plan.serviceId);
       const breaking = report.changes.filter((change) => change.level === 'breaking');
       if (failOnBreaking && breaking.length > 0) throw new Conflict(breaking.map(detailOf));
