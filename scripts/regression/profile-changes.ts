@@ -13,6 +13,7 @@ import { openRuntime } from '../../server/boot.ts';
 import { loadConfig, repoRoot } from '../../server/config.ts';
 import { sameRecords, snapshotOf, plannedSnapshot, snapshotFrom } from '../../server/changes/catalog.ts';
 import { compareUnlessSame } from '../../server/changes/compare.ts';
+import { scopedPlan } from '../../server/changes/plan-scope.ts';
 import { exportService } from '../../server/descriptions/export.ts';
 import { prepareDocument } from '../../server/descriptions/document.ts';
 import { importDocument, type ImportPlan } from '../../server/descriptions/sync.ts';
@@ -74,7 +75,11 @@ try {
   if (!httpOnly) {
     // As the route does: validated, upgraded to 3.1, prepared for the mapping.
     const prepared = await time('prepareDocument (as the route does)', () => prepareDocument(structuredClone(removed.document)));
-    await time('import plan (sync, dry run, no review work)', () => importDocument({ stores: runtime.stores, versionId: version.id, projectId: project.id, limits: runtime.config.recordLimits }, prepared, { service: 'profiled', dryRun: true, review: async (got) => { plan = got; } }));
+    // With the records the import kept (without --expose-gc, which forgets them to weigh them), as the route plans.
+    await time('import plan (sync, dry run, no review work)', () => importDocument({ stores: runtime.stores, versionId: version.id, projectId: project.id, limits: runtime.config.recordLimits, kept: runtime.importedRecords }, prepared, { service: 'profiled', dryRun: true, review: async (got) => { plan = got; } }));
+    const whole = plan!;
+    plan = await time('scopedPlan (the paths the plan touches)', () => scopedPlan(whole));
+    console.log(`${'  paths compared'.padEnd(48)} ${plan.existing.get('paths')!.length} of ${whole.existing.get('paths')!.length}`);
     const was = await time('export: existing (in memory)', () => exportService(snapshotFrom(plan!.kinds, plan!.existing), '', service));
     const is = await time('export: planned (in memory)', () => exportService(plannedSnapshot(plan!), '', service));
     await time('structuredClone of both exports', () => structuredClone([was, is]));

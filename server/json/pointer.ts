@@ -4,7 +4,8 @@
 
 /** A key as one pointer token: `~` → `~0`, `/` → `~1`. */
 export function escapeToken(key: string): string {
-  return key.replaceAll('~', '~0').replaceAll('/', '~1');
+  // Most keys hold neither: no new strings for them (an import makes a pointer for every record).
+  return key.includes('~') || key.includes('/') ? key.replaceAll('~', '~0').replaceAll('/', '~1') : key;
 }
 
 /** A pointer token back to its key: `~1` → `/` first, then `~0` → `~` (so `~01` is `~1`). */
