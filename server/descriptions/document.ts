@@ -1,11 +1,13 @@
 // An incoming OpenAPI document made ready for mapping, with the libraries doing the work:
 // validated (400 with the validator's findings), upgraded to 3.1 (Swagger 2.0 and OpenAPI 3.0
 // schemas become JSON Schema 2020-12), and dereferenced, except the references that records
-// keep: schemas (→ Resources) and headers (→ Headers) stay `#/components/...` references.
-import { dereference, upgrade, validate } from '@scalar/openapi-parser';
+// keep: schemas (→ Resources) and headers (→ Headers) stay `#/components/...` references. The
+// validation runs on a thread of its own meanwhile (validation.ts); its findings come first.
+import { dereference, upgrade } from '@scalar/openapi-parser';
 import { InvalidRequest } from '../errors.ts';
 import { pointer } from '../json/pointer.ts';
 import { isObject, type JsonObject } from '../json/values.ts';
+import { validateOffThread, type Findings } from './validation.ts';
 
 const KEPT_REFS = ['#/components/schemas/', '#/components/headers/'];
 // A key no OpenAPI object uses, so the dereferencer passes kept references by.
@@ -14,15 +16,30 @@ const HIDDEN = '$catalogKeptRef';
 /** The document ready for mapping. The upgrade rewrites `input` in place: pass a copy of what you keep. */
 export async function prepareDocument(input: unknown): Promise<JsonObject> {
   if (!isObject(input)) throw InvalidRequest.field('/', 'must be an OpenAPI document (a JSON or YAML object)');
-  // The validator fills in what it needs (e.g. info.version) on the object it is given.
-  const { valid, errors } = await validate(structuredClone(input));
-  if (!valid) {
-    throw new InvalidRequest((errors ?? []).map((error) => ({ field: fieldOf(error.path), message: error.message })));
-  }
+  // Judged as it is now, before the upgrade rewrites it.
+  const judged = validateOffThread(input);
   // Every version of the specification says a string; the validator lets any value by (and fills
   // in a missing one, which stays accepted), and the conformance run found `version: {}` imported.
   const info = input['info'];
-  if (isObject(info) && info['version'] !== undefined && typeof info['version'] !== 'string') throw InvalidRequest.field('/info/version', 'must be string');
+  const badVersion = isObject(info) && info['version'] !== undefined && typeof info['version'] !== 'string';
+  let prepared: JsonObject;
+  try {
+    prepared = await upgradedAndDereferenced(input);
+  } catch (error) {
+    // An invalid document may fail anywhere in the upgrade: the validator's findings say why.
+    refuseInvalid(await judged, badVersion);
+    throw error;
+  }
+  refuseInvalid(await judged, badVersion);
+  return prepared;
+}
+
+function refuseInvalid({ valid, errors }: Findings, badVersion: boolean): void {
+  if (!valid) throw new InvalidRequest(errors.map((error) => ({ field: fieldOf(error.path), message: error.message })));
+  if (badVersion) throw InvalidRequest.field('/info/version', 'must be string');
+}
+
+async function upgradedAndDereferenced(input: JsonObject): Promise<JsonObject> {
   const { specification } = upgrade(input as never);
   const hidden = rename(specification, '$ref', HIDDEN, true);
   const result = await dereference(hidden as never);

@@ -1,0 +1,34 @@
+// An incoming description is validated on a thread of its own (server/descriptions/validation.ts)
+// while the request's thread upgrades it: the findings are the validator's own, on the document
+// as it was given, whatever the upgrade does to it meanwhile.
+import { expect } from 'chai';
+import { validate } from '@scalar/openapi-parser';
+import { validateOffThread } from '../../server/descriptions/validation.ts';
+import { readSpec } from '../../scripts/bench/descriptions.ts';
+
+type Json = Record<string, any>;
+const giphy = (): Json => JSON.parse(readSpec('giphy.com.json').toString('utf8')) as Json;
+
+describe('descriptions: validation on a thread of its own', function () {
+  this.timeout(60_000);
+
+  it('finds what the validator finds on this thread, for a real description and for broken ones', async () => {
+    const broken = giphy();
+    delete broken['info'];
+    broken['paths']['/gifs/search'].get.responses = 'none';
+    for (const document of [giphy(), broken, { openapi: '3.1.0' }, { swagger: '2.0', info: { title: 't', version: '1' }, paths: { '/a': { get: { responses: {} } } } }]) {
+      const here = await validate(structuredClone(document) as never);
+      const there = await validateOffThread(document);
+      expect(there.valid).to.equal(here.valid);
+      expect(there.errors.map(({ message }) => message)).to.deep.equal((here.errors ?? []).map(({ message }) => message));
+    }
+  });
+
+  it('judges the document as it was when asked, not as it is changed after', async () => {
+    const document = giphy();
+    const judged = validateOffThread(document);
+    delete document['paths'];
+    document['openapi'] = 'not a version';
+    expect((await judged).valid).to.equal(true);
+  });
+});
