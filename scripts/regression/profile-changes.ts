@@ -2,7 +2,7 @@
 // imports it into a version of its own database, copies the version, then times each part of the
 // copy's report (reads, exports, the comparison) and of the dry run without one operation.
 // `node scripts/regression/profile-changes.ts [file under node_modules] [--dry-run-only]` (default
-// Graph beta; --dry-run-only: step 5 alone, no copy).
+// Graph beta; --dry-run-only: step 5 alone, no copy; --write: then the re-import it dry-ran).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -90,6 +90,11 @@ try {
   await time('dry run (HTTP, whole)', async () => {
     const res = await request.post(`/v2/catalog/versions/${version.id}/imports/openapi?service=profiled&dryRun=true`).set(auth).send(removed.document);
     console.log(`  dry run answered ${res.status}: ${JSON.stringify(res.body["changes"]?.summary ?? res.body).slice(0, 600)}`);
+  });
+  // --write: then the re-import itself (step 5b), which writes the removal.
+  if (process.argv.includes('--write')) await time('import without one operation (HTTP)', async () => {
+    const res = await request.post(`/v2/catalog/versions/${version.id}/imports/openapi?service=profiled`).set(auth).send(removed.document);
+    console.log(`  import answered ${res.status}: ${JSON.stringify(res.body['records'] ?? res.body).slice(0, 600)}`);
   });
   if (!dryRunOnly) await time('compare copy (HTTP, whole)', async () => {
     const res = await request.get(`/v2/catalog/versions/${copyId}/changes?against=${version.id}`).set(auth);

@@ -7,7 +7,7 @@ import { dereference, upgrade } from '@scalar/openapi-parser';
 import { InvalidRequest } from '../errors.ts';
 import { pointer } from '../json/pointer.ts';
 import { isObject, type JsonObject } from '../json/values.ts';
-import { validateOffThread, type Findings } from './validation.ts';
+import { validateAside, type Findings } from './validation.ts';
 
 const KEPT_REFS = ['#/components/schemas/', '#/components/headers/'];
 // A key no OpenAPI object uses, so the dereferencer passes kept references by.
@@ -17,7 +17,7 @@ const HIDDEN = '$catalogKeptRef';
 export async function prepareDocument(input: unknown): Promise<JsonObject> {
   if (!isObject(input)) throw InvalidRequest.field('/', 'must be an OpenAPI document (a JSON or YAML object)');
   // Judged as it is now, before the upgrade rewrites it.
-  const judged = validateOffThread(input);
+  const judged = validateAside(input);
   // Every version of the specification says a string; the validator lets any value by (and fills
   // in a missing one, which stays accepted), and the conformance run found `version: {}` imported.
   const info = input['info'];

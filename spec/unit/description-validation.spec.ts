@@ -1,9 +1,9 @@
-// An incoming description is validated on a thread of its own (server/descriptions/validation.ts)
+// A large incoming description is validated on a thread of its own (server/descriptions/validation.ts)
 // while the request's thread upgrades it: the findings are the validator's own, on the document
 // as it was given, whatever the upgrade does to it meanwhile.
 import { expect } from 'chai';
 import { validate } from '@scalar/openapi-parser';
-import { validateOffThread } from '../../server/descriptions/validation.ts';
+import { validateAside } from '../../server/descriptions/validation.ts';
 import { readSpec } from '../../scripts/bench/descriptions.ts';
 
 type Json = Record<string, any>;
@@ -18,15 +18,17 @@ describe('descriptions: validation on a thread of its own', function () {
     broken['paths']['/gifs/search'].get.responses = 'none';
     for (const document of [giphy(), broken, { openapi: '3.1.0' }, { swagger: '2.0', info: { title: 't', version: '1' }, paths: { '/a': { get: { responses: {} } } } }]) {
       const here = await validate(structuredClone(document) as never);
-      const there = await validateOffThread(document);
-      expect(there.valid).to.equal(here.valid);
-      expect(there.errors.map(({ message }) => message)).to.deep.equal((here.errors ?? []).map(({ message }) => message));
+      // On the thread (from 0 bytes), and here (a description this small is by default).
+      for (const there of [await validateAside(document, { offThreadFrom: 0 }), await validateAside(document)]) {
+        expect(there.valid).to.equal(here.valid);
+        expect(there.errors.map(({ message }) => message)).to.deep.equal((here.errors ?? []).map(({ message }) => message));
+      }
     }
   });
 
   it('judges the document as it was when asked, not as it is changed after', async () => {
     const document = giphy();
-    const judged = validateOffThread(document);
+    const judged = validateAside(document, { offThreadFrom: 0 });
     delete document['paths'];
     document['openapi'] = 'not a version';
     expect((await judged).valid).to.equal(true);
