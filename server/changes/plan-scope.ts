@@ -8,6 +8,7 @@
 // it is compared whole, as are the few versions whose records made over HTTP the export takes by
 // name from the whole version (a Resource or a security scheme of no service).
 import type { ImportPlan } from '../descriptions/sync.ts';
+import { fieldAt } from '../schemas/record-keys.ts';
 import type { CompiledCollection } from '../schemas/registry.ts';
 import type { CatalogRecord } from '../store/records.ts';
 
@@ -33,19 +34,19 @@ export function scopedPlan(plan: ImportPlan): ImportPlan {
     }
   }
   if (touched.size === 0) return plan;
-  const kept = (kind: CompiledCollection) => (record: CatalogRecord): boolean => {
+  const kept = (kind: CompiledCollection, record: CatalogRecord): boolean => {
     const path = paths.of(kind, record);
     return path === undefined || touched.has(path);
   };
   const cut = <T>(records: ReadonlyMap<string, readonly T[]>, keep: (kind: CompiledCollection, item: T) => boolean): Map<string, T[]> =>
     new Map(plan.kinds.map((kind) => [kind.name, (records.get(kind.name) ?? []).filter((item) => keep(kind, item))]));
-  const existing = cut(plan.existing, (kind, record) => kept(kind)(record));
+  const existing = cut(plan.existing, kept);
   const existingIds = new Map([...existing].map(([name, records]) => [name, new Set(records.map(({ id }) => id))]));
   return {
     ...plan,
     existing,
-    inserts: cut(plan.inserts, (kind, record) => kept(kind)(record)),
-    replaces: cut(plan.replaces, (kind, record) => kept(kind)(record)),
+    inserts: cut(plan.inserts, kept),
+    replaces: cut(plan.replaces, kept),
     deletes: cut(plan.deletes, (kind, id) => existingIds.get(kind.name)!.has(id)),
   };
 }
@@ -58,11 +59,7 @@ function takenByName(plan: ImportPlan): boolean {
   const ownerless = (name: string, owned: (record: CatalogRecord) => boolean) => (plan.existing.get(name) ?? []).some((record) => !owned(record));
   const resources = plan.kinds.find(({ name }) => name === 'resources');
   return ownerless('security-schemes', (record) => typeof record['serviceId'] === 'string')
-    || (resources?.owner !== undefined && ownerless('resources', (record) => ownerOf(record, resources.owner!) !== undefined));
-}
-
-function ownerOf(record: CatalogRecord, field: string): unknown {
-  return field.split('.').reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), record);
+    || (resources?.owner !== undefined && ownerless('resources', (record) => fieldAt(record, resources.owner!) !== undefined));
 }
 
 /** The path a record is beneath, through its references (schemas/collections.json), on either side of the plan. */

@@ -16,8 +16,10 @@ const HIDDEN = '$catalogKeptRef';
 /** The document ready for mapping. The upgrade rewrites `input` in place: pass a copy of what you keep. */
 export async function prepareDocument(input: unknown): Promise<JsonObject> {
   if (!isObject(input)) throw InvalidRequest.field('/', 'must be an OpenAPI document (a JSON or YAML object)');
-  // Judged as it is now, before the upgrade rewrites it.
+  // Judged as it is now, before the upgrade rewrites it. Awaited below; handled at once, so that
+  // a validator failing while the upgrade runs is not an unhandled rejection meanwhile.
   const judged = validateAside(input);
+  judged.catch(() => {});
   // Every version of the specification says a string; the validator lets any value by (and fills
   // in a missing one, which stays accepted), and the conformance run found `version: {}` imported.
   const info = input['info'];

@@ -9,7 +9,7 @@ export interface Findings {
 }
 
 /** The validator's findings on `document` (it fills in what it needs, e.g. info.version, on the object it is given: pass one you do not keep). */
-export async function findingsOn(document: unknown): Promise<Findings> {
+async function findingsOn(document: unknown): Promise<Findings> {
   const { valid, errors } = await validate(document as never);
   return { valid, errors: (errors ?? []).map(({ path, message }) => ({ ...(path === undefined ? {} : { path }), message })) };
 }
