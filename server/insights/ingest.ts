@@ -32,8 +32,8 @@ export async function ingest(parts: IngestParts, report: Report, now = new Date(
   if (report.idempotencyKey !== undefined) {
     const earlier = await parts.observations.claim(versionId, report.idempotencyKey, now);
     // A retry while the first is still being counted: its calls are being counted once, by the first.
-    // `shadow: 0` first: an answer kept before reports counted shadows apart has none.
-    if (earlier !== null) return { shadow: 0, ...(earlier ?? { received: report.calls.length, matched: 0, unmatched: 0 }), duplicate: true };
+    // `shadow` and `grouped` first: an answer kept before reports counted them has none.
+    if (earlier !== null) return { shadow: 0, grouped: { calls: 0, templates: 0 }, ...(earlier ?? { received: report.calls.length, matched: 0, unmatched: 0 }), duplicate: true };
   }
   try {
     const answer = await count(parts, report, new Matcher({ services: services!, paths: paths!, operations: operations!, servers: servers! }), fallback, now);
@@ -51,6 +51,8 @@ async function count(parts: IngestParts, report: Report, matcher: Matcher, fallb
   const mentioned = new Set<string>();
   let matched = 0;
   let shadow = 0;
+  let grouped = 0;
+  const templates = new Set<string>();
   for (const call of report.calls) {
     const found = matcher.match(call, fallback);
     // A client's call mentions the service it reached, unless the caller is that service itself.
@@ -63,6 +65,10 @@ async function count(parts: IngestParts, report: Report, matcher: Matcher, fallb
     else shadow++;
     const time = call.time && call.time <= now ? call.time : now;
     const key = `${found.service.id} ${call.method} ${found.path}`;
+    if (found.grouped) {
+      grouped++;
+      templates.add(key);
+    }
     const delta = deltas.get(key) ?? { serviceId: found.service.id, method: call.method, path: found.path, count: 0, statusCodes: {}, firstSeenAt: time, lastSeenAt: time };
     delta.count++;
     if (call.status !== undefined) delta.statusCodes[String(call.status)] = (delta.statusCodes[String(call.status)] ?? 0) + 1;
@@ -79,5 +85,5 @@ async function count(parts: IngestParts, report: Report, matcher: Matcher, fallb
     }, now);
   }
   const received = report.calls.filter((call) => call.counts).length;
-  return { received, matched, shadow, unmatched: received - matched - shadow };
+  return { received, matched, shadow, unmatched: received - matched - shadow, grouped: { calls: grouped, templates: templates.size } };
 }

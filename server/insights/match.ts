@@ -1,10 +1,12 @@
 // Which documented operation a call was: its service by the service's servers (host and base
 // path, server variables expanded from their enum or default), then the operation by method and
-// path template in a find-my-way router, which prefers, segment by segment, a literal over a
-// parameter (so `/pets/mine` wins over `/pets/{petId}`: the most literal template wins).
-import FindMyWay from 'find-my-way';
+// path template in a trie of the service's templates (templates.ts), where the most literal
+// template wins (`/pets/mine` before `/pets/{petId}`). A call no template matches is kept under
+// a template of its own: the service's documented segments kept, identifiers folded (ids.ts).
 import type { CatalogRecord } from '../store/records.ts';
+import { foldIds } from './ids.ts';
 import type { Call } from './reports.ts';
+import { TemplateTrie, segmentsOf, type Steps } from './templates.ts';
 
 /** The records a matcher is built from: one version's. */
 export interface MatchRecords {
@@ -16,8 +18,15 @@ export interface MatchRecords {
 
 export interface Match {
   service: CatalogRecord;
-  /** The operation's record and path template, or null (a shadow: the observed path, ids folded). */
+  /** The operation's record and path template, or null (a shadow: the observed path as a template, ids folded). */
   operation: CatalogRecord | null;
+  path: string;
+  /** A shadow whose observed path had segments replaced by parameters: it stands for other calls too. */
+  grouped?: true;
+}
+
+interface Documented {
+  operation: CatalogRecord;
   path: string;
 }
 
@@ -29,15 +38,16 @@ interface Base {
   basePath: string;
 }
 
-type Router = ReturnType<typeof FindMyWay>;
 /** Server variable combinations expanded per server at most; a description with more is unusual. */
 const MAX_EXPANSIONS = 256;
 
 export class Matcher {
   readonly #bases: Base[];
-  readonly #routers = new Map<string, Router>();
+  readonly #templates = new Map<string, TemplateTrie<Documented>>();
   readonly #byId: Map<string, CatalogRecord>;
   readonly #memo = new Map<string, Match | null>();
+  /** Template trie nodes visited by every look-up so far: what matching cost, independent of the machine. */
+  readonly steps: Steps = { count: 0 };
 
   constructor(records: MatchRecords) {
     this.#byId = new Map(records.services.map((service) => [service.id, service]));
@@ -46,15 +56,10 @@ export class Matcher {
       const path = paths.get(String(operation['pathId']));
       const service = path && this.#byId.get(String(path['serviceId']));
       if (!path || !service) continue;
-      let router = this.#routers.get(service.id);
-      if (!router) this.#routers.set(service.id, router = FindMyWay({ ignoreTrailingSlash: true, maxParamLength: 1000 }));
-      const route = routeOf(String(path['path']));
-      try {
-        router.on(String(operation['method']).toUpperCase() as 'GET', route, () => {}, { operation, path: String(path['path']) });
-      } catch {
-        // A template the router cannot hold (a wildcard character), or the same one twice with other
-        // parameter names: the first stays, the other is never matched.
-      }
+      let templates = this.#templates.get(service.id);
+      if (!templates) this.#templates.set(service.id, templates = new TemplateTrie());
+      // The same template twice with other parameter names: the first stays, the other is never matched.
+      templates.add(String(operation['method']).toUpperCase(), String(path['path']), { operation, path: String(path['path']) });
     }
     const ownerOf = (server: CatalogRecord): CatalogRecord | undefined => {
       if (typeof server['serviceId'] === 'string') return this.#byId.get(server['serviceId']);
@@ -92,12 +97,18 @@ export class Matcher {
       if (operation) return operation;
     }
     const base = candidates[0];
-    if (base) return { service: base.service, operation: null, path: foldIds(rest(call.path, base.basePath)) };
+    if (base) return this.#shadow(base.service, rest(call.path, base.basePath));
     if (!fallback) return null;
     // The report says whose calls these are: strip the longest of the service's base paths that fits.
     const own = this.#bases.find((candidate) => candidate.service.id === fallback.id && underBase(call.path, candidate.basePath));
     const path = rest(call.path, own?.basePath ?? '');
-    return this.#operation(fallback, call.method, path) ?? { service: fallback, operation: null, path: foldIds(path) };
+    return this.#operation(fallback, call.method, path) ?? this.#shadow(fallback, path);
+  }
+
+  /** An undocumented call as a template: where the service documents a parameter, that parameter; elsewhere ids folded. */
+  #shadow(service: CatalogRecord, path: string): Match {
+    const { path: template, folded } = foldIds(segmentsOf(path), this.#templates.get(service.id)?.shape(path));
+    return { service, operation: null, path: template, ...(folded && { grouped: true as const }) };
   }
 
   #basesAt(host: string, path: string): Base[] {
@@ -105,17 +116,9 @@ export class Matcher {
   }
 
   #operation(service: CatalogRecord, method: string, path: string): Match | null {
-    const found = this.#routers.get(service.id)?.find(method as 'GET', path);
-    if (!found) return null;
-    const { operation, path: template } = found.store as { operation: CatalogRecord; path: string };
-    return { service, operation, path: template };
+    const found = this.#templates.get(service.id)?.find(method, path, this.steps);
+    return found ? { service, operation: found.operation, path: found.path } : null;
   }
-}
-
-/** `/pets/{petId}` → `/pets/:p0`: parameter names dropped (they may hold any character), `:` escaped. */
-function routeOf(template: string): string {
-  let n = 0;
-  return template.split(/(\{[^}]*\})/).map((part) => (part.startsWith('{') && part.endsWith('}') ? `:p${n++}` : part.replaceAll(':', '::'))).join('');
 }
 
 /** Every URL a server template stands for: each variable's enum values, else its default. */
@@ -154,16 +157,4 @@ function underBase(path: string, basePath: string): boolean {
 
 function rest(path: string, basePath: string): string {
   return path.slice(basePath.length) || '/';
-}
-
-const ID_SEGMENT = [
-  /^\d+$/,
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
-  /^[0-9a-f]{16,}$/i,
-  /^([a-z]+_)*[0-9A-HJKMNP-TV-Z]{26}$/,
-];
-
-/** An undocumented path as one endpoint: numbers, UUIDs, long hex and ULIDs (`op_01J…` too) become `{id}`. */
-export function foldIds(path: string): string {
-  return path.split('/').map((segment) => (ID_SEGMENT.some((pattern) => pattern.test(segment)) ? '{id}' : segment)).join('/');
 }

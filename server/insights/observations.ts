@@ -1,6 +1,7 @@
 // What analyzers saw, stored apart from the records: one counter document per version, service,
 // method and path template (`observations`), and the Idempotency-Keys of reports already counted
-// (`insight-keys`). Neither is a record: no updatedAt, no part of a version diff.
+// (`insight-keys`, by their SHA-256 only: a key is the analyzer's, and may be anything it had at
+// hand). Neither is a record: no updatedAt, no part of a version diff.
 import { createHash } from 'node:crypto';
 import type { ReportAnswer as ReportAnswerSchema } from '../schemas/generated/types.ts';
 import type { AnyBulkWriteOperation, Collection as MongoCollection, Db, Document } from 'mongodb';
@@ -132,8 +133,9 @@ export class Observations {
    * uniqueness is atomic on MongoDB and FerretDB alike, so two racing retries count once.
    */
   async claim(versionId: string, key: string, now = new Date()): Promise<ReportAnswer | undefined | null> {
-    const _id = documentId(versionId, key);
-    const claim = { _id, id: key, versionId, expiresAt: new Date(now.getTime() + KEY_TTL_MS) };
+    const id = keyId(key);
+    const _id = documentId(versionId, id);
+    const claim = { _id, id, versionId, expiresAt: new Date(now.getTime() + KEY_TTL_MS) };
     if (!this.#expiresItself) await this.#keys.deleteMany({ versionId, expiresAt: { $lte: now } });
     try {
       await this.#keys.insertOne(claim);
@@ -152,16 +154,21 @@ export class Observations {
 
   /** Keeps the answer with the key, for retries. */
   async settle(versionId: string, key: string, answer: ReportAnswer): Promise<void> {
-    await this.#keys.updateOne({ _id: documentId(versionId, key) }, { $set: { answer } });
+    await this.#keys.updateOne({ _id: documentId(versionId, keyId(key)) }, { $set: { answer } });
   }
 
   /** Gives a key back when its report could not be counted, so a retry counts it. */
   async release(versionId: string, key: string): Promise<void> {
-    await this.#keys.deleteOne({ _id: documentId(versionId, key) });
+    await this.#keys.deleteOne({ _id: documentId(versionId, keyId(key)) });
   }
 }
 
 /** Stable per endpoint, so every report of it meets the same document. */
 function observationId(delta: Pick<Observation, 'serviceId' | 'method' | 'path'>): string {
   return `obs_${createHash('sha256').update(endpointKey(delta.serviceId, delta.method, delta.path)).digest('base64url').slice(0, 32)}`;
+}
+
+/** What is stored of an Idempotency-Key: enough to know it again, nothing of what it says. */
+function keyId(key: string): string {
+  return `key_${createHash('sha256').update(key).digest('base64url')}`;
 }

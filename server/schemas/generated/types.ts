@@ -235,6 +235,19 @@ export interface ReportAnswer {
    */
   unmatched: number;
   /**
+   * Shadow calls whose observed path was stored as a template: each segment where the service documents a parameter, or that looks like an identifier (a number, UUID, ULID, hex string or random token such as Spotify's `3cEYpjA9oz9GiPac4AsH4n`), replaced by a parameter, so calls of one undocumented endpoint with different ids are one shadow endpoint and no id or secret in a path is stored.
+   */
+  grouped: {
+    /**
+     * Shadow calls of this report stored under a template rather than their observed path.
+     */
+    calls: number;
+    /**
+     * The distinct shadow endpoints (method and template) those calls were grouped into.
+     */
+    templates: number;
+  };
+  /**
    * True when the Idempotency-Key was already counted: nothing was counted again, and the counts are the first report's.
    */
   duplicate: boolean;
@@ -317,7 +330,7 @@ export interface EndpointInsight {
    */
   method: string;
   /**
-   * The path template (below the server's base path); for a shadow endpoint the observed path with numbers, UUIDs, long hex strings and ULIDs folded to `{id}`.
+   * The path template (below the server's base path); for a shadow endpoint the observed path as a template: where the service documents a parameter at that place (after the same literal segments), that parameter (`/playlists/{playlist_id}/followers`); elsewhere numbers, UUIDs, ULIDs, hex strings and random tokens folded to `{id}`.
    */
   path: string;
   /**
