@@ -66,7 +66,7 @@ describe('traffic insights: {prefix}/insights', function () {
         { method: 'GET', url: 'https://elsewhere.example/pets', status: 200 },
       ]));
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      expect(res.body).to.deep.equal({ received: 8, matched: 5, shadow: 0, unmatched: 3, duplicate: false });
+      expect(res.body).to.deep.equal({ received: 8, matched: 5, shadow: 0, unmatched: 3, grouped: { calls: 0, templates: 0 }, duplicate: false });
       const items = byKey(await view(tenant, { service: 'zoo' }));
       expect(items.get('GET /pets/mine')).to.include({ status: 'active', count: 1, firstSeenAt: '2026-11-20T10:00:00.000Z' });
       expect(items.get('GET /pets/mine')!.operation).to.include({ operationId: 'myPets' });
@@ -106,7 +106,7 @@ describe('traffic insights: {prefix}/insights', function () {
       const tenant = await givenZoo();
       const res = await service.request.post(`${tenant.prefixes.P}/insights/reports?service=zoo`).set(bearer(tenant.key)).type('application/x-ndjson')
         .send(ndjson([{ method: 'GET', path: '/v1/pets/mine', status: 200 }, { method: 'GET', url: '/pets/5?x=1', status: 200 }]));
-      expect(res.body).to.deep.equal({ received: 2, matched: 2, shadow: 0, unmatched: 0, duplicate: false });
+      expect(res.body).to.deep.equal({ received: 2, matched: 2, shadow: 0, unmatched: 0, grouped: { calls: 0, templates: 0 }, duplicate: false });
       expect(byKey(await view(tenant, {}, tenant.prefixes.P)).get('GET /pets/{petId}')).to.include({ count: 1 });
       // By id as by slug.
       const id = (await serviceRecord(tenant, 'zoo')).id as string;
@@ -129,7 +129,7 @@ describe('traffic insights: {prefix}/insights', function () {
         { startedDateTime: '2026-11-23T08:00:01.000Z', request: { method: 'GET', url: 'https://eu.zoo.example/v1/pets/9' }, response: { status: 0 } },
       ] } };
       const res = await report(tenant, har, 'application/har+json');
-      expect(res.body).to.deep.equal({ received: 2, matched: 2, shadow: 0, unmatched: 0, duplicate: false });
+      expect(res.body).to.deep.equal({ received: 2, matched: 2, shadow: 0, unmatched: 0, grouped: { calls: 0, templates: 0 }, duplicate: false });
       const zooRecord = await serviceRecord(tenant, 'zoo');
       expect(zooRecord['lastReportAt']).to.be.a('string');
       expect(zooRecord['lastMentionAt']).to.be.a('string');
@@ -149,7 +149,7 @@ describe('traffic insights: {prefix}/insights', function () {
         ] }],
       }] };
       const res = await report(tenant, otlp, 'application/json');
-      expect(res.body).to.deep.equal({ received: 2, matched: 2, shadow: 0, unmatched: 0, duplicate: false });
+      expect(res.body).to.deep.equal({ received: 2, matched: 2, shadow: 0, unmatched: 0, grouped: { calls: 0, templates: 0 }, duplicate: false });
       const items = byKey(await view(tenant));
       expect(items.get('GET /pets/mine')).to.include({ count: 1, firstSeenAt: '2025-11-23T08:00:00.000Z' });
       expect(items.get('GET /pets/{petId}')!.statusCodes).to.deep.equal({ 503: 1 });
@@ -187,8 +187,8 @@ describe('traffic insights: {prefix}/insights', function () {
       const body = ndjson([{ method: 'GET', url: 'https://eu.zoo.example/v1/pets', status: 200 }, { method: 'GET', url: 'https://eu.zoo.example/v1/nowhere' }]);
       const first = await report(tenant, body, undefined, undefined, { 'Idempotency-Key': 'batch-0001' });
       const again = await report(tenant, body, undefined, tenant.prefixes.P, { 'Idempotency-Key': 'batch-0001' });
-      expect(first.body).to.deep.equal({ received: 2, matched: 1, shadow: 1, unmatched: 0, duplicate: false });
-      expect(again.body).to.deep.equal({ received: 2, matched: 1, shadow: 1, unmatched: 0, duplicate: true });
+      expect(first.body).to.deep.equal({ received: 2, matched: 1, shadow: 1, unmatched: 0, grouped: { calls: 0, templates: 0 }, duplicate: false });
+      expect(again.body).to.deep.equal({ received: 2, matched: 1, shadow: 1, unmatched: 0, grouped: { calls: 0, templates: 0 }, duplicate: true });
       expect(byKey(await view(tenant)).get('GET /pets')).to.include({ count: 1 });
       // Another key, or another version, counts again.
       expect((await report(tenant, body, undefined, undefined, { 'Idempotency-Key': 'batch-0002' })).body.duplicate).to.equal(false);
