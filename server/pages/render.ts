@@ -1,5 +1,6 @@
 // How a page is written: one view model, rendered by Eta either as HTML (escaped for HTML by
-// default) or as its Markdown twin (escaped for Markdown by default), chosen by `Accept`; the
+// default) or as its Markdown twin (escaped for Markdown by default, with markdown-text.ts's
+// helpers for code, links and descriptions), chosen by `Accept`; the
 // strict Content-Security-Policy every page carries; descriptions rendered by markdown-it with raw
 // HTML off, images off (nothing loads from another origin) and only web links kept.
 import path from 'node:path';
@@ -8,6 +9,7 @@ import type { Request, Response } from 'express';
 import { Eta } from 'eta';
 import helmet from 'helmet';
 import MarkdownIt from 'markdown-it';
+import * as markdownText from './markdown-text.ts';
 
 const TEMPLATES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'templates');
 
@@ -30,7 +32,7 @@ export const HTML = 'text/html';
 export const MARKDOWN = 'text/markdown';
 
 const html = new Eta({ views: TEMPLATES, autoEscape: true, cache: true, defaultExtension: '.eta' });
-const markdown = new Eta({ views: TEMPLATES, autoEscape: true, escapeFunction: escapeMarkdown, cache: true, defaultExtension: '.eta' });
+const markdown = new Eta({ views: TEMPLATES, autoEscape: true, escapeFunction: markdownText.text, cache: true, defaultExtension: '.eta' });
 
 /** A page: its template (`name.eta` and the twin `name.md.eta`), its title and what it shows. */
 export interface Page {
@@ -52,7 +54,7 @@ export function wantsMarkdown(req: Request): boolean {
 }
 
 export function sendPage(req: Request, res: Response, page: Page, frame: Frame, status = 200): void {
-  const data = { ...page.data, title: page.title, formToken: frame.formToken, describe };
+  const data = { ...page.data, title: page.title, formToken: frame.formToken, describe, md: markdownText };
   // helmet's `no-referrer` makes a browser post forms with `Origin: null`; the sign-in and
   // sign-out checks need the real origin, which `same-origin` sends to this service only.
   res.status(status).set({ 'Cache-Control': 'no-store', Vary: 'Accept, Cookie, Authorization', 'Referrer-Policy': 'same-origin' });
@@ -61,11 +63,6 @@ export function sendPage(req: Request, res: Response, page: Page, frame: Frame, 
     return;
   }
   res.set('Content-Security-Policy', page.policy ?? PAGE_POLICY).type('text/html; charset=utf-8').send(html.render(`./${page.template}`, data));
-}
-
-/** Markdown's special characters escaped, and line breaks folded, so text stays text in a twin. */
-export function escapeMarkdown(value: unknown): string {
-  return String(value ?? '').replace(/\s*\n\s*/g, ' ').replace(/[\\`*_{}[\]<>()#|!~]/g, (character) => `\\${character}`);
 }
 
 const describer = new MarkdownIt({ html: false, linkify: false, typographer: false });

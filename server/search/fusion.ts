@@ -23,7 +23,11 @@ export const FUSION: Fusion = { method: 'weighted', k: 5, lexicalWeight: 0.2, ne
 
 export interface Scored { id: string; score: number }
 
-/** The `count` operations nearest the query (cosine: the vectors are unit length), among those `keep` allows, best first. */
+/**
+ * The `count` operations nearest the query (cosine: the vectors are unit length), among those
+ * `keep` allows, best first; equal cosines (operations embedded from the same text) by id, so the
+ * neighbours do not depend on the order the table's vectors arrived in.
+ */
 export function nearest(table: VectorTable, query: Float32Array, count: number, keep?: (id: string) => boolean): Scored[] {
   const best: Scored[] = [];
   for (const [id, vector] of table.vectors) {
@@ -33,10 +37,10 @@ export function nearest(table: VectorTable, query: Float32Array, count: number, 
     if (best.length < count) {
       best.push({ id, score: dot });
       if (best.length === count) best.sort(byScore);
-    } else if (dot > best[count - 1]!.score) {
+    } else if (byScore({ id, score: dot }, best[count - 1]!) < 0) {
       best[count - 1] = { id, score: dot };
       // One insertion step keeps the list sorted.
-      for (let at = count - 1; at > 0 && best[at]!.score > best[at - 1]!.score; at--) [best[at], best[at - 1]] = [best[at - 1]!, best[at]!];
+      for (let at = count - 1; at > 0 && byScore(best[at]!, best[at - 1]!) < 0; at--) [best[at], best[at - 1]] = [best[at - 1]!, best[at]!];
     }
   }
   return best.sort(byScore);
@@ -80,5 +84,5 @@ export function cosine(table: VectorTable, query: Float32Array, id: string): num
 }
 
 function byScore(a: Scored, b: Scored): number {
-  return b.score - a.score;
+  return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }

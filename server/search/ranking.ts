@@ -148,7 +148,7 @@ export class VersionIndex {
     // Only this index's operations: a newer index patched from this one shares its engine (see patched).
     const own = (id: string) => this.#operations.has(id) && (keep === undefined || keep(id));
     const found = this.#engine.search.search(options.query, { ...ASKING, filter: (result) => own(String(result.id)) });
-    const lexical: Scored[] = found.slice(0, CANDIDATES).map((result) => ({ id: String(result.id), score: result.score }));
+    const lexical: Scored[] = this.#candidates(found.map((result) => ({ id: String(result.id), score: result.score })));
     const fusion = options.fusion ?? FUSION;
     const hybrid = options.vector !== undefined && this.vectors?.complete === true;
     const scored = hybrid
@@ -166,10 +166,34 @@ export class VersionIndex {
         return { operation, score: score * naming * (intent === undefined || intent === name.item ? SHAPE_FIT : 1) * (named.has(this.#serviceOf.get(id) ?? '') ? SERVICE_NAMED : 1) };
       })
       // Equal scores go by operationId, then id, so answers are stable.
-      .sort((a, b) => b.score - a.score || compare(String(a.operation['operationId']), String(b.operation['operationId'])) || compare(a.operation.id, b.operation.id))
+      .sort((a, b) => b.score - a.score || this.#byName(a.operation.id, b.operation.id))
       .slice(0, options.limit)
       .map(({ operation, score }) => ({ ...endpointOf(this.view, operation), score: Math.round(score * 1000) / 1000 }));
     return { ranking: hybrid ? 'hybrid' : 'lexical', hits };
+  }
+
+  /**
+   * The engine's best CANDIDATES, the ones tied at the cut taken by operationId then id. The
+   * engine orders equal scores as its documents were added, which differs between an index built
+   * whole and one patched by writes (a patch adds its documents last): cut there, two indexes of
+   * the same records would pass different candidates on (an ask like "show me as away" ties every
+   * GET operation on the method's verbs), and fusion, normalising over the candidates, would rank
+   * differently.
+   */
+  #candidates(found: readonly Scored[]): Scored[] {
+    if (found.length <= CANDIDATES) return [...found];
+    const last = found[CANDIDATES - 1]!.score;
+    let start = CANDIDATES - 1;
+    while (start > 0 && found[start - 1]!.score === last) start--;
+    let end = CANDIDATES;
+    while (end < found.length && found[end]!.score === last) end++;
+    const tied = found.slice(start, end).sort((a, b) => this.#byName(a.id, b.id));
+    return [...found.slice(0, start), ...tied.slice(0, CANDIDATES - start)];
+  }
+
+  /** Operations by operationId, then id: the order of equal scores. */
+  #byName(a: string, b: string): number {
+    return compare(String(this.#operations.get(a)?.['operationId']), String(this.#operations.get(b)?.['operationId'])) || compare(a, b);
   }
 
   #nameOf(operation: CatalogRecord): Name {

