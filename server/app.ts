@@ -22,6 +22,7 @@ import type { Database } from './database/database.ts';
 import { VersionResolver } from './pipeline/resolve.ts';
 import { mcpRouter } from './mcp/route.ts';
 import { rooms, type RoomParts } from './rooms.ts';
+import { ImportGate } from './descriptions/import-gate.ts';
 import type { Room } from './routes/room.ts';
 
 /** What the app is built from: the runtime's parts (see boot.ts), a logger, and only what it calls of the database. */
@@ -60,9 +61,12 @@ export function createApp(parts: AppParts, roomsOf: (parts: RoomParts) => Room[]
   const versions = new VersionResolver(parts.tenancy, parts.config.versionCacheMs);
   const readBody = jsonBodyReader(parts.config.bodyLimit, parts.config.recordLimits);
   const { config } = parts;
+  const importGate = new ImportGate(config.importGate, config.importBodyLimit);
+  // Read by tests and benchmarks: how many imports run and wait.
+  app.locals['importGate'] = importGate;
   const roomList = roomsOf({
     ...parts, versions, verify, authenticate: limitedAuthenticate, db: parts.database.db, rateLimit: config.rateLimit,
-    recordLimits: config.recordLimits, importBodyLimit: config.importBodyLimit, dbTimeoutMs: config.dbTimeoutMs, jwtSecret: config.jwtSecret, pageSessionMs: config.pageSessionMs,
+    recordLimits: config.recordLimits, importBodyLimit: config.importBodyLimit, importGate, dbTimeoutMs: config.dbTimeoutMs, jwtSecret: config.jwtSecret, pageSessionMs: config.pageSessionMs,
   });
   app.use(selfDescriptionRouter(serviceDocument(parts.schemas, roomList)));
   // Agents reach the catalog through MCP, every room's tools, with the same credentials and the same authorization.

@@ -2,6 +2,7 @@
 // process.env (the FerretDB build hands it on to `go`; mongodb-memory-server reads its own
 // MONGOMS_* variables).
 import path from 'node:path';
+import v8 from 'node:v8';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -22,6 +23,8 @@ export interface Config {
   readonly bodyLimit: number;
   /** Largest OpenAPI document `POST …/imports/openapi` accepts. */
   readonly importBodyLimit: number;
+  /** The import gate (descriptions/import-gate.ts): imports running at once, waiting, and the memory they may take together. */
+  readonly importGate: { readonly concurrency: number; readonly queue: number; readonly memoryBudget: number };
   readonly dataDir: string;
   readonly cacheDir: string;
   readonly embeddedPort: number;
@@ -82,6 +85,13 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimit,
     // The largest public descriptions (Microsoft Graph beta) are ~47 MB of JSON.
     importBodyLimit: byteSize(env, 'IMPORT_BODY_LIMIT', 64 * 1024 * 1024),
+    importGate: Object.freeze({
+      // Two: a small import need not wait behind a large one; the memory budget keeps two large ones apart.
+      concurrency: integer(env, 'IMPORT_CONCURRENCY', 2, 1, 64),
+      queue: integer(env, 'IMPORT_QUEUE', 8, 0, 1000),
+      // Half the JavaScript heap: the rest is the service's own (search indexes, caches, requests).
+      memoryBudget: byteSize(env, 'IMPORT_MEMORY_BUDGET', Math.floor(v8.getHeapStatistics().heap_size_limit / 2), 64 * 1024 ** 4),
+    }),
     dataDir: path.resolve(repoRoot, optional(env, 'DATA_DIR') ?? 'data'),
     cacheDir: path.resolve(repoRoot, optional(env, 'CACHE_DIR') ?? '.cache'),
     embeddedPort: integer(env, 'EMBEDDED_DB_PORT', 27018, 1, 65535),
@@ -165,17 +175,18 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   return raw as T;
 }
 
-const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, kib: 1024, mb: 1024 ** 2, mib: 1024 ** 2 };
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, kib: 1024, mb: 1024 ** 2, mib: 1024 ** 2, gb: 1024 ** 3, gib: 1024 ** 3 };
+const MAX_BODY_BYTES = 64 * 1024 ** 2;
 
-/** Accepts `1048576`, `512kb`, `1mb` (binary units, as body-parser reads them). */
-function byteSize(env: Env, name: string, fallback: number): number {
+/** Accepts `1048576`, `512kb`, `1mb`, `2gb` (binary units, as body-parser reads them). */
+function byteSize(env: Env, name: string, fallback: number, max = MAX_BODY_BYTES): number {
   const raw = optional(env, name);
   if (raw === undefined) return fallback;
   const match = /^(\d+)\s*([a-z]*)$/i.exec(raw);
   const unit = match ? SIZE_UNITS[match[2]!.toLowerCase()] : undefined;
   const bytes = match && unit ? Number(match[1]) * unit : NaN;
-  if (!Number.isSafeInteger(bytes) || bytes < 1 || bytes > 64 * 1024 ** 2) {
-    throw new ConfigError(`${name} must be a size from 1 byte to 64mb (e.g. 1048576, 512kb, 1mb), got "${raw}"`);
+  if (!Number.isSafeInteger(bytes) || bytes < 1 || bytes > max) {
+    throw new ConfigError(`${name} must be a size from 1 byte to ${max / 1024 ** 2}mb (e.g. 1048576, 512kb, 1mb), got "${raw}"`);
   }
   return bytes;
 }

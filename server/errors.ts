@@ -181,6 +181,31 @@ export class ServiceUnavailable extends ApiError {
 
 const RETRY_AFTER_SECONDS = 1;
 
+/**
+ * An import refused by the import gate (descriptions/import-gate.ts): as many imports as the
+ * service runs and queues at once are under way, or this one alone would take more memory than
+ * all imports together may. The same row of the status table as ServiceUnavailable; `details`
+ * says which, so a client knows whether retrying can help.
+ */
+export class ImportsBusy extends ApiError {
+  readonly status = 503;
+  readonly error = 'Service Unavailable';
+  override readonly headers: Readonly<Record<string, string>>;
+  private constructor(message: string, retryAfterSeconds: number) {
+    super([{ field: 'imports', message }]);
+    this.headers = { 'Retry-After': String(retryAfterSeconds) };
+  }
+  static queueFull(): ImportsBusy {
+    return new ImportsBusy('as many imports as the service takes at once are running or waiting (IMPORT_CONCURRENCY and IMPORT_MEMORY_BUDGET running, IMPORT_QUEUE waiting); retry later', IMPORT_RETRY_AFTER_SECONDS);
+  }
+  static overBudget(): ImportsBusy {
+    return new ImportsBusy('this description would take more memory than all imports together may (IMPORT_MEMORY_BUDGET); send a smaller one, or declare its Content-Length uncompressed', IMPORT_RETRY_AFTER_SECONDS);
+  }
+}
+
+// An import of a large description takes seconds to tens of seconds: asking back sooner only queues again.
+const IMPORT_RETRY_AFTER_SECONDS = 10;
+
 export class InternalError extends ApiError {
   static readonly documented: DocumentedOutcome = { name: 'InternalServerError', example: () => new InternalError(),
     description: 'Something unexpected; the cause is logged, never shown.' };
@@ -195,7 +220,7 @@ export class InternalError extends ApiError {
 /** The status table of decisions.md, as classes; a test holds this, the docs and the classes together. */
 export const ERROR_CLASSES = [
   InvalidRequest, PayloadTooLarge, HeadersTooLarge, UnsupportedMediaType, Unauthorized, Forbidden, ReadOnlyCredential, RecordNotFound,
-  RouteNotFound, MethodNotAllowed, Conflict, TooManyRequests, ServiceUnavailable, InternalError,
+  RouteNotFound, MethodNotAllowed, Conflict, TooManyRequests, ServiceUnavailable, ImportsBusy, InternalError,
 ] as const;
 
 /** The usual answer of each status, by status: from the classes that document one. */

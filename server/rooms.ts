@@ -9,6 +9,7 @@ import type { Authenticate, VerifyBearer } from './auth/authenticate.ts';
 import { changesRoom } from './changes/room.ts';
 import { reviewImport } from './changes/imports.ts';
 import { descriptionsRoom } from './descriptions/room.ts';
+import type { ImportGate } from './descriptions/import-gate.ts';
 import { detailRecordsOf } from './search/details.ts';
 import type { ImportedRecords } from './descriptions/imported-records.ts';
 import { ServiceParts } from './descriptions/service-parts.ts';
@@ -50,6 +51,7 @@ export interface RoomParts {
   recordLimits: RecordLimits;
   /** IMPORT_BODY_LIMIT: a traffic report may be as large as an API description. */
   importBodyLimit: number;
+  importGate: ImportGate;
   dbTimeoutMs: number;
   jwtSecret: string;
   pageSessionMs: number;
@@ -94,7 +96,7 @@ export function declaredRooms(schemas: SchemaRegistry): Room[] {
   const stores = new Map(schemas.collections.map((collection) => [collection.name, absentWith({ collection })]));
   return rooms({
     schemas, stores, tenancy: absent, versionManager: absent, versionRecords: absent, observations: absent, searchIndexes: absent, importedRecords: absent,
-    versions: absent, verify: absent, authenticate: absent, rateLimit: undefined, db: absent, recordLimits: absent,
+    versions: absent, verify: absent, authenticate: absent, rateLimit: undefined, db: absent, recordLimits: absent, importGate: absent,
     importBodyLimit: 0, dbTimeoutMs: 0, jwtSecret: '', pageSessionMs: 0,
   });
 }

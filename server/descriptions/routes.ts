@@ -5,7 +5,7 @@
 //   GET  {prefix}/services/{id}/openapi export a service (by slug or id) as OpenAPI 3.1 (read)
 import { stringify as toYaml } from 'yaml';
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
-import type { Route, VersionContext } from '../routes/route.ts';
+import type { Admission, Route, VersionContext } from '../routes/route.ts';
 import { serviceNamed } from '../pipeline/stages.ts';
 import { FAMILIES } from '../routes/route.ts';
 import type { RecordLimits } from '../store/record-cost.ts';
@@ -47,18 +47,18 @@ export interface ImportHooks {
   kept: ImportedRecords;
 }
 
-export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, { imported, reviewImport, kept }: ImportHooks): Route[] {
+export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, { imported, reviewImport, kept }: ImportHooks, admission: Admission): Route[] {
   const servicesCollection = schemas.collections.find((collection) => collection.name === 'services');
   if (!servicesCollection) throw new Error('API descriptions need the services collection (schemas/collections.json)');
   const tag = DESCRIPTIONS_TAG.name;
   return FAMILIES.flatMap((family): Route[] => [
     {
       method: 'POST', path: `${family.prefix}${IMPORT_SEGMENT}`, target: family.name, access: 'write',
-      body: 'document', longRunning: true,
+      body: 'document', longRunning: true, admission,
       doc: {
         operationId: `importOpenApi${family.operationIdSuffix}`, tag, params: family.params,
         summary: 'Import an OpenAPI document into a service',
-        description: 'OpenAPI 3.0 or 3.1 (Swagger 2.0 is upgraded), JSON or YAML, up to `IMPORT_BODY_LIMIT`. Re-importing syncs by natural keys: unchanged records are not written, changed ones are updated, records the document no longer has are deleted. An invalid document is 400 with the validator\'s findings and writes nothing.',
+        description: 'OpenAPI 3.0 or 3.1 (Swagger 2.0 is upgraded), JSON or YAML, up to `IMPORT_BODY_LIMIT`. Re-importing syncs by natural keys: unchanged records are not written, changed ones are updated, records the document no longer has are deleted. An invalid document is 400 with the validator\'s findings and writes nothing. Imports of all projects take turns (`IMPORT_CONCURRENCY` at once, within `IMPORT_MEMORY_BUDGET`); beyond `IMPORT_QUEUE` waiting, or for a description larger than the budget, 503 with `Retry-After` and `details` naming `imports`, nothing written.',
         query: [
           {
             name: 'service', description: 'The service slug; default: from `info.title`.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceSlug` },

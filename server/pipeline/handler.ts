@@ -1,6 +1,7 @@
 // The life of a request, in order: authenticate → address (route parameters) → resolve the
-// version or project → authorize → read the body → run the operation → send the outcome. Each
-// stage either passes its result on or throws an ApiError; nothing here knows a collection.
+// version or project → authorize → admission (imports: their turn) → read the body → run the
+// operation → send the outcome. Each stage either passes its result on or throws an ApiError;
+// nothing here knows a collection.
 // Every route of every room is data (routes/route.ts) this one pipeline runs. The stages from
 // address to authorize are pipeline/stages.ts, which MCP tools take too (pipeline/tool-call.ts).
 import type { Request, Response } from 'express';
@@ -49,21 +50,31 @@ export function handlerFor(route: Route, parts: PipelineParts): (req: Request, r
     const reach = { credential, access: route.access, versions, deadline };
     const version = address && await reachVersion(address, reach);
     const projectId = version ? version.projectId : await reachProject(projectRef, reach);
-    const body = route.body === 'json' ? await parts.readBody(req, res)
-      : route.body === 'document' ? await parts.readDocument(req, res)
-      : route.body ? await route.body(req, res) : undefined;
-    const context: ProjectContext = {
-      credential, projectId, id, body, query,
-      forgetVersion: (versionId) => versions.forget(versionId),
-      reachForRead: (other) => reachVersion(other, { ...reach, access: 'read' }),
-      accepts: (types) => req.accepts([...types]),
-    };
-    const work = workOf(route, context, version);
-    // Long-running work runs outside the request's budget: its calls get DB_LONG_TIMEOUT_MS each,
-    // and end when the client goes.
-    const outcome = await (route.longRunning ? whileClientWaits(res, work) : deadline.bound(work, 'restart'));
+    const leave = route.admission && await route.admission(req, res);
+    let outcome: Outcome;
+    try {
+      const body = await readBodyOf(route, parts, req, res);
+      const context: ProjectContext = {
+        credential, projectId, id, body, query,
+        forgetVersion: (versionId) => versions.forget(versionId),
+        reachForRead: (other) => reachVersion(other, { ...reach, access: 'read' }),
+        accepts: (types) => req.accepts([...types]),
+      };
+      const work = workOf(route, context, version);
+      // Long-running work runs outside the request's budget: its calls get DB_LONG_TIMEOUT_MS each,
+      // and end when the client goes.
+      outcome = await (route.longRunning ? whileClientWaits(res, work) : deadline.bound(work, 'restart'));
+    } finally {
+      leave?.();
+    }
     send(res, outcome.status === 201 ? withLocation(outcome, req, route.checkId !== undefined) : outcome);
   };
+}
+
+function readBodyOf(route: Route, parts: PipelineParts, req: Request, res: Response): Promise<unknown> {
+  if (route.body === 'json') return parts.readBody(req, res);
+  if (route.body === 'document') return parts.readDocument(req, res);
+  return route.body ? route.body(req, res) : Promise.resolve(undefined);
 }
 
 /** The route's work with its context: a version route's always has the version. */

@@ -21,6 +21,9 @@ export interface Outcome {
 /** Reads a request's body (JSON, an API description, a traffic report) into a value, or throws the ApiError that refuses it. */
 export type BodyReader = (req: Request, res: Response) => Promise<unknown>;
 
+/** Waits for a route's turn before its body is read, or throws the ApiError that refuses it; the answer is called once its work has settled. */
+export type Admission = (req: Request, res: Response) => Promise<() => void>;
+
 /** A version, once its address resolved. */
 export interface ResolvedVersion {
   versionId: string;
@@ -96,6 +99,8 @@ interface RouteBase {
   body: false | 'json' | 'document' | BodyReader;
   /** The `:id` parameter's check, for item routes. */
   checkId?: Check;
+  /** Work the process takes only so much of at once (imports): admitted after authorization, before the body. */
+  admission?: Admission;
   /**
    * Work over a whole version (copy, purge, diff, import, integrity) takes longer than one
    * request's database budget, and on FerretDB single calls of it do too (reading a

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { MongoDriverError, MongoNetworkError, MongoNetworkTimeoutError, MongoServerError } from 'mongodb';
 import { repoRoot } from '../../server/config.ts';
 import {
-  ApiError, Conflict, ERROR_CLASSES, Forbidden, HeadersTooLarge, InternalError, InvalidRequest, MethodNotAllowed, PayloadTooLarge,
+  ApiError, Conflict, ERROR_CLASSES, Forbidden, HeadersTooLarge, ImportsBusy, InternalError, InvalidRequest, MethodNotAllowed, PayloadTooLarge,
   ReadOnlyCredential, RecordNotFound, RouteNotFound, ServiceUnavailable, TooManyRequests, Unauthorized, UnsupportedMediaType, toApiError,
 } from '../../server/errors.ts';
 import { renderError } from '../../server/http/errors.ts';
@@ -17,7 +17,7 @@ import { requestLog } from '../../server/http/request-log.ts';
 const EXAMPLES: ApiError[] = [
   InvalidRequest.field('/path', 'must match pattern "^/"'), new PayloadTooLarge(), new UnsupportedMediaType(), new Unauthorized(),
   new Forbidden(), new ReadOnlyCredential(), new RecordNotFound('Path not found'), new RouteNotFound(), new MethodNotAllowed(['GET']), new Conflict(),
-  new HeadersTooLarge(), new TooManyRequests(30), new ServiceUnavailable(), new InternalError(),
+  new HeadersTooLarge(), new TooManyRequests(30), new ServiceUnavailable(), ImportsBusy.queueFull(), new InternalError(),
 ];
 
 /** The rows of docs/interface.md's status table ("Status codes and errors"): status and `error` text. */
