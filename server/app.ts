@@ -10,7 +10,7 @@ import { errorRenderer, routeNotFound } from './http/errors.ts';
 import { refuseOtherMethods } from './http/allowed-methods.ts';
 import { HEALTH_PATH, health } from './http/health.ts';
 import { METRICS_PATH } from './http/metrics.ts';
-import { rateLimited } from './http/rate-limit.ts';
+import { rateLimiter } from './http/rate-limit.ts';
 import { requestLog } from './http/request-log.ts';
 import { serviceDocument } from './openapi/inventory.ts';
 import { selfDescriptionRouter } from './openapi/service-routes.ts';
@@ -57,7 +57,9 @@ export function createApp(parts: AppParts, roomsOf: (parts: RoomParts) => Room[]
   app.route(HEALTH_PATH).get(health((timeoutMs) => parts.database.readable(timeoutMs), parts.config.dbTimeoutMs)).all(refuseOtherMethods(['GET']));
   const verify = bearerVerifier(new ApiKeyLookup(parts.tenancy, parts.config.apiKeyCacheMs), parts.config.jwtSecret);
   const authenticate = bearerAuthentication(verify);
-  const limitedAuthenticate = parts.config.rateLimit ? rateLimited(authenticate, parts.config.rateLimit) : authenticate;
+  // One count per credential and per address for every door: interface, MCP, pages and sign-in.
+  const limiter = rateLimiter(parts.config.rateLimit);
+  const limitedAuthenticate = limiter.guard(authenticate);
   const versions = new VersionResolver(parts.tenancy, parts.config.versionCacheMs);
   const readBody = jsonBodyReader(parts.config.bodyLimit, parts.config.recordLimits);
   const { config } = parts;
@@ -65,13 +67,13 @@ export function createApp(parts: AppParts, roomsOf: (parts: RoomParts) => Room[]
   // Read by tests and benchmarks: how many imports run and wait.
   app.locals['importGate'] = importGate;
   const roomList = roomsOf({
-    ...parts, versions, verify, authenticate: limitedAuthenticate, db: parts.database.db, rateLimit: config.rateLimit,
+    ...parts, versions, verify, authenticate: limitedAuthenticate, db: parts.database.db, limiter,
     recordLimits: config.recordLimits, importBodyLimit: config.importBodyLimit, importGate, dbTimeoutMs: config.dbTimeoutMs, jwtSecret: config.jwtSecret, pageSessionMs: config.pageSessionMs,
   });
   app.use(selfDescriptionRouter(serviceDocument(parts.schemas, roomList)));
   // Agents reach the catalog through MCP, every room's tools, with the same credentials and the same authorization.
   app.use(mcpRouter({
-    schemas: parts.schemas, versions, tools: roomList.flatMap((room) => room.tools ?? []), authenticate: limitedAuthenticate, readBody, dbTimeoutMs: config.dbTimeoutMs,
+    schemas: parts.schemas, versions, tools: roomList.flatMap((room) => room.tools ?? []), authenticate: limitedAuthenticate, limiter, readBody, dbTimeoutMs: config.dbTimeoutMs,
   }));
   // Routes a room serves itself (the pages, reading the catalog through the same stages and views).
   for (const room of roomList) if (room.own) app.use(room.own.router());

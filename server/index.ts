@@ -13,6 +13,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { createDemoIfEmpty, demoBanner } from './tenancy/first-run.ts';
 import { createHttpServer } from './http/server.ts';
+import { onSupervisorGone, tellListening } from './supervised.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -27,6 +28,8 @@ async function main(): Promise<void> {
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  // Under `npm start` (start.ts): which database to see stopped should we crash.
+  await tellListening(config.mongodbUri === undefined ? config.dataDir : undefined);
   logger.info({ url: baseUrl, database: runtime.database.server.label }, 'catalog service listening');
   const metrics = app.locals['metrics'] as Metrics | undefined;
   if (metrics && config.metrics?.port !== undefined) {
@@ -37,7 +40,9 @@ async function main(): Promise<void> {
     logger.info({ port: (metricsServer.address() as AddressInfo).port }, 'metrics listening');
   }
 
-  if (demo) process.stdout.write(`${demoBanner(demo, baseUrl)}\n`);
+  // To the terminal as plain text, never through the logger: stdout is the JSON log stream when
+  // it is not a terminal, and a credential must never reach a log.
+  if (demo) process.stderr.write(`${demoBanner(demo, baseUrl)}\n`);
 
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -56,6 +61,8 @@ async function main(): Promise<void> {
     });
   };
   process.on('SIGTERM', shutdown).on('SIGINT', shutdown);
+  // Under `npm start` (start.ts): stop with the supervisor.
+  onSupervisorGone(() => shutdown('supervisor gone'));
 }
 
 /**

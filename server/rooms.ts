@@ -13,7 +13,7 @@ import type { ImportGate } from './descriptions/import-gate.ts';
 import { detailRecordsOf } from './search/details.ts';
 import type { ImportedRecords } from './descriptions/imported-records.ts';
 import { ServiceParts } from './descriptions/service-parts.ts';
-import type { RateLimit } from './http/rate-limit.ts';
+import type { RateLimiter } from './http/rate-limit.ts';
 import type { Observations } from './insights/observations.ts';
 import { insightsRoom } from './insights/room.ts';
 import { integrityRoom } from './integrity/room.ts';
@@ -46,7 +46,8 @@ export interface RoomParts {
   verify: VerifyBearer;
   /** The interface's bearer authentication, rate limited as it is. */
   authenticate: Authenticate;
-  rateLimit: RateLimit | undefined;
+  /** The one rate limit count of the app (what `authenticate` counts against). */
+  limiter: RateLimiter;
   db: Db;
   recordLimits: RecordLimits;
   /** IMPORT_BODY_LIMIT: a traffic report may be as large as an API description. */
@@ -96,7 +97,7 @@ export function declaredRooms(schemas: SchemaRegistry): Room[] {
   const stores = new Map(schemas.collections.map((collection) => [collection.name, absentWith({ collection })]));
   return rooms({
     schemas, stores, tenancy: absent, versionManager: absent, versionRecords: absent, observations: absent, searchIndexes: absent, importedRecords: absent,
-    versions: absent, verify: absent, authenticate: absent, rateLimit: undefined, db: absent, recordLimits: absent, importGate: absent,
+    versions: absent, verify: absent, authenticate: absent, limiter: absent, db: absent, recordLimits: absent, importGate: absent,
     importBodyLimit: 0, dbTimeoutMs: 0, jwtSecret: '', pageSessionMs: 0,
   });
 }

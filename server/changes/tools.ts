@@ -2,7 +2,7 @@
 // same reach (both versions reached for read as every tool reaches one: pipeline/tool-call.ts).
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { READ_ONLY_TOOL, type Answer } from '../routes/tool.ts';
+import { READ_ONLY_TOOL, type Answer, toolString } from '../routes/tool.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { compareVersions } from './routes.ts';
@@ -20,7 +20,7 @@ export function registerCompareVersions(server: McpServer, { schemas, stores, ve
     inputSchema: {
       version: version.describe('The version clients move to: a version id (`ver_...`) or `project/type/slug`.'),
       against: version.describe('The version clients use now, in the same forms.'),
-      service: z.string().optional().describe('Only this service (slug or `svc_` id, on either side).'),
+      service: toolString().optional().describe('Only this service (slug or `svc_` id, on either side).'),
     },
     annotations: READ_ONLY_TOOL,
     outputSchema: {

@@ -3,7 +3,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { serviceNamed } from '../pipeline/stages.ts';
-import { READ_ONLY_TOOL, VERSION_ARG, type Answer, type ToolRegistration } from '../routes/tool.ts';
+import { READ_ONLY_TOOL, VERSION_ARG, type Answer, type ToolRegistration, toolString } from '../routes/tool.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { exportService } from './export.ts';
@@ -35,7 +35,7 @@ export function descriptionTools(schemas: SchemaRegistry, stores: ReadonlyMap<st
     (server: McpServer, answer: Answer) => {
   server.registerTool('get_openapi', {
     description: 'The OpenAPI 3.1 document of one service, as exported by GET {prefix}/services/{id}/openapi.',
-    inputSchema: { version: VERSION_ARG, service: z.string().describe('Service slug or `svc_` id.') },
+    inputSchema: { version: VERSION_ARG, service: toolString().describe('Service slug or `svc_` id.') },
     outputSchema: z.looseObject({ openapi: z.string(), info: anyObject }),
     annotations: READ_ONLY_TOOL,
   }, (args) => answer(async (reach) => {

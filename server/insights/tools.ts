@@ -2,7 +2,7 @@
 // way every tool reaches data (the version reached for read: pipeline/tool-call.ts).
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { READ_ONLY_TOOL, type Answer } from '../routes/tool.ts';
+import { READ_ONLY_TOOL, type Answer, toolString } from '../routes/tool.ts';
 import { MAX_LIMIT } from '../records/list-query.ts';
 import { serviceNamed } from '../pipeline/stages.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
@@ -24,7 +24,7 @@ export function registerInsightTools(server: McpServer, parts: InsightToolParts)
     description: 'Endpoints as traffic shows them: each documented operation with how often and how lately it was called and its status (active, zombie: deprecated but called, orphan: not called while an analyzer reports, unobserved), and undocumented endpoints that were called (shadow). At most 1000, by service, path and method.',
     inputSchema: {
       version: parts.versionArg,
-      service: z.string().optional().describe('Only this service (slug or `svc_` id).'),
+      service: toolString().optional().describe('Only this service (slug or `svc_` id).'),
       status: z.enum(STATUSES).optional().describe('Only endpoints with this status.'),
     },
     annotations: READ_ONLY_TOOL,

@@ -1,11 +1,16 @@
 // POST /mcp: the Model Context Protocol on the Streamable HTTP transport, stateless (a new
 // server and transport per request; nothing is kept between requests), behind the same bearer
-// authentication as the catalog routes. GET and DELETE (streams and sessions) are 405.
+// authentication as the catalog routes. GET and DELETE (streams and sessions) are 405. Each
+// message of a batch counts against the rate limit as a request of its own: a batch that does not
+// fit in what is left of the credential's limit is refused whole with the interface's 429 (the
+// answer an MCP client already meets for a single call; batches left the protocol in 2025-06-18).
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { JSONRPCErrorResponseSchema, JSONRPCMessageSchema, JSONRPCResponseSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
 import { Router, type RequestHandler } from 'express';
 import type { Authenticate } from '../auth/authenticate.ts';
+import type { RateLimiter } from '../http/rate-limit.ts';
+import { MAX_ARGUMENT_LENGTH } from '../routes/tool.ts';
 import { Deadline } from '../pipeline/deadline.ts';
 import { MethodNotAllowed } from '../errors.ts';
 import type { BodyReader } from '../routes/route.ts';
@@ -57,7 +62,7 @@ export const AGENTS_TAG: Tag = {
 export const MCP_ROUTE: DocumentedRoute = {
   method: 'POST', path: MCP_PATH, operationId: 'mcp', tag: AGENTS_TAG.name, access: 'read',
   summary: 'Model Context Protocol (Streamable HTTP)',
-  description: 'JSON-RPC 2.0 messages of the Model Context Protocol, stateless (no session id; GET and DELETE are 405). The request must accept both answer types, `Accept: application/json, text/event-stream` (the Streamable HTTP transport\'s rule), else 406; answers are always JSON. The server\'s `instructions` say what the catalog is and which tool to call first; every tool is annotated `readOnlyHint`. Tools: `list_projects {}` (the projects the credential reaches), `list_versions {project}`, `list_services {version}`, `search_endpoints {version, query, service?, limit?}`, `get_endpoint {version, operation, service?}` (within 16 KB; an operationId of several services without `service` is an error listing them), `get_openapi {version, service}`, `compare_versions {version, against, service?}` (as GET {prefix}/changes), `list_insights {version, service?, status?}` (traffic insights); search hits and `get_endpoint` carry `observed`; `version` is a `ver_` id or `project/type/slug`, `service` a slug or `svc_` id. A tool sees only the projects the credential reaches; failures are tool errors with the HTTP interface\'s `error` text (`Forbidden`, `Operation not found`, ...).',
+  description: 'JSON-RPC 2.0 messages of the Model Context Protocol, stateless (no session id; GET and DELETE are 405). The request must accept both answer types, `Accept: application/json, text/event-stream` (the Streamable HTTP transport\'s rule), else 406; answers are always JSON. The server\'s `instructions` say what the catalog is and which tool to call first; every tool is annotated `readOnlyHint`. Tools: `list_projects {}` (the projects the credential reaches), `list_versions {project}`, `list_services {version}`, `search_endpoints {version, query, service?, limit?}`, `get_endpoint {version, operation, service?}` (within 16 KB; an operationId of several services without `service` is an error listing them), `get_openapi {version, service}`, `compare_versions {version, against, service?}` (as GET {prefix}/changes), `list_insights {version, service?, status?}` (traffic insights); search hits and `get_endpoint` carry `observed`; `version` is a `ver_` id or `project/type/slug`, `service` a slug or `svc_` id; every string argument is at most ' + MAX_ARGUMENT_LENGTH + ' characters (longer is a tool error). Each message of a batch counts as one request against the rate limit: a batch that does not fit in what is left is refused whole (429). A tool sees only the projects the credential reaches; failures are tool errors with the HTTP interface\'s `error` text (`Forbidden`, `Operation not found`, ...).',
   body: {
     schema: oneOrBatch(message, 'A JSON-RPC 2.0 request, notification or response (MCP)'),
     mediaTypes: ['application/json'],
@@ -79,17 +84,19 @@ export const MCP_ROUTE: DocumentedRoute = {
       example: { jsonrpc: '2.0', error: { code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' }, id: null },
     },
   ],
-  // Authentication is rate-limited here as on the pipeline's routes (429).
+  // Rate-limited as the pipeline's routes are, each message of a batch counted (429).
   errors: [401, 405, 413, 415, 429, 500, 503],
 };
 
-export function mcpRouter(parts: ToolParts & { authenticate: Authenticate; readBody: BodyReader }): Router {
+export function mcpRouter(parts: ToolParts & { authenticate: Authenticate; limiter: RateLimiter; readBody: BodyReader }): Router {
   const router = Router();
   const handle: RequestHandler = async (req, res) => {
     // The credential by the same Authenticate (rate limit included) within DB_TIMEOUT_MS, as on
     // the catalog routes; each tool call then has a budget of its own (pipeline/tool-call.ts).
     const credential = await new Deadline(parts.dbTimeoutMs).bound(() => parts.authenticate(req, res));
     const body = await parts.readBody(req, res);
+    // authenticate counted the first message.
+    if (Array.isArray(body)) await parts.limiter.spend(req, body.length - 1);
     const server = catalogMcpServer(parts, credential, req.log);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {

@@ -8,7 +8,7 @@ import type { Db } from 'mongodb';
 import type { Authenticate, VerifyBearer } from '../auth/authenticate.ts';
 import { ApiError, Unauthorized } from '../errors.ts';
 import { refuseOtherMethods } from '../http/allowed-methods.ts';
-import type { RateLimit } from '../http/rate-limit.ts';
+import type { RateLimiter } from '../http/rate-limit.ts';
 import { nameRoute } from '../http/request-log.ts';
 import type { Room } from '../routes/room.ts';
 import { PageCatalog, type CatalogParts } from './catalog.ts';
@@ -33,7 +33,8 @@ export interface PagesParts extends CatalogParts {
   verify: VerifyBearer;
   /** The interface's bearer authentication, rate limited as it is. */
   authenticate: Authenticate;
-  rateLimit: RateLimit | undefined;
+  /** The app's rate limit count: page sessions and sign-in attempts count there too. */
+  limiter: RateLimiter;
   jwtSecret: string;
   sessionMs: number;
 }
@@ -46,14 +47,14 @@ export function pagesRoom(parts: PagesParts): Room {
 function pagesRouter(parts: PagesParts): express.Router {
   const router = express.Router({ strict: true, caseSensitive: true });
   const sessions = new PageSessions(parts.db, parts.sessionMs);
-  const visitors = new Visitors({ sessions, verify: parts.verify, authenticate: parts.authenticate, rateLimit: parts.rateLimit });
+  const visitors = new Visitors({ sessions, verify: parts.verify, authenticate: parts.authenticate, limiter: parts.limiter });
   const catalog = new PageCatalog(parts);
 
   router.use(ASSETS_PATH, express.static(ASSETS, { index: false, redirect: false, maxAge: '1h' }));
   // A browser asking for the root gets the catalog's pages; programs get what they always got.
   // (Middleware, not a route: `/` is no operation of the interface, and programs still get its 404.)
   router.use((req, res, next) => (req.method === 'GET' && req.path === '/' && req.accepts(['application/json', 'text/html']) === 'text/html' ? res.redirect(303, HOME_PATH) : next()));
-  router.use(signInRouter({ sessions, visitors, verify: parts.verify, jwtSecret: parts.jwtSecret, sessionMs: parts.sessionMs }));
+  router.use(signInRouter({ sessions, visitors, verify: parts.verify, limiter: parts.limiter, jwtSecret: parts.jwtSecret, sessionMs: parts.sessionMs }));
   router.get(WELL_KNOWN_API_CATALOG, discoveryRoute(visitors, catalog));
 
   const page = (template: string, work: PageWork): RequestHandler => async (req, res) => {

@@ -2,11 +2,14 @@
 // password field, answered with an HttpOnly, SameSite cookie naming a server-side session. A
 // request from another origin can do neither: the `Origin` (and Fetch Metadata) must be this
 // service, and the form must carry its token (before sign-in, bound to a nonce cookie; after, the
-// session's own).
+// session's own). Every attempt counts against the rate limit as a bearer header would: a wrong
+// credential against the client address, so guessing here is as slow as on the interface.
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { parse as parseCookies } from 'cookie';
-import type { VerifyBearer } from '../auth/authenticate.ts';
+import type { Authenticate, VerifyBearer } from '../auth/authenticate.ts';
+import { TooManyRequests, Unauthorized } from '../errors.ts';
+import type { RateLimiter } from '../http/rate-limit.ts';
 import { sendPage } from './render.ts';
 import type { PageSessions } from './sessions.ts';
 import { isHttps, SESSION_COOKIE, type Visitors } from './visitors.ts';
@@ -23,6 +26,7 @@ export interface SignInParts {
   sessions: PageSessions;
   visitors: Visitors;
   verify: VerifyBearer;
+  limiter: RateLimiter;
   jwtSecret: string;
   sessionMs: number;
 }
@@ -32,8 +36,15 @@ export function signInRouter(parts: SignInParts): express.Router {
   const formKey = Buffer.from(hkdfSync('sha256', parts.jwtSecret, 'catalog-pages', 'sign-in form', 32));
   const tokenFor = (nonce: string) => createHmac('sha256', formKey).update(nonce).digest('base64url');
   const readForm = express.urlencoded({ extended: false, limit: FORM_LIMIT, parameterLimit: 5 });
+  // The form's credential, checked and counted as the interface's bearer header is.
+  const checkForm: Authenticate = parts.limiter.guard(async (req) => {
+    const bearer = (formOf(req)['credential'] ?? '').trim();
+    const credential = bearer === '' ? null : await parts.verify(bearer);
+    if (!credential) throw new Unauthorized();
+    return credential;
+  });
 
-  const showForm = (req: Request, res: Response, status: number, problem?: string) => {
+  const showForm = (req: Request, res: Response, status: number, problem?: string): void => {
     const nonce = randomBytes(24).toString('base64url');
     res.cookie(NONCE_COOKIE, nonce, { httpOnly: true, sameSite: 'strict', secure: isHttps(req), path: SIGN_IN_PATH, maxAge: NONCE_LIFETIME_MS });
     sendPage(req, res, { template: 'sign-in', title: 'Sign in', data: { signInToken: tokenFor(nonce), next: localPath(req.query['next']), problem } }, { formToken: undefined }, status);
@@ -47,9 +58,15 @@ export function signInRouter(parts: SignInParts): express.Router {
     if (!sameOrigin(req) || nonce === undefined || !equal(form['signInToken'], tokenFor(nonce))) {
       return showForm(req, res, 403, 'This sign-in form came from somewhere else or has expired: sign in again here.');
     }
-    const bearer = (form['credential'] ?? '').trim();
-    if (bearer === '' || !(await parts.verify(bearer))) return showForm(req, res, 401, 'That API key or token is not valid (or no longer).');
-    const { id } = await parts.sessions.start(bearer);
+    try {
+      await checkForm(req, res);
+    } catch (error) {
+      if (error instanceof Unauthorized) return showForm(req, res, 401, 'That API key or token is not valid (or no longer).');
+      if (!(error instanceof TooManyRequests)) throw error;
+      res.set(error.headers);
+      return showForm(req, res, 429, `Too many sign-in attempts: try again in ${error.headers['Retry-After']} seconds.`);
+    }
+    const { id } = await parts.sessions.start((form['credential'] ?? '').trim());
     res.clearCookie(NONCE_COOKIE, { path: SIGN_IN_PATH });
     res.cookie(SESSION_COOKIE, id, { httpOnly: true, sameSite: 'lax', secure: isHttps(req), path: '/', maxAge: parts.sessionMs });
     res.redirect(303, localPath(form['next']));

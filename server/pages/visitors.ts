@@ -7,7 +7,7 @@ import { parse as parseCookies } from 'cookie';
 import type { Authenticate, VerifyBearer } from '../auth/authenticate.ts';
 import type { Credential } from '../auth/credential.ts';
 import { Unauthorized } from '../errors.ts';
-import { rateLimited, type RateLimit } from '../http/rate-limit.ts';
+import type { RateLimiter } from '../http/rate-limit.ts';
 import type { PageSessions } from './sessions.ts';
 
 export const SESSION_COOKIE = 'catalog_session';
@@ -23,7 +23,7 @@ export interface VisitorParts {
   verify: VerifyBearer;
   /** The interface's bearer authentication (rate limited as configured). */
   authenticate: Authenticate;
-  rateLimit: RateLimit | undefined;
+  limiter: RateLimiter;
 }
 
 export class Visitors {
@@ -47,7 +47,7 @@ export class Visitors {
       return credential;
     };
     // A session's requests count against its credential's rate limit, as the header's would.
-    this.#bySession = parts.rateLimit ? rateLimited(bySession, parts.rateLimit) : bySession;
+    this.#bySession = parts.limiter.guard(bySession);
   }
 
   /**

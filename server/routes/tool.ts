@@ -32,8 +32,20 @@ export type ToolWork = (reach: ToolReach) => Promise<Record<string, unknown>>;
  */
 export type Answer = (work: ToolWork, options?: { longRunning?: boolean }) => Promise<CallToolResult>;
 
+/**
+ * The longest string any tool argument may be, in characters: names and ids are far shorter, and
+ * a search query of a few sentences fits; an unbounded one costs CPU in proportion to its length
+ * before anything is found. Longer is a tool error naming the argument and this bound.
+ */
+export const MAX_ARGUMENT_LENGTH = 1000;
+
+/** A string argument of a tool, bounded by MAX_ARGUMENT_LENGTH: every tool's strings are made here. */
+export function toolString(): z.ZodString {
+  return z.string().max(MAX_ARGUMENT_LENGTH, { error: `must be at most ${MAX_ARGUMENT_LENGTH} characters long` });
+}
+
 /** The argument that names a version, the same in every tool. */
-export const VERSION_ARG = z.string().describe('A version id (`ver_...`) or its address `project/type/slug` (project id or slug; type branch or environment).');
+export const VERSION_ARG = toolString().describe('A version id (`ver_...`) or its address `project/type/slug` (project id or slug; type branch or environment).');
 
 /** How a room adds a tool to the MCP server of one request (the transport is stateless). */
 export type ToolRegistration = (server: McpServer, answer: Answer) => void;

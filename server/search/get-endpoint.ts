@@ -8,7 +8,7 @@ import type { Observations } from '../insights/observations.ts';
 import { endpointDetail, type VersionView } from './endpoints.ts';
 import type { SearchIndexes } from './indexes.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
-import { READ_ONLY_TOOL, type Answer } from '../routes/tool.ts';
+import { READ_ONLY_TOOL, type Answer, toolString } from '../routes/tool.ts';
 import { endpointAnswer, MAX_ENDPOINT_BYTES } from './endpoint-answer.ts';
 import { storeOf } from '../store/stores.ts';
 
@@ -27,8 +27,8 @@ export function registerGetEndpoint(server: McpServer, parts: GetEndpointParts):
     description: `One operation with what a call needs: its title, ready URL template, required parameters, servers and resolved security, then every parameter, each distinct request body once with its media types, the responses and the component schemas they reference. Answers stay within ${MAX_ENDPOINT_BYTES / 1024} KB: for a large operation, examples, long descriptions, error responses' schemas, OAuth flows' lists of all scopes and deeply nested schemas are cut (\`truncated\` says what, and where get_openapi has the rest). An operationId that several services of the version use needs \`service\`; without it the answer is an error listing the candidates.`,
     inputSchema: {
       version: parts.versionArg,
-      operation: z.string().describe('The operationId, or the operation record id (`op_...`).'),
-      service: z.string().optional().describe('The service (slug or id) whose operation this is; needed when several services have this operationId.'),
+      operation: toolString().describe('The operationId, or the operation record id (`op_...`).'),
+      service: toolString().optional().describe('The service (slug or id) whose operation this is; needed when several services have this operationId.'),
     },
     outputSchema: {
       title: z.string().optional(), operation: anyObject, path: anyObject, service: anyObject.nullable(),

@@ -6,7 +6,7 @@ import { InvalidRequest } from '../errors.ts';
 import { withObserved } from '../insights/observed.ts';
 import type { Observations } from '../insights/observations.ts';
 import { serviceNamed } from '../pipeline/stages.ts';
-import { READ_ONLY_TOOL, VERSION_ARG, type Answer, type ToolRegistration } from '../routes/tool.ts';
+import { READ_ONLY_TOOL, VERSION_ARG, type Answer, type ToolRegistration, toolString } from '../routes/tool.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { registerGetEndpoint } from './get-endpoint.ts';
@@ -35,8 +35,8 @@ export function searchTools(parts: SearchToolParts): ToolRegistration[] {
     description: 'Operations matching plain words (ranked by a BM25 index over operationId, summary, path, tags, the verbs people use for the method, service, parameter names and description; stemmed, typo-tolerant), best first, each with what a call needs: a readable `title`, the ready `url` template, the `requiredParameters` (name, in, type), the request body\'s `bodyMediaTypes`, its servers and the security requirement that applies, resolved to the schemes (for an apiKey: where the key goes).',
     inputSchema: {
       version: VERSION_ARG,
-      query: z.string().describe('Words to look for.'),
-      service: z.string().optional().describe('Only this service (slug or `svc_` id).'),
+      query: toolString().describe('Words to look for.'),
+      service: toolString().optional().describe('Only this service (slug or `svc_` id).'),
       limit: z.number().int().min(1).max(MAX_HITS).optional().describe(`At most this many hits (default ${DEFAULT_HITS}).`),
     },
     outputSchema: { ranking: z.enum(['hybrid', 'lexical']), hits: z.array(anyObject) },

@@ -3,7 +3,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Credential } from '../auth/credential.ts';
-import { READ_ONLY_TOOL, type Answer, type ToolRegistration } from '../routes/tool.ts';
+import { READ_ONLY_TOOL, type Answer, type ToolRegistration, toolString } from '../routes/tool.ts';
 import type { Project } from '../tenancy/projects.ts';
 import type { Tenancy } from '../tenancy/tenancy.ts';
 
@@ -23,7 +23,7 @@ export function versionTools(tenancy: Tenancy): ToolRegistration[] {
     (server: McpServer, answer: Answer) => {
   server.registerTool('list_versions', {
     description: 'The versions (branches and environments) of a project the credential reaches.',
-    inputSchema: { project: z.string().describe('Project id or slug.') },
+    inputSchema: { project: toolString().describe('Project id or slug.') },
     outputSchema: { versions: z.array(z.looseObject({ id: z.string(), type: z.string(), slug: z.string(), address: z.string() })) },
     annotations: READ_ONLY_TOOL,
   }, (args) => answer(async (reach) => {

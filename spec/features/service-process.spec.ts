@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import fs from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -80,9 +81,14 @@ describe('The service process (npm start)', function () {
         DATA_DIR: dataDir, CACHE_DIR: path.join(repoRoot, '.cache'),
         EMBEDDED_DB: testDatabase().server.kind, EMBEDDED_DB_PORT: String(await freePort()),
       };
-      const first = await spawnService(env);
+      const first = await spawnService({ ...env, LOG_FORMAT: 'json' });
       const [, key] = await first.waitFor(/^\s+(catk_\S+)$/m);
-      expect(first.output()).to.include(`curl -H 'Authorization: Bearer ${key}' ${first.url}/v2/catalog/projects/demo/branch/main/paths`);
+      expect(first.stderr()).to.include(`curl -H 'Authorization: Bearer ${key}' ${first.url}/v2/catalog/projects/demo/branch/main/paths`);
+      // On the terminal, never in the JSON log stream: stdout is JSON lines only, none with the key.
+      const logLines = first.stdout().split('\n').filter((line) => line !== '');
+      expect(logLines.length).to.be.greaterThan(0);
+      for (const line of logLines) expect(() => JSON.parse(line), line).to.not.throw();
+      expect(first.stdout()).to.not.include(key);
       const demo = supertest(first.url);
       const created = await demo.post('/v2/catalog/projects/demo/branch/main/paths').set(bearer(key!))
         .send({ serviceId: `svc_${'1'.repeat(26)}`, path: '/survives-restart' });
@@ -122,6 +128,40 @@ describe('The service process (npm start)', function () {
     });
   });
 
+  describe('under npm start (server/start.ts) on the embedded database', () => {
+    let dataDir: string;
+    let env: Record<string, string>;
+    beforeEach(async () => {
+      dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'catalog-crash-'));
+      env = {
+        DATA_DIR: dataDir, CACHE_DIR: path.join(repoRoot, '.cache'),
+        EMBEDDED_DB: testDatabase().server.kind, EMBEDDED_DB_PORT: String(await freePort()),
+      };
+    });
+    afterEach(() => fs.rm(dataDir, { recursive: true, force: true }));
+
+    // SIGKILL and SIGABRT end the service as a crash does (a heap out of memory aborts V8): no
+    // JavaScript of the service runs on the way out.
+    for (const signal of ['SIGKILL', 'SIGABRT'] as const) {
+      it(`says the service crashed (${signal}) and leaves no database process behind`, async () => {
+        const running = await spawnService(env, 'server/start.ts');
+        const { owner } = JSON.parse(await fs.readFile(path.join(dataDir, 'embedded-database.json'), 'utf8')) as { owner: number };
+        expect(processesServing(dataDir)).to.not.deep.equal([]);
+        process.kill(owner, signal);
+        expect(await running.exited).to.equal(1);
+        expect(running.stderr(), running.stderr()).to.match(new RegExp(`^the catalog service crashed \\(killed by ${signal}\\); its embedded database stopped \\(pid \\d+, port \\d+\\)\\. It is not restarted here`, 'm'));
+        expect(processesServing(dataDir)).to.deep.equal([]);
+      });
+    }
+
+    it('passes SIGTERM on: the service stops gracefully with its database, and no crash is reported', async () => {
+      const running = await spawnService(env, 'server/start.ts');
+      expect(await running.stop('SIGTERM')).to.equal(0);
+      expect(running.output()).to.match(/"msg":"stopped"/).and.not.match(/crashed/);
+      expect(processesServing(dataDir)).to.deep.equal([]);
+    });
+  });
+
   describe('GET /healthz while the database is down', () => {
     it('answers 503 Service Unavailable, and so does an API call', async () => {
       const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'catalog-down-'));
@@ -146,6 +186,17 @@ describe('The service process (npm start)', function () {
     });
   });
 });
+
+/** The processes whose command line names a folder of `dataDir` (the embedded database's, FerretDB's wrapper's). */
+function processesServing(dataDir: string): number[] {
+  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`${dataDir}${path.sep}`);
+    } catch {
+      return false;
+    }
+  }).map(Number);
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -1,5 +1,5 @@
-// The service as a real process (`node server/index.ts`, what `npm start` runs), for tests of
-// start-up, first run, restarts and signals.
+// The service as a real process (`node server/index.ts`; `npm start` runs it under
+// server/start.ts), for tests of start-up, first run, restarts, signals and crashes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { repoRoot } from '../../server/config.ts';
@@ -10,6 +10,10 @@ export interface ServiceProcess {
   url: string;
   /** Everything printed so far on stdout and stderr. */
   output(): string;
+  /** What was printed on stdout alone (the log stream). */
+  stdout(): string;
+  /** What was printed on stderr alone. */
+  stderr(): string;
   /** Resolves with the first match of `pattern` in the output (waits for it). */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
   /** Sends `signal` and resolves with the exit code. */
@@ -19,8 +23,8 @@ export interface ServiceProcess {
 }
 
 /** Runs the service and waits until it listens (or rejects with its output when it exits first). */
-export async function spawnService(env: Record<string, string>): Promise<ServiceProcess> {
-  const service = run(env);
+export async function spawnService(env: Record<string, string>, entry: 'server/index.ts' | 'server/start.ts' = 'server/index.ts'): Promise<ServiceProcess> {
+  const service = run(env, entry);
   const [, url] = await service.waitFor(/"url":"(http:\/\/[^"]+)".*catalog service listening/, 60_000);
   return { ...service, url: url! };
 }
@@ -36,16 +40,18 @@ export async function runServiceToExit(env: Record<string, string>): Promise<{ c
   return { code, stdout, stderr };
 }
 
-function run(env: Record<string, string>): Omit<ServiceProcess, 'url'> {
-  const child = spawn(process.execPath, [path.join(repoRoot, 'server/index.ts')], { env: baseEnv(env), cwd: repoRoot });
+function run(env: Record<string, string>, entry: string): Omit<ServiceProcess, 'url'> {
+  const child = spawn(process.execPath, [path.join(repoRoot, entry)], { env: baseEnv(env), cwd: repoRoot });
   let output = '';
+  const apart = { stdout: '', stderr: '' };
   const listeners = new Set<() => void>();
-  const onData = (chunk: Buffer) => {
+  const onData = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
     output += chunk.toString();
+    apart[stream] += chunk.toString();
     for (const listener of listeners) listener();
   };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
+  child.stdout!.on('data', onData('stdout'));
+  child.stderr!.on('data', onData('stderr'));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => {
     for (const listener of listeners) listener();
     resolve(code);
@@ -55,6 +61,8 @@ function run(env: Record<string, string>): Omit<ServiceProcess, 'url'> {
     child,
     exited,
     output: () => output,
+    stdout: () => apart.stdout,
+    stderr: () => apart.stderr,
     waitFor(pattern, timeoutMs = 15_000) {
       return new Promise((resolve, reject) => {
         const check = () => {

@@ -110,6 +110,12 @@ describe('Docker files', () => {
       expect(catalog!['depends_on']).to.deep.equal({ mongodb: { condition: 'service_healthy' } });
     });
 
+    it('restarts what crashes: the service does not restart itself', () => {
+      for (const [name, service] of Object.entries(compose.services as Record<string, Record<string, unknown>>)) {
+        expect(service['restart'], name).to.equal('unless-stopped');
+      }
+    });
+
     it('builds from the Dockerfile that exists, with the repository as context', () => {
       const build = compose.services['catalog']!['build'] as { context: string; dockerfile: string };
       const context = path.resolve(repoRoot, 'docker', build.context);

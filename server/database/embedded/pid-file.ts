@@ -61,13 +61,46 @@ export async function waitForDyingServer(dataDir: string, log: (message: string)
   if (saved.owner === process.pid || !servesFrom(saved.pid, dataDir)) return;
   if (saved.state === 'serving' && isAlive(saved.owner)) return;
   log(`database: the embedded database of ${dataDir} (pid ${saved.pid}, port ${saved.port}) is shutting down; waiting for it to exit`);
-  const ends = Date.now() + DYING_WAIT_MS;
-  while (servesFrom(saved.pid, dataDir) || (await acceptsTcp(saved.port, 250))) {
-    if (Date.now() > ends) {
-      throw new Error(`the embedded database of ${dataDir} (pid ${saved.pid}, port ${saved.port}) is shutting down and did not exit within ${DYING_WAIT_MS / 1000} s; wait for it, or end it (kill -9 ${saved.pid})`);
+  if (!(await exitsWithin(saved, dataDir, DYING_WAIT_MS))) {
+    throw new Error(`the embedded database of ${dataDir} (pid ${saved.pid}, port ${saved.port}) is shutting down and did not exit within ${DYING_WAIT_MS / 1000} s; wait for it, or end it (kill -9 ${saved.pid})`);
+  }
+}
+
+/**
+ * After the service process `owner` died without stopping its embedded database (a crash, an
+ * out-of-memory abort, SIGKILL): waits for the server it recorded on `dataDir` to exit (FerretDB's
+ * wrapper and mongod's watchdog stop it once the service is gone), killing it past 15 s. Says
+ * what became of it; undefined when `owner` recorded no server there.
+ */
+export async function endOrphanedServer(dataDir: string, owner: number): Promise<string | undefined> {
+  let saved: Owned;
+  try {
+    saved = JSON.parse(await fsp.readFile(pidFilePath(dataDir), 'utf8')) as Owned;
+  } catch {
+    return undefined;
+  }
+  if (saved.owner !== owner) return undefined;
+  if (await exitsWithin(saved, dataDir, DYING_WAIT_MS)) return `stopped (pid ${saved.pid}, port ${saved.port})`;
+  // FerretDB's wrapper leads a process group of its own (FerretDB in it); mongod is alone.
+  for (const target of [-saved.pid, saved.pid]) {
+    try {
+      process.kill(target, 'SIGKILL');
+    } catch {
+      // not a group, or gone
     }
+  }
+  const killed = await exitsWithin(saved, dataDir, 5_000);
+  return killed ? `killed (pid ${saved.pid}): it had not stopped within ${DYING_WAIT_MS / 1000} s` : `still running (pid ${saved.pid}, port ${saved.port}): end it with kill -9 ${saved.pid}`;
+}
+
+/** Whether the server `saved` names has exited and left its port within `ms`. */
+async function exitsWithin(saved: Owned, dataDir: string, ms: number): Promise<boolean> {
+  const ends = Date.now() + ms;
+  while (servesFrom(saved.pid, dataDir) || (await acceptsTcp(saved.port, 250))) {
+    if (Date.now() > ends) return false;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  return true;
 }
 
 /**

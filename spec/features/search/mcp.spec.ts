@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startService, givenTenant, bearer, tokenFor, type TestService, type Tenant } from '../../support/service.ts';
 import { shop } from './shop.ts';
+import { MAX_ARGUMENT_LENGTH } from '../../../server/routes/tool.ts';
 
 describe('MCP: /mcp (Streamable HTTP)', function () {
   this.timeout(60_000);
@@ -173,6 +174,29 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
       const asTool = [{ ...http.body.details[0], field: 'query' }];
       expect((tool.content[0] as { text: string }).text).to.equal(`${http.body.error}: ${JSON.stringify(asTool)}`);
     });
+  });
+
+  it(`bounds every string argument of every tool at ${MAX_ARGUMENT_LENGTH} characters, and refuses a longer one naming it`, async () => {
+    const client = await connect(tokenFor([tenant.project.id], { readOnly: true }));
+    const { tools } = await client.listTools();
+    for (const tool of tools) {
+      for (const [name, property] of Object.entries(tool.inputSchema.properties ?? {}) as [string, { type?: string; maxLength?: number; enum?: unknown[] }][]) {
+        // An enum is bounded by its values.
+        if (property.type === 'string' && property.enum === undefined) expect(property.maxLength, `${tool.name}.${name}`).to.equal(MAX_ARGUMENT_LENGTH);
+      }
+    }
+    const withinBound = await call(client, 'search_endpoints', { version: tenant.version.id, query: `invoice ${'x'.repeat(MAX_ARGUMENT_LENGTH - 8)}` });
+    expect(withinBound.isError, JSON.stringify(withinBound)).to.not.equal(true);
+    for (const [tool, args] of [
+      ['search_endpoints', { version: tenant.version.id, query: 'invoice '.repeat(120_000) }],
+      ['get_endpoint', { version: tenant.version.id, operation: 'o'.repeat(MAX_ARGUMENT_LENGTH + 1) }],
+      ['list_versions', { project: 'p'.repeat(MAX_ARGUMENT_LENGTH + 1) }],
+    ] as const) {
+      const refused = await call(client, tool, args);
+      expect(refused.isError, tool).to.equal(true);
+      const text = (refused.content[0] as { text: string }).text;
+      expect(text, tool).to.include(`must be at most ${MAX_ARGUMENT_LENGTH} characters long at ${Object.keys(args).at(-1)}`);
+    }
   });
 
   it('answers an unknown version as one of another project, by id or address, on every tool', async () => {
