@@ -22,6 +22,8 @@ export interface Config {
   readonly bodyLimit: number;
   /** Largest OpenAPI document `POST …/imports/openapi` accepts. */
   readonly importBodyLimit: number;
+  /** Most files a description's zip archive may hold (ARCHIVE_MAX_FILES). */
+  readonly archiveMaxFiles: number;
   readonly dataDir: string;
   readonly cacheDir: string;
   readonly embeddedPort: number;
@@ -82,6 +84,8 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimit,
     // The largest public descriptions (Microsoft Graph beta) are ~47 MB of JSON.
     importBodyLimit: byteSize(env, 'IMPORT_BODY_LIMIT', 64 * 1024 * 1024),
+    // GitHub's description split one file per path and per schema is about 2,000 files.
+    archiveMaxFiles: integer(env, 'ARCHIVE_MAX_FILES', 10_000, 1, 1_000_000),
     dataDir: path.resolve(repoRoot, optional(env, 'DATA_DIR') ?? 'data'),
     cacheDir: path.resolve(repoRoot, optional(env, 'CACHE_DIR') ?? '.cache'),
     embeddedPort: integer(env, 'EMBEDDED_DB_PORT', 27018, 1, 65535),
