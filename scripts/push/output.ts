@@ -40,7 +40,7 @@ const HEADLINES: Record<PushOutcome['result'], string> = {
 function forPeople(outcome: PushOutcome): string[] {
   const lines = [`${HEADLINES[outcome.result]}${outcome.service ? ` (service ${outcome.service.slug})` : ''}.`];
   if (outcome.files !== undefined) lines.push(`Bundled ${outcome.files} file${outcome.files === 1 ? '' : 's'}.`);
-  lines.push(...problemLines(outcome.problems));
+  lines.push(...problemLines(outcome.problems, outcome.result === 'refused' ? 'BREAKING ' : ''));
   if (outcome.records) lines.push(...recordLines(outcome.records, outcome.result === 'dry-run'));
   if (outcome.changes) lines.push(...changeLines(outcome.changes));
   if (outcome.warnings && outcome.warnings.length > 0) lines.push(`Warnings (${outcome.warnings.length}):`, ...outcome.warnings.map(({ field, message }) => `  ${field}: ${message}`));
@@ -50,8 +50,9 @@ function forPeople(outcome: PushOutcome): string[] {
   return lines;
 }
 
-function problemLines(problems: PushOutcome['problems']): string[] {
-  return problems.map(({ field, message }) => `  ${field ? `${field}: ` : ''}${message}`);
+/** The gate's findings are the breaking changes, each at its operation's pointer in the document. */
+function problemLines(problems: PushOutcome['problems'], mark: string): string[] {
+  return problems.map(({ field, message }) => `  ${mark}${field ? `${field}: ` : ''}${message}`);
 }
 
 function recordLines(records: NonNullable<PushOutcome['records']>, dryRun: boolean): string[] {
