@@ -82,7 +82,7 @@ export function createApp(parts: AppParts, roomsOf: (parts: RoomParts) => Room[]
     authenticate: limitedAuthenticate,
     versions,
     readBody,
-    readDocument: documentBodyReader(config.importBodyLimit),
+    readDocument: documentBodyReader(config.importBodyLimit, { maxFiles: config.archiveMaxFiles }),
     dbTimeoutMs: config.dbTimeoutMs,
   }));
   app.use(routeNotFound);

@@ -25,6 +25,8 @@ export interface Config {
   readonly importBodyLimit: number;
   /** The import gate (descriptions/import-gate.ts): imports running at once, waiting, and the memory they may take together. */
   readonly importGate: { readonly concurrency: number; readonly queue: number; readonly memoryBudget: number };
+  /** Most files a description's zip archive may hold (ARCHIVE_MAX_FILES). */
+  readonly archiveMaxFiles: number;
   readonly dataDir: string;
   readonly cacheDir: string;
   readonly embeddedPort: number;
@@ -92,6 +94,8 @@ export function loadConfig(env: Env = process.env): Config {
       // Half the JavaScript heap: the rest is the service's own (search indexes, caches, requests).
       memoryBudget: byteSize(env, 'IMPORT_MEMORY_BUDGET', Math.floor(v8.getHeapStatistics().heap_size_limit / 2), 64 * 1024 ** 4),
     }),
+    // GitHub's description split one file per path and per schema is about 2,000 files.
+    archiveMaxFiles: integer(env, 'ARCHIVE_MAX_FILES', 10_000, 1, 1_000_000),
     dataDir: path.resolve(repoRoot, optional(env, 'DATA_DIR') ?? 'data'),
     cacheDir: path.resolve(repoRoot, optional(env, 'CACHE_DIR') ?? '.cache'),
     embeddedPort: integer(env, 'EMBEDDED_DB_PORT', 27018, 1, 65535),

@@ -79,7 +79,8 @@ export class ImportGate {
   #largestBodyOf(req: Request): number {
     const declared = Number(req.headers['content-length']);
     const encoding = req.headers['content-encoding'];
-    const asIs = encoding === undefined || encoding === 'identity';
+    // A zip of a description's files unpacks to as much as the limit, whatever it declares.
+    const asIs = (encoding === undefined || encoding === 'identity') && !req.is(['application/zip', 'application/x-zip-compressed']);
     return asIs && Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, this.#largestBody) : this.#largestBody;
   }
 

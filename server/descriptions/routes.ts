@@ -12,6 +12,8 @@ import type { RecordLimits } from '../store/record-cost.ts';
 import type { Schema, Tag } from '../routes/documentation.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { HeldWrite, RecordStore } from '../store/records.ts';
+import { DescriptionArchive } from '../http/archive-body.ts';
+import { bundleArchive } from './archive.ts';
 import { prepareDocument } from './document.ts';
 import { exportService } from './export.ts';
 import type { ImportedRecords } from './imported-records.ts';
@@ -31,6 +33,7 @@ type ImportQuery = {
   service?: string;
   dryRun: boolean;
   failOn?: 'breaking';
+  entry?: string;
 };
 
 /** What other rooms lend the import (wired in server/rooms.ts). */
@@ -58,18 +61,23 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
       doc: {
         operationId: `importOpenApi${family.operationIdSuffix}`, tag, params: family.params,
         summary: 'Import an OpenAPI document into a service',
-        description: 'OpenAPI 3.0 or 3.1 (Swagger 2.0 is upgraded), JSON or YAML, up to `IMPORT_BODY_LIMIT`. Re-importing syncs by natural keys: unchanged records are not written, changed ones are updated, records the document no longer has are deleted. An invalid document is 400 with the validator\'s findings and writes nothing. Imports of all projects take turns (`IMPORT_CONCURRENCY` at once, within `IMPORT_MEMORY_BUDGET`); beyond `IMPORT_QUEUE` waiting, or for a description larger than the budget, 503 with `Retry-After` and `details` naming `imports`, nothing written.',
+        description: 'OpenAPI 3.0 or 3.1 (Swagger 2.0 is upgraded), JSON or YAML, up to `IMPORT_BODY_LIMIT`; or a zip of a description kept as several files joined by relative `$ref`s, bundled here (`entry` names the root document; nothing outside the archive is read; at most `ARCHIVE_MAX_FILES` files and `IMPORT_BODY_LIMIT` bytes unpacked). Re-importing syncs by natural keys: unchanged records are not written, changed ones are updated, records the document no longer has are deleted. An invalid document is 400 with the validator\'s findings and writes nothing. Imports of all projects take turns (`IMPORT_CONCURRENCY` at once, within `IMPORT_MEMORY_BUDGET`, a zip counted as `IMPORT_BODY_LIMIT`); beyond `IMPORT_QUEUE` waiting, or for a description larger than the budget, 503 with `Retry-After` and `details` naming `imports`, nothing written.',
         query: [
           {
             name: 'service', description: 'The service slug; default: from `info.title`.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceSlug` },
             invalid: 'must be a service slug (lowercase letters, digits and hyphens)',
           },
           { name: 'dryRun', description: '`true`: answer the plan, write nothing; the answer has `changes`, what the import would change for clients.', schema: { type: 'boolean', default: false }, invalid: 'must be true or false' },
+          {
+            name: 'entry', description: 'With a zip body: the path of the root document inside the archive; default: the one file with `openapi` or `swagger` at its top level.',
+            schema: { type: 'string', minLength: 1, maxLength: 1024 }, invalid: 'must be a path inside the archive',
+          },
           { name: 'failOn', description: '`breaking`: refuse (409, nothing written) an import that would break clients of the service; `details` name each breaking change (`field`: JSON pointer of the operation in the document, `message`: rule and sentence).', schema: { type: 'string', enum: ['breaking'] }, invalid: 'must be breaking' },
         ],
         body: {
           schema: importedDocument,
           mediaTypes: ['application/json', 'application/yaml'],
+          otherMediaTypes: { 'application/zip': { type: 'string', contentMediaType: 'application/zip', description: 'A zip of the description\'s files; `entry` names the root document.' } },
           example: { openapi: '3.1.0', info: { title: 'Petstore', version: '1.0.0' }, paths: { '/pets': { get: { operationId: 'listPets', responses: { 200: { description: 'The pets.' } } } } } },
         },
         responses: [
@@ -78,8 +86,9 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
         ],
         errors: [409, 413, 415],
       },
-      async run({ version, body, query: { service, dryRun, failOn } }: VersionContext<ImportQuery>) {
-        const document = await prepareDocument(body);
+      async run({ version, body, query: { service, dryRun, failOn, entry } }: VersionContext<ImportQuery>) {
+        if (entry !== undefined && !(body instanceof DescriptionArchive)) throw InvalidRequest.field('entry', 'is only for a zip archive body (Content-Type: application/zip)');
+        const document = await prepareDocument(body instanceof DescriptionArchive ? await bundleArchive(body, entry) : body);
         // What clients of the service would see change: reported by a dry run, a gate with failOn.
         const review = dryRun || failOn ? reviewImport({ failOnBreaking: failOn === 'breaking' }) : undefined;
         const report = await importDocument(

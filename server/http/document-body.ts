@@ -1,19 +1,22 @@
-// Reading an API description body (POST …/imports/openapi): JSON or YAML, under its own size
-// limit (IMPORT_BODY_LIMIT, far above BODY_LIMIT), read as it streams in and then parsed.
+// Reading an API description body (POST …/imports/openapi): JSON or YAML, or a zip of a
+// description's files (archive-body.ts), under its own size limit (IMPORT_BODY_LIMIT, far above
+// BODY_LIMIT), read as it streams in and then parsed or unpacked.
 import express from 'express';
 import type { Request, Response } from 'express';
 import { parse as parseYaml } from 'yaml';
 import { InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from '../errors.ts';
 import type { BodyReader } from '../routes/route.ts';
+import { unpackArchive, type ArchiveLimits } from './archive-body.ts';
 
 const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'];
+const ZIP_TYPES = ['application/zip', 'application/x-zip-compressed'];
 
-export function documentBodyReader(limitBytes: number): BodyReader {
+export function documentBodyReader(limitBytes: number, archiveLimits: Pick<ArchiveLimits, 'maxFiles'>): BodyReader {
   const read = express.raw({ limit: limitBytes, type: () => true });
   return async (req: Request, res: Response) => {
-    const type = req.is(['application/json', ...YAML_TYPES]);
+    const type = req.is(['application/json', ...YAML_TYPES, ...ZIP_TYPES]);
     if (!type) {
-      throw new UnsupportedMediaType([{ field: 'Content-Type', message: 'must be application/json or application/yaml' }]);
+      throw new UnsupportedMediaType([{ field: 'Content-Type', message: 'must be application/json, application/yaml or application/zip' }]);
     }
     // Over the limit: 413 with details, as the body limit's (issue 25), from the header before
     // reading when it declares too much, else when the stream passes the limit.
@@ -24,7 +27,9 @@ export function documentBodyReader(limitBytes: number): BodyReader {
       if (!error) resolve();
       else reject((error as { type?: unknown }).type === 'entity.too.large' ? tooLarge('body') : error);
     }));
-    const text = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    if (ZIP_TYPES.includes(type)) return unpackArchive(raw, { maxBytes: limitBytes, maxFiles: archiveLimits.maxFiles });
+    const text = raw.toString('utf8');
     if (type === 'application/json') {
       try {
         return JSON.parse(text) as unknown;

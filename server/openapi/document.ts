@@ -116,7 +116,10 @@ function operationOf(route: DocumentedRoute, components: SchemaComponents): Reco
     ...(route.body && {
       requestBody: {
         required: true,
-        content: Object.fromEntries((route.body.mediaTypes ?? ['application/json']).map((type) => [type, withExample({ schema: components.rewrite(route.body!.schema) }, route.body!.example)])),
+        content: {
+          ...Object.fromEntries((route.body.mediaTypes ?? ['application/json']).map((type) => [type, withExample({ schema: components.rewrite(route.body!.schema) }, route.body!.example)])),
+          ...Object.fromEntries(Object.entries(route.body.otherMediaTypes ?? {}).map(([type, schema]) => [type, { schema: components.rewrite(schema) }])),
+        },
       },
     }),
     responses,

@@ -58,7 +58,8 @@ export interface DocumentedRoute {
   /** Schema of every `:name` in `path`, by name. */
   params?: Readonly<Record<string, Schema>>;
   query?: readonly QueryParameter[];
-  body?: { schema: Schema; mediaTypes?: readonly string[]; example?: unknown };
+  /** `mediaTypes` share `schema` and `example`; `otherMediaTypes` are bodies of another shape (an archive), each with its own schema. */
+  body?: { schema: Schema; mediaTypes?: readonly string[]; example?: unknown; otherMediaTypes?: Readonly<Record<string, Schema>> };
   responses: readonly SuccessResponse[];
   /**
    * Error outcomes: a status of the status table (described with its usual `error` string), or

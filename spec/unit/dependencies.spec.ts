@@ -1,5 +1,5 @@
 // The production image installs `dependencies` only (npm ci --omit=dev, docker/Dockerfile): every
-// package the service or the admin CLI loads at run time must be listed there, or the image
+// package the service, the admin CLI or the push command (the package's bin) loads at run time must be listed there, or the image
 // starts and then fails on the first request that needs it (the OpenAPI parser once did).
 import { expect } from 'chai';
 import fs from 'node:fs';
@@ -7,7 +7,7 @@ import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { repoRoot } from '../../server/config.ts';
 
-const RUNTIME_SOURCES = ['server', path.join('scripts', 'admin'), path.join('scripts', 'admin.ts')];
+const RUNTIME_SOURCES = ['server', path.join('scripts', 'admin'), path.join('scripts', 'admin.ts'), path.join('scripts', 'push'), path.join('scripts', 'push.ts')];
 // `import type` / `export type … from` are erased before running, so they need nothing then.
 const TYPE_ONLY = /^\s*(?:import|export)\s+type\s[^;]*;/gm;
 const IMPORTS = /\bfrom\s+'([^']+)'|\bimport\s*\(\s*'([^']+)'\s*\)|^\s*import\s+'([^']+)'/gm;

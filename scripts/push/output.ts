@@ -1,0 +1,79 @@
+// What the push command prints: for people, what changed (breaking first) and where to look; with
+// --json, the same outcome as one JSON object for machines.
+export interface Change {
+  level: 'breaking' | 'non-breaking';
+  rule: string;
+  operation: { method: string; path: string } | null;
+  message: string;
+}
+
+export interface PushOutcome {
+  exitCode: number;
+  result: 'written' | 'unchanged' | 'dry-run' | 'refused' | 'bad-input' | 'bad-credential' | 'usage' | 'unreachable';
+  problems: { field: string; message: string }[];
+  status?: number;
+  service?: { id: string; slug: string };
+  records?: Record<string, { created: number; updated: number; deleted: number; unchanged: number }>;
+  changes?: { summary: { breaking: number; nonBreaking: number }; changes: Change[] };
+  warnings?: { field: string; message: string }[];
+  files?: number;
+  dryRun?: boolean;
+  place?: { catalog: string; project: string; type: string; slug: string };
+  usage?: string;
+}
+
+export function describeOutcome(outcome: PushOutcome, json: boolean): string {
+  if (json) {
+    const { usage: _usage, ...rest } = outcome;
+    return `${JSON.stringify({ ...rest, ...(links(outcome) ?? {}) }, null, 2)}\n`;
+  }
+  return `${forPeople(outcome).join('\n')}\n`;
+}
+
+const HEADLINES: Record<PushOutcome['result'], string> = {
+  written: 'Written', unchanged: 'Nothing to write: the catalog already holds this description', 'dry-run': 'Dry run: nothing written',
+  refused: 'Refused by the gate (--fail-on breaking): nothing written', 'bad-input': 'Not pushed: the description or the request is not valid',
+  'bad-credential': 'Not pushed: CATALOG_TOKEN is not accepted for this project (unknown, revoked, expired or read-only)',
+  usage: 'Not pushed', unreachable: 'Not pushed: the catalog could not be reached',
+};
+
+function forPeople(outcome: PushOutcome): string[] {
+  const lines = [`${HEADLINES[outcome.result]}${outcome.service ? ` (service ${outcome.service.slug})` : ''}.`];
+  if (outcome.files !== undefined) lines.push(`Bundled ${outcome.files} file${outcome.files === 1 ? '' : 's'}.`);
+  lines.push(...problemLines(outcome.problems, outcome.result === 'refused' ? 'BREAKING ' : ''));
+  if (outcome.records) lines.push(...recordLines(outcome.records, outcome.result === 'dry-run'));
+  if (outcome.changes) lines.push(...changeLines(outcome.changes));
+  if (outcome.warnings && outcome.warnings.length > 0) lines.push(`Warnings (${outcome.warnings.length}):`, ...outcome.warnings.map(({ field, message }) => `  ${field}: ${message}`));
+  const where = links(outcome);
+  if (where) lines.push(`Service page: ${where.links.service}`, `Changes page: ${where.links.changes}`);
+  if (outcome.usage) lines.push('', outcome.usage);
+  return lines;
+}
+
+/** The gate's findings are the breaking changes, each at its operation's pointer in the document. */
+function problemLines(problems: PushOutcome['problems'], mark: string): string[] {
+  return problems.map(({ field, message }) => `  ${mark}${field ? `${field}: ` : ''}${message}`);
+}
+
+function recordLines(records: NonNullable<PushOutcome['records']>, dryRun: boolean): string[] {
+  const verb = dryRun ? 'would be ' : '';
+  const rows = Object.entries(records).filter(([, counts]) => counts.created + counts.updated + counts.deleted > 0)
+    .map(([collection, { created, updated, deleted }]) => `  ${collection}: ${created} ${verb}created, ${updated} ${verb}updated, ${deleted} ${verb}deleted`);
+  return rows.length > 0 ? ['Records:', ...rows] : [];
+}
+
+function changeLines({ summary, changes }: NonNullable<PushOutcome['changes']>): string[] {
+  const ordered = [...changes.filter((change) => change.level === 'breaking'), ...changes.filter((change) => change.level !== 'breaking')];
+  return [
+    `Changes for clients: ${summary.breaking} breaking, ${summary.nonBreaking} non-breaking.`,
+    ...ordered.map((change) => `  ${change.level === 'breaking' ? 'BREAKING ' : ''}${change.operation ? `${change.operation.method} ${change.operation.path}` : '(document)'}: ${change.message} [${change.rule}]`),
+  ];
+}
+
+/** The pages where a person sees the service and its changes (docs/pages.md). */
+function links(outcome: PushOutcome): { links: { service: string; changes: string } } | undefined {
+  if (!outcome.place || !outcome.service) return undefined;
+  const { catalog, project, type, slug } = outcome.place;
+  const service = `${catalog}/catalog/${[project, type, slug].map(encodeURIComponent).join('/')}/services/${encodeURIComponent(outcome.service.slug)}`;
+  return { links: { service, changes: `${service}/changes` } };
+}
