@@ -1,0 +1,387 @@
+// Added to FerretDB's SQLite backend by the catalog's build (server/database/embedded/build-ferretdb.ts).
+
+package sqlite
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
+	"github.com/FerretDB/FerretDB/internal/handler/sjson"
+	"github.com/FerretDB/FerretDB/internal/types"
+	"github.com/FerretDB/FerretDB/internal/util/must"
+)
+
+// The filter's conditions on top-level string (and ObjectId) fields become a SQL prefilter written
+// with the expression createIndex indexes a field by (_ferretdb_sjson->'field'), so SQLite can
+// SEARCH an index. The handler still applies the whole filter, sort and limit to what is returned:
+// the prefilter only has to pass every document the filter matches. When the whole filter is
+// pushed down, a sort on string fields and its limit are pushed down too.
+//
+// The prefilter is a UNION ALL of disjoint branches. A "regular" field is a scalar that matches as
+// its JSON text does: equal text for $eq (an array matches by its elements: arrays have branches of
+// their own, an index range, as their JSON text starts with '['); for a range or a sort, a "plain"
+// string, whose JSON text orders as the string does (no escape, no byte below '#', which would sort
+// before the closing quote; not an ObjectId, binData or regex, which sjson writes as strings too).
+// The rows where some ordered field is not plain have one branch, searched by the equalities. With
+// a limit, only the all-regular branch is ordered and cut, which is exact: there every condition
+// is the filter's own, types included.
+
+var pushdownName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// pushdownMaxFields bounds the branches (2^fields); conditions on further fields are left to the handler.
+const pushdownMaxFields = 4
+
+type pushdownField struct {
+	name   string
+	typ    string   // sjson type of the values compared with: string or objectId
+	eqs    []string // JSON texts the field equals
+	bounds []pushdownBound
+	sorted bool // a key of the sort pushed down
+}
+
+type pushdownBound struct{ op, text string }
+
+type pushdown struct {
+	fields []*pushdownField
+	exact  bool // the filter is nothing but the conditions in fields
+	order  []string
+	limit  int64
+}
+
+// pushdownQuery returns the query for selectClause with the filter, sort and limit pushed down
+// as far as they can be; natural: the capped collections' $natural order, where only the original
+// lookup by _id is pushed down.
+func pushdownQuery(selectClause string, natural bool, filter, sort *types.Document, limit int64) (string, []any, bool) {
+	if natural {
+		if filter.Len() == 1 {
+			v, _ := filter.Get("_id")
+			switch v.(type) {
+			case string, types.ObjectID:
+				return selectClause + fmt.Sprintf(` WHERE %s = ?`, metadata.IDColumn), []any{pushdownText(v)}, true
+			}
+		}
+
+		return selectClause, nil, false
+	}
+
+	p := &pushdown{exact: true}
+	p.collect(filter)
+	p.sortBy(sort, limit)
+
+	if len(p.fields) == 0 {
+		return selectClause, nil, false
+	}
+
+	q, args := p.query(selectClause)
+
+	return q, args, true
+}
+
+func pushdownText(v any) string {
+	return string(must.NotFail(sjson.MarshalSingleValue(v)))
+}
+
+func (p *pushdown) collect(filter *types.Document) {
+	keys, values := filter.Keys(), filter.Values()
+
+	for i, key := range keys {
+		switch {
+		case key == "$comment":
+		case key == "$and":
+			p.collectAll(values[i])
+		case !pushdownName.MatchString(key):
+			p.exact = false
+		default:
+			p.collectField(key, values[i])
+		}
+	}
+}
+
+func (p *pushdown) collectAll(v any) {
+	arr, ok := v.(*types.Array)
+	if !ok {
+		p.exact = false
+		return
+	}
+
+	for i := 0; i < arr.Len(); i++ {
+		if d, ok := must.NotFail(arr.Get(i)).(*types.Document); ok {
+			p.collect(d)
+		} else {
+			p.exact = false
+		}
+	}
+}
+
+func (p *pushdown) collectField(name string, v any) {
+	d, ok := v.(*types.Document)
+	if !ok || d.Len() == 0 || !strings.HasPrefix(d.Keys()[0], "$") {
+		p.exact = p.condition(name, "$eq", v) && p.exact
+		return
+	}
+
+	ops, values := d.Keys(), d.Values()
+	for i, op := range ops {
+		p.exact = p.condition(name, op, values[i]) && p.exact
+	}
+}
+
+var pushdownOps = map[string]string{"$gt": ">", "$gte": ">=", "$lt": "<", "$lte": "<="}
+
+// condition adds one condition on a field, if it can be pushed down.
+func (p *pushdown) condition(name, op string, v any) bool {
+	var typ string
+
+	switch v.(type) {
+	case string:
+		typ = "string"
+	case types.ObjectID:
+		typ = "objectId"
+	default:
+		return false
+	}
+
+	text := pushdownText(v)
+	sqlOp, isRange := pushdownOps[op]
+
+	switch {
+	case op != "$eq" && !isRange:
+		return false
+	case isRange && (typ != "string" || !pushdownPlain(text)):
+		return false
+	}
+
+	f := p.field(name)
+	if f == nil || (f.typ != "" && f.typ != typ) {
+		return false
+	}
+
+	f.typ = typ
+
+	if isRange {
+		f.bounds = append(f.bounds, pushdownBound{sqlOp, text})
+	} else {
+		f.eqs = append(f.eqs, text)
+	}
+
+	return true
+}
+
+// pushdownPlain is the Go twin of pushdownField.plain.
+func pushdownPlain(text string) bool {
+	return len(text) >= 2 && text[0] == '"' && !strings.ContainsAny(text[1:len(text)-1], `\ !"`)
+}
+
+func (p *pushdown) field(name string) *pushdownField {
+	for _, f := range p.fields {
+		if f.name == name {
+			return f
+		}
+	}
+
+	if len(p.fields) == pushdownMaxFields {
+		return nil
+	}
+
+	f := &pushdownField{name: name}
+	p.fields = append(p.fields, f)
+
+	return f
+}
+
+// sortBy pushes the sort and its limit down when the whole filter is pushed down and the sort's
+// keys are fields with string (or no) conditions.
+func (p *pushdown) sortBy(sort *types.Document, limit int64) {
+	if !p.exact || limit <= 0 || sort.Len() == 0 {
+		return
+	}
+
+	keys, values := sort.Keys(), sort.Values()
+	added := 0
+
+	for _, key := range keys {
+		f := p.find(key)
+
+		switch {
+		case !pushdownName.MatchString(key):
+			return
+		case f == nil:
+			added++
+		case f.typ != "string":
+			return
+		}
+	}
+
+	if len(p.fields)+added > pushdownMaxFields {
+		return
+	}
+
+	for i, key := range keys {
+		f := p.field(key)
+		f.typ = "string"
+
+		// Equal to one value in the regular branch: that key orders nothing there.
+		if len(f.eqs) > 0 && len(f.bounds) == 0 && !f.sorted {
+			continue
+		}
+
+		f.sorted = true
+		term := f.expr()
+
+		if values[i] == int64(-1) {
+			term += " DESC"
+		}
+
+		p.order = append(p.order, term)
+	}
+
+	p.limit = limit
+}
+
+func (p *pushdown) find(name string) *pushdownField {
+	for _, f := range p.fields {
+		if f.name == name {
+			return f
+		}
+	}
+
+	return nil
+}
+
+// expr is the expression createIndex indexes the field by.
+func (f *pushdownField) expr() string {
+	return metadata.DefaultColumn + "->'" + f.name + "'"
+}
+
+// plain: the field is a string whose JSON text orders as the string does. An ObjectId, binData or
+// regex is written as a JSON string too: the second test, on the document's text (no JSON parse),
+// finds the type sjson gives the field (and, harmlessly, the same text anywhere else).
+func (f *pushdownField) plain() string {
+	return fmt.Sprintf(
+		`coalesce(%[1]s > '"' AND %[1]s < '#' AND instr(%[1]s, '\') = 0 AND instr(%[1]s, ' ') = 0 AND instr(%[1]s, '!') = 0, 0) AND `+
+			`NOT (instr(%[2]s, '"%[3]s":{"t":"objectId"}') OR instr(%[2]s, '"%[3]s":{"t":"binData"') OR instr(%[2]s, '"%[3]s":{"t":"regex"'))`,
+		f.expr(), metadata.DefaultColumn, f.name,
+	)
+}
+
+// typeExpr is the field's sjson type.
+func (f *pushdownField) typeExpr() string {
+	return metadata.DefaultColumn + `->>'$."$s".p.` + f.name + `.t'`
+}
+
+func (f *pushdownField) ordered() bool { return len(f.bounds) > 0 || f.sorted }
+
+func (f *pushdownField) regular(exact bool) (string, []any) {
+	var conds []string
+	var args []any
+
+	for _, text := range f.eqs {
+		conds = append(conds, f.expr()+" = ?")
+		args = append(args, text)
+	}
+
+	for _, b := range f.bounds {
+		conds = append(conds, f.expr()+" "+b.op+" ?")
+		args = append(args, b.text)
+	}
+
+	if f.ordered() {
+		conds = append(conds, f.plain())
+	}
+
+	if exact && !f.ordered() {
+		conds = append(conds, f.typeExpr()+" = ?")
+		args = append(args, f.typ)
+	}
+
+	return strings.Join(conds, " AND "), args
+}
+
+// arrays: the field's values that are arrays (JSON text starting with '['), an index range;
+// empty for _id, which is never an array, and for a field ordered by, whose branch is its own.
+func (f *pushdownField) arrays() string {
+	if f.ordered() || f.name == "_id" {
+		return ""
+	}
+
+	return fmt.Sprintf(`%[1]s >= '[' AND %[1]s < '\'`, f.expr())
+}
+
+// query: one branch per combination of the equality fields holding their value or an array (no
+// condition on the ordered fields when one is an array); where all hold their value, one branch
+// where all ordered fields are plain strings (ordered and limited when the sort is pushed down)
+// and one where some is not.
+func (p *pushdown) query(selectClause string) (string, []any) {
+	var branches, ordered []string
+	var split []*pushdownField
+	var args []any
+
+	for _, f := range p.fields {
+		if f.arrays() != "" {
+			split = append(split, f)
+		}
+
+		if f.ordered() {
+			ordered = append(ordered, f.plain())
+		}
+	}
+
+	for mask := 0; mask < 1<<len(split); mask++ {
+		var conds []string
+		var condArgs []any
+
+		for _, f := range p.fields {
+			switch i := indexOf(split, f); {
+			case i >= 0 && mask&(1<<i) != 0:
+				conds = append(conds, f.arrays())
+			case mask == 0 || !f.ordered():
+				cond, a := f.regular(mask == 0 && p.limit > 0)
+				conds = append(conds, cond)
+				condArgs = append(condArgs, a...)
+			}
+		}
+
+		branch := selectClause + " WHERE " + strings.Join(conds, " AND ")
+		args = append(args, condArgs...)
+
+		if mask == 0 && p.limit > 0 {
+			if len(p.order) > 0 {
+				branch += " ORDER BY " + strings.Join(p.order, ", ")
+			}
+
+			branch = "SELECT * FROM (" + branch + " LIMIT ?)"
+			args = append(args, p.limit)
+		}
+
+		branches = append(branches, branch)
+
+		if mask == 0 && len(ordered) > 0 {
+			var equal []string
+
+			for _, f := range p.fields {
+				if !f.ordered() {
+					cond, a := f.regular(false)
+					equal = append(equal, cond)
+					args = append(args, a...)
+				}
+			}
+
+			equal = append(equal, "NOT ("+strings.Join(ordered, " AND ")+")")
+			branches = append(branches, selectClause+" WHERE "+strings.Join(equal, " AND "))
+		}
+	}
+
+	return strings.Join(branches, " UNION ALL "), args
+}
+
+func indexOf(fields []*pushdownField, f *pushdownField) int {
+	for i, g := range fields {
+		if g == f {
+			return i
+		}
+	}
+
+	return -1
+}
