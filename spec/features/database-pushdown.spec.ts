@@ -5,9 +5,9 @@
 // `$nor: [{$nor: [...]}]`, which means the same but is never pushed down (explain: SCAN), on
 // documents built to trip a prefilter: arrays holding the value, nested documents, numbers beside
 // strings, null and missing fields, ObjectIds, strings whose JSON text orders otherwise (spaces,
-// quotes, escapes, U+2028), unicode, and `_id`s at a version's prefix boundaries.
+// quotes, escapes, U+2028), unicode, a number as int, long and double (and -0, a date, beyond 2^53), and `_id`s at a version's prefix boundaries.
 import { expect } from 'chai';
-import { ObjectId, type Collection, type Db, type Document, type Filter, type Sort } from 'mongodb';
+import { Double, Int32, Long, ObjectId, type Collection, type Db, type Document, type Filter, type Sort } from 'mongodb';
 import { keysetFilter, type SortKey } from '../../server/store/cursor.ts';
 import { testDatabase } from '../support/database.ts';
 
@@ -44,6 +44,10 @@ function documents(): Document[] {
     { versionId: new ObjectId('64ec5f2a1b3c4d5e6f708192'), serviceId: 'svc_1', id: 'oid_version' },
     { versionId: '64ec5f2a1b3c4d5e6f708192', serviceId: 'svc_1', id: 'hex_version' },
     { versionId: 'ver_1', serviceId: 'svc_1', id: 'rec_020', pathId: ['pth_1', 'pth_2'] },
+    ...[new Int32(200), Long.fromNumber(200), new Double(200), new Double(200.5), new Double(-0), new Int32(0), new Date(200), '200', [200, 404], [new Double(-0)], null,
+      Long.fromString('9007199254740993'), new Double(2 ** 53 + 2), new Double(1e21)]
+      .map((code, i) => ({ versionId: 'ver_3', serviceId: 'svc_1', id: `code_${i}`, code })),
+    { versionId: 'ver_3', serviceId: 'svc_1', id: 'code_missing' },
     { _id: 'ver_1', versionId: 'ver_x', id: 'boundary_1' },
     { _id: 'ver_1;', versionId: 'ver_x', id: 'boundary_2' },
     { _id: 'ver_1:', versionId: 'ver_x', id: 'boundary_3' },
@@ -94,6 +98,8 @@ function probes(): Probe[] {
     { _id: 'ver_1' }, { _id: 'ver_1:0003' }, { _id: new ObjectId('65ec5f2a1b3c4d5e6f708192') }, { _id: { $gte: 'ver_1:', $lt: 'ver_1;' } },
     { _id: { $gt: 'ver_1' } }, { _id: { $lte: 'ver_1:' } }, { id: 'é' }, { id: '😀' }, { id: 'a\u2028b' }, { id: 'a"b' }, { id: 'a<b' },
     { $comment: 'probe', versionId: 'ver_2' },
+    ...[200, new Long(200), 200.5, 0, -0, new Double(0), 404, Long.fromString('9007199254740993'), 2 ** 53 + 2, 1e21, '200', null, new Date(200)]
+      .flatMap((code) => [{ versionId: 'ver_3', code }, { code }, { versionId: 'ver_3', code: { $eq: code } }]),
   ];
   return [...pages, ...filters.map((filter) => ({ filter })), ...filters.map((filter) => ({ filter, sort: { id: 1, _id: 1 } as Sort, limit: 3 }))];
 }
@@ -122,6 +128,7 @@ describe('database: filters, sorts and limits pushed down to the indexes', funct
     await collection.createIndex({ versionId: 1, id: 1 }, { name: 'versionId_id' });
     await collection.createIndex({ versionId: 1, serviceId: 1, id: 1 }, { name: 'versionId_serviceId_id' });
     await collection.createIndex({ versionId: 1, pathId: 1, id: 1 }, { name: 'versionId_pathId_id' });
+    await collection.createIndex({ versionId: 1, code: 1, id: 1 }, { name: 'versionId_code_id' });
     await collection.insertMany(documents());
   });
 
@@ -152,11 +159,14 @@ describe('database: filters, sorts and limits pushed down to the indexes', funct
       { filter: { versionId: 'ver_1' } },
       { filter: { versionId: 'ver_1', serviceId: 'svc_1' }, sort: { id: 1 }, limit: 21 },
       { filter: { $and: [{ versionId: 'ver_1', pathId: 'pth_1' }, { id: { $gte: 'rec_030' } }] }, sort: { id: 1 }, limit: 21 },
+      { filter: { $and: [{ versionId: 'ver_3', code: 200 }, { id: { $gte: 'code_1' } }] }, sort: { id: 1 }, limit: 21 },
     ];
     for (const read of reads) {
       const explained = await plan(db, read);
-      expect(explained, JSON.stringify(read)).to.match(/SEARCH \S+ USING (COVERING )?INDEX/).and.not.to.match(/SCAN (?!\(subquery)/);
+      expect(explained, JSON.stringify(read)).to.match(/SEARCH \S+ USING (COVERING )?INDEX \S+ \(<expr>=\?/).and.not.to.match(/SCAN (?!\(subquery)/);
     }
+    // The keyset page of a filter on a number: both equalities and the cursor in the index's range.
+    expect(await plan(db, reads[3]!)).to.match(/USING INDEX \S+_versionId_code_id \(<expr>=\? AND <expr>=\? AND <expr>>\?\)/);
     // A range of _id alone: its plain strings SEARCH the _id index; those whose JSON text sorts
     // elsewhere (a space, an escape) have no index range, so that branch reads the index whole.
     expect(await plan(db, { filter: { _id: { $gte: 'ver_1:', $lt: 'ver_1;' } } })).to.match(/SEARCH \S+ USING (COVERING )?INDEX \S+__id_ \(<expr>>\? AND <expr><\?\)/);

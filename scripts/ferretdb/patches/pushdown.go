@@ -4,6 +4,7 @@ package sqlite
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 
@@ -13,7 +14,7 @@ import (
 	"github.com/FerretDB/FerretDB/internal/util/must"
 )
 
-// The filter's conditions on top-level string (and ObjectId) fields become a SQL prefilter written
+// The filter's conditions on top-level string (and ObjectId, number) fields become a SQL prefilter written
 // with the expression createIndex indexes a field by (_ferretdb_sjson->'field'), so SQLite can
 // SEARCH an index. The handler still applies the whole filter, sort and limit to what is returned:
 // the prefilter only has to pass every document the filter matches. When the whole filter is
@@ -35,8 +36,8 @@ const pushdownMaxFields = 4
 
 type pushdownField struct {
 	name   string
-	typ    string   // sjson type of the values compared with: string or objectId
-	eqs    []string // JSON texts the field equals
+	typ    string     // the values compared with: string, objectId or number
+	eqs    [][]string // per equality, the JSON texts of the values equal to it
 	bounds []pushdownBound
 	sorted bool // a key of the sort pushed down
 }
@@ -132,24 +133,15 @@ var pushdownOps = map[string]string{"$gt": ">", "$gte": ">=", "$lt": "<", "$lte"
 
 // condition adds one condition on a field, if it can be pushed down.
 func (p *pushdown) condition(name, op string, v any) bool {
-	var typ string
-
-	switch v.(type) {
-	case string:
-		typ = "string"
-	case types.ObjectID:
-		typ = "objectId"
-	default:
-		return false
-	}
-
-	text := pushdownText(v)
+	typ, texts := pushdownTexts(v)
 	sqlOp, isRange := pushdownOps[op]
 
 	switch {
+	case typ == "":
+		return false
 	case op != "$eq" && !isRange:
 		return false
-	case isRange && (typ != "string" || !pushdownPlain(text)):
+	case isRange && (typ != "string" || !pushdownPlain(texts[0])):
 		return false
 	}
 
@@ -161,12 +153,48 @@ func (p *pushdown) condition(name, op string, v any) bool {
 	f.typ = typ
 
 	if isRange {
-		f.bounds = append(f.bounds, pushdownBound{sqlOp, text})
+		f.bounds = append(f.bounds, pushdownBound{sqlOp, texts[0]})
 	} else {
-		f.eqs = append(f.eqs, text)
+		f.eqs = append(f.eqs, texts)
 	}
 
 	return true
+}
+
+// pushdownTexts returns the JSON texts sjson gives the values MongoDB holds equal to v. A number:
+// an int, long or double of the same value is written alike, but for 0, also "-0"; beyond 2^53 a
+// double's shortest text is not its digits, so numbers from 2^53 on are not pushed down.
+func pushdownTexts(v any) (string, []string) {
+	var f float64
+
+	switch v := v.(type) {
+	case string:
+		return "string", []string{pushdownText(v)}
+	case types.ObjectID:
+		return "objectId", []string{pushdownText(v)}
+	case int32:
+		f = float64(v)
+	case int64:
+		if v >= 1<<53 || v <= -1<<53 {
+			return "", nil
+		}
+
+		f = float64(v)
+	case float64:
+		f = v
+	default:
+		return "", nil
+	}
+
+	if math.IsNaN(f) || math.Abs(f) >= 1<<53 {
+		return "", nil
+	}
+
+	if f == 0 {
+		return "number", []string{"0", "-0"}
+	}
+
+	return "number", []string{pushdownText(f)}
 }
 
 // pushdownPlain is the Go twin of pushdownField.plain.
@@ -277,9 +305,11 @@ func (f *pushdownField) regular(exact bool) (string, []any) {
 	var conds []string
 	var args []any
 
-	for _, text := range f.eqs {
-		conds = append(conds, f.expr()+" = ?")
-		args = append(args, text)
+	for _, texts := range f.eqs {
+		conds = append(conds, f.expr()+" IN (?"+strings.Repeat(", ?", len(texts)-1)+")")
+		for _, text := range texts {
+			args = append(args, text)
+		}
 	}
 
 	for _, b := range f.bounds {
@@ -292,8 +322,12 @@ func (f *pushdownField) regular(exact bool) (string, []any) {
 	}
 
 	if exact && !f.ordered() {
-		conds = append(conds, f.typeExpr()+" = ?")
-		args = append(args, f.typ)
+		conds = append(conds, f.typeExpr()+" IN (?, ?, ?)")
+		if f.typ == "number" {
+			args = append(args, "int", "long", "double")
+		} else {
+			args = append(args, f.typ, f.typ, f.typ)
+		}
 	}
 
 	return strings.Join(conds, " AND "), args
