@@ -80,6 +80,11 @@ function probes(): Probe[] {
     }
     pages.push({ ...list({ versionId: 'ver_1', serviceId: 'svc_1' }, [{ field: 'pathId', direction: 1 }, ...byId], { pathId: 'pth_1', id: 'rec_020' }), limit });
     pages.push({ ...list({ versionId: 'ver_1' }, [{ field: 'serviceId', direction: -1 }, ...byId], { serviceId: 'svc_1', id: 'a' }), limit });
+    for (const cursor of [{ pathId: null, id: 'a' }, { pathId: 'pth_odd', id: 'a b' }, { pathId: 'pth_odd', id: 'é' }, { pathId: 'pth_2', id: 'rec_009' }]) {
+      for (const direction of [1, -1] as const) {
+        pages.push({ ...list({ versionId: 'ver_1', serviceId: 'svc_1' }, [{ field: 'pathId', direction }, ...byId], cursor), limit });
+      }
+    }
     pages.push({ filter: { versionId: 'ver_1' }, sort: { serviceId: 1, id: 1 }, limit });
     pages.push({ filter: { versionId: 'ver_1', serviceId: 'svc_1' }, sort: { pathId: -1, id: -1 }, limit });
     pages.push({ filter: { versionId: { $eq: 'ver_1' }, pathId: 'pth_1' }, sort: { versionId: 1, id: 1 }, limit });
@@ -161,6 +166,11 @@ describe('database: filters, sorts and limits pushed down to the indexes', funct
       { filter: { $and: [{ versionId: 'ver_1', pathId: 'pth_1' }, { id: { $gte: 'rec_030' } }] }, sort: { id: 1 }, limit: 21 },
       { filter: { $and: [{ versionId: 'ver_3', code: 200 }, { id: { $gte: 'code_1' } }] }, sort: { id: 1 }, limit: 21 },
     ];
+    // The keyset cursor of a sort by another field (an $or) goes down with the sort and the limit
+    // (the ordered, limited branch runs as a co-routine).
+    const keyset: SortKey[] = [{ field: 'pathId', direction: 1 }, { field: 'id', direction: 1 }];
+    const byPath = { filter: { $and: [{ versionId: 'ver_1', serviceId: 'svc_1' }, keysetFilter(keyset, { pathId: 'pth_2', id: 'rec_009' })] }, sort: { pathId: 1, id: 1 } as Sort, limit: 21 };
+    expect(await plan(db, byPath)).to.match(/CO-ROUTINE[^"]*","[^"]*SEARCH \S+ USING INDEX \S+ \(<expr>=\?/);
     for (const read of reads) {
       const explained = await plan(db, read);
       expect(explained, JSON.stringify(read)).to.match(/SEARCH \S+ USING (COVERING )?INDEX \S+ \(<expr>=\?/).and.not.to.match(/SCAN (?!\(subquery)/);

@@ -18,9 +18,9 @@ const builds = new Map<string, Promise<string>>();
  * exists. FerretDB 1.24's SQLite backend pushes down only a filter that is exactly `{_id: <value>}`,
  * and wrote even that lookup so its own index was never used; every other find decoded every
  * document of the collection in Go. The patches (1) write the `_id` lookup as the `_id_` index has
- * it; (2) add pushdown.go (scripts/ferretdb/patches/): a filter's conditions on top-level string
- * fields become a SQL prefilter on the expressions createIndex indexes, and a sort on them with its
- * limit is pushed down when the whole filter is; (3-6) hand the find's sort and limit to the
+ * it; (2) add pushdown*.go (scripts/ferretdb/patches/): a filter's conditions on
+ * top-level string and number fields become a SQL prefilter on the expressions createIndex indexes,
+ * and a sort on them with its limit (and a keyset $or) is pushed down when the whole filter is; (3-6) hand the find's sort and limit to the
  * backend beside the `$natural` sort it already takes, and read the query (and its explain) from
  * pushdown.go.
  */
@@ -34,6 +34,8 @@ const PATCHES: Patch[] = [
     to: `IDColumn = DefaultColumn + "->'_id'"`,
   },
   { file: 'internal/backends/sqlite/pushdown.go', add: 'pushdown.go' },
+  { file: 'internal/backends/sqlite/pushdown_sql.go', add: 'pushdown_sql.go' },
+  { file: 'internal/backends/sqlite/pushdown_or.go', add: 'pushdown_or.go' },
   {
     file: 'internal/backends/collection.go',
     from: '\tOnlyRecordIDs bool\n',
