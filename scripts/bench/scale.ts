@@ -1,9 +1,9 @@
 // `npm run bench:scale`: the catalog-scale scenario of issue 10 on the embedded database the
 // service starts (FerretDB 1.24 on SQLite): 10 versions × 5,000 Paths, then a get by id, a
-// first and a deep page of 50 filtered and sorted Paths of one version, measured with the driver
-// alone (the service adds the same small cost on every engine; see `npm run bench`). Each query
-// is measured twice: with only its own version stored, and with all ten, which shows whether its
-// cost grows with the other versions' records. The study that compared other engines with the
+// first and a deep page of 50 filtered and sorted Paths of one version (sorted by path, and by id,
+// the list's default), and of Responses with status code 200 (as many as Paths, by id), measured with the driver alone (the service adds the same small cost on
+// every engine; see `npm run bench`). Each query is measured twice: with only its own version
+// stored, and with all ten, which shows whether its cost grows with the other versions' records. The study that compared other engines with the
 // same scenario is settled; its figures are in docs/database-candidates.md.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -66,6 +66,18 @@ async function seed(paths: RecordStore, versionId: string, count: number): Promi
   await paths.bulk(versionId, { insert: records }, new Date('2026-11-01T00:00:00Z'));
 }
 
+const STATUS_CODES = [200, 201, 400, 404, null];
+
+/** As many Responses as Paths, five per operation (one per status code), in the version. */
+async function seedResponses(responses: RecordStore, versionId: string, count: number): Promise<void> {
+  const records = Array.from({ length: count }, (_, i): CatalogRecord => ({
+    id: `rsp_${String(i).padStart(6, '0')}`, versionId, operationId: `op_${String(Math.floor(i / 5)).padStart(6, '0')}`,
+    statusCode: STATUS_CODES[i % 5], contentMediaType: i % 5 === 4 ? null : 'application/json',
+    description: `Response ${i % 5} of operation ${Math.floor(i / 5)}: the resource as stored, with its links.`,
+  }));
+  await responses.bulk(versionId, { insert: records }, new Date('2026-11-01T00:00:00Z'));
+}
+
 interface Measured { p50Ms: number; dbCpuMsPerRequest: number; samples: number }
 
 async function measure(run: () => Promise<unknown>, pids: number[], options: Options): Promise<Measured> {
@@ -95,29 +107,42 @@ async function run(options: Options, port: number): Promise<Document> {
     const collection = loadSchemaRegistry().collections.find((candidate) => candidate.name === 'paths')!;
     const paths = new RecordStore(database.db, collection);
     await paths.createIndexes();
+    const responses = new RecordStore(database.db, loadSchemaRegistry().collections.find((candidate) => candidate.name === 'responses')!);
+    await responses.createIndexes();
     const pids = processesOf(server.pid!);
     const stored = database.db.collection('paths');
     const versionIds = Array.from({ length: options.versions }, (_, i) => `ver_scale${String(i).padStart(2, '0')}`);
     const target = versionIds[0]!;
     const seedStart = Date.now();
     await seed(paths, target, options.records);
+    await seedResponses(responses, target, options.records);
     result['seedOneVersionS'] = round((Date.now() - seedStart) / 1000);
     const serviceId = String((await paths.get(target, 'path_000000'))!['serviceId']);
     const filter = { versionId: target, serviceId };
     // The deep page starts at the item 80% of the way through the filtered, sorted version.
     const all = await stored.find(filter).sort(mongoSort(SORT)).project({ path: 1, id: 1 }).toArray();
     const deepAfter = all[Math.floor(all.length * 0.8)]!;
+    const deepAfterById = all.map((document) => String(document['id'])).sort()[Math.floor(all.length * 0.8)]!;
     result['filteredItems'] = all.length;
+    // Responses as the list route asks for them (store/record-pages.ts): by status code, by id.
+    const byStatus = { versionId: target, filters: { statusCode: 200 }, sort: [{ field: 'id', direction: 1 }] as const, limit: PAGE };
+    const deepResponse = `rsp_${String(Math.floor(options.records * 0.8 / 5) * 5).padStart(6, '0')}`;
     const queries = {
       get: () => stored.findOne({ _id: documentId(target, 'path_000123') as never }),
       firstPage: () => stored.find(filter).sort(mongoSort(SORT)).limit(PAGE + 1).toArray(),
       deepPage: () => stored.find({ $and: [filter, keysetFilter(SORT, deepAfter)] }).sort(mongoSort(SORT)).limit(PAGE + 1).toArray(),
+      // The list's default order (by id), as store/record-pages.ts asks for it.
+      firstPageById: () => stored.find(filter).sort({ id: 1 }).limit(PAGE + 1).toArray(),
+      deepPageById: () => stored.find({ $and: [filter, { id: { $gte: deepAfterById } }] }).sort({ id: 1 }).limit(PAGE + 1).toArray(),
+      responsesFirstPage: () => responses.list({ ...byStatus, cursor: undefined }),
+      responsesDeepPage: () => responses.list({ ...byStatus, cursor: deepResponse }),
     };
     for (const [phase, label] of [['alone', 'one version stored'], ['all', `${options.versions} versions stored`]] as const) {
       if (phase === 'all') {
         const started = Date.now();
         for (const [i, versionId] of versionIds.slice(1).entries()) {
           await seed(paths, versionId, options.records);
+          await seedResponses(responses, versionId, options.records);
           log(`  seeded ${versionId} (${i + 2}/${options.versions})`);
         }
         result['seedOtherVersionsS'] = round((Date.now() - started) / 1000);

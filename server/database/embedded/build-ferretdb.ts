@@ -8,29 +8,66 @@ import { oneLine } from './util.ts';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 const FERRETDB_MODULE_DIR = path.join(REPO_ROOT, 'scripts', 'ferretdb');
+const PATCH_DIR = path.join(FERRETDB_MODULE_DIR, 'patches');
 
 export const ferretdbPath = (cacheDir: string) => path.join(cacheDir, 'bin', 'ferretdb');
 const builds = new Map<string, Promise<string>>();
 
 /**
- * Patches of the vendored FerretDB source, each checked to apply. FerretDB 1.24's SQLite backend
- * finds a document by `_id` with `_ferretdb_sjson->'$._id' = ?`, while its `_id_` index is on
- * `_ferretdb_sjson->"_id"`. SQLite uses an expression index only for the expression as written, so
- * every find, replace and delete by `_id` scanned its table whole (`EXPLAIN QUERY PLAN`: SCAN): a
- * re-import of Kubernetes deleting 12 parameters by `_id` took 18 s beside Graph beta's records,
- * and the regression's late descriptions paid for the early ones. Written as the index has it
- * ('_id', a text label, names the same member as '$._id'), the lookup SEARCHes the index.
+ * Patches of the vendored FerretDB source, each checked to apply; docs/database.md says why each
+ * exists. FerretDB 1.24's SQLite backend pushes down only a filter that is exactly `{_id: <value>}`,
+ * and wrote even that lookup so its own index was never used; every other find decoded every
+ * document of the collection in Go. The patches (1) write the `_id` lookup as the `_id_` index has
+ * it; (2) add pushdown*.go (scripts/ferretdb/patches/): a filter's conditions on
+ * top-level string and number fields become a SQL prefilter on the expressions createIndex indexes,
+ * and a sort on them with its limit (and a keyset $or) is pushed down when the whole filter is; (3-6) hand the find's sort and limit to the
+ * backend beside the `$natural` sort it already takes, and read the query (and its explain) from
+ * pushdown.go.
  */
-const PATCHES = [
+/** A replacement in a file of the module, or a file added from scripts/ferretdb/patches/. */
+type Patch = { file: string; from: string; to: string } | { file: string; add: string };
+const BACKEND = 'internal/backends/sqlite/collection.go';
+const PATCHES: Patch[] = [
   {
     file: 'internal/backends/sqlite/metadata/metadata.go',
     from: `IDColumn = DefaultColumn + "->'$._id'"`,
     to: `IDColumn = DefaultColumn + "->'_id'"`,
   },
+  { file: 'internal/backends/sqlite/pushdown.go', add: 'pushdown.go' },
+  { file: 'internal/backends/sqlite/pushdown_sql.go', add: 'pushdown_sql.go' },
+  { file: 'internal/backends/sqlite/pushdown_or.go', add: 'pushdown_or.go' },
+  {
+    file: 'internal/backends/collection.go',
+    from: '\tOnlyRecordIDs bool\n',
+    to: '\tOnlyRecordIDs bool\n\n\t// A find\'s own sort and limit, which a backend may apply too (the handler does anyway).\n\tIndexSort  *types.Document\n\tIndexLimit int64\n',
+  },
+  {
+    file: 'internal/backends/collection.go',
+    from: 'type ExplainParams struct {\n\tFilter *types.Document\n\tSort   *types.Document\n\tLimit  int64\n',
+    to: 'type ExplainParams struct {\n\tFilter *types.Document\n\tSort   *types.Document\n\tLimit  int64\n\n\tIndexSort  *types.Document\n\tIndexLimit int64\n',
+  },
+  ...['internal/handler/msg_find.go', 'internal/handler/msg_explain.go'].map((file) => ({
+    file,
+    from: '\tif !h.DisablePushdown && params.Filter.Len() == 0 && params.Sort.Len() == 0 && params.Skip == 0 {\n',
+    // Only with no top-level dotted key dropped from the filter: the backend must see it whole.
+    to: '\tif !h.DisablePushdown && qp.Filter.Len() == params.Filter.Len() && params.Limit > 0 && params.Skip == 0 &&\n' +
+      '\t\tparams.Sort.Len() > 0 && params.Sort.Keys()[0] != "$natural" {\n\t\tqp.IndexSort, qp.IndexLimit = params.Sort, params.Limit\n\t}\n\n' +
+      '\tif !h.DisablePushdown && params.Filter.Len() == 0 && params.Sort.Len() == 0 && params.Skip == 0 {\n',
+  })),
+  {
+    file: BACKEND,
+    from: '\tvar whereClause string\n\tvar args []any\n\n\t// that logic should exist in one place\n\t// TODO https://github.com/FerretDB/FerretDB/issues/3235\n\tif params.Filter.Len() == 1 {\n\t\tv, _ := params.Filter.Get("_id")\n\t\tswitch v.(type) {\n\t\tcase string, types.ObjectID:\n\t\t\twhereClause = fmt.Sprintf(` WHERE %s = ?`, metadata.IDColumn)\n\t\t\targs = []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}\n\t\t}\n\t}\n\n\tq += whereClause\n',
+    to: '\tq, args, _ := pushdownQuery(q, meta.Capped() || params.Sort.Len() != 0, params.Filter, params.IndexSort, params.IndexLimit)\n',
+  },
+  {
+    file: BACKEND,
+    from: '\tvar filterPushdown bool\n\tvar whereClause string\n\tvar args []any\n\n\t// that logic should exist in one place\n\t// TODO https://github.com/FerretDB/FerretDB/issues/3235\n\tif params.Filter.Len() == 1 {\n\t\tv, _ := params.Filter.Get("_id")\n\t\tswitch v.(type) {\n\t\tcase string, types.ObjectID:\n\t\t\tfilterPushdown = true\n\t\t\twhereClause = fmt.Sprintf(` WHERE %s = ?`, metadata.IDColumn)\n\t\t\targs = []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}\n\t\t}\n\t}\n',
+    to: '\twhereClause, args, filterPushdown := pushdownQuery(selectClause, meta.Capped() || params.Sort.Len() != 0, params.Filter, params.IndexSort, params.IndexLimit)\n\tselectClause = ""\n',
+  },
 ];
 /** Beside the binary: the patches it was built with, so a binary built before them is built again. */
 const stampOf = (binary: string) => `${binary}.patches`;
-const STAMP = JSON.stringify(PATCHES);
+export const STAMP = JSON.stringify(PATCHES.map((patch) => 'add' in patch ? { ...patch, source: fs.readFileSync(path.join(PATCH_DIR, patch.add), 'utf8') } : patch));
 
 export async function buildFerretDB(cacheDir: string, log: (m: string) => void): Promise<string> {
   const binary = path.resolve(ferretdbPath(cacheDir));
@@ -82,12 +119,17 @@ async function buildInto(binary: string, cacheDir: string, log: (m: string) => v
   return binary;
 }
 
-async function applyPatches(moduleDir: string): Promise<void> {
-  for (const { file, from, to } of PATCHES) {
-    const full = path.join(moduleDir, file);
+/** Applies PATCHES to the FerretDB module's source in moduleDir (exported for working on them by hand). */
+export async function applyPatches(moduleDir: string): Promise<void> {
+  for (const patch of PATCHES) {
+    const full = path.join(moduleDir, patch.file);
+    if ('add' in patch) {
+      await fsp.copyFile(path.join(PATCH_DIR, patch.add), full);
+      continue;
+    }
     const source = await fsp.readFile(full, 'utf8');
-    if (!source.includes(from)) throw new Error(`cannot patch FerretDB: ${file} no longer holds ${from}`);
-    await fsp.writeFile(full, source.replace(from, to));
+    if (!source.includes(patch.from)) throw new Error(`cannot patch FerretDB: ${patch.file} no longer holds ${patch.from}`);
+    await fsp.writeFile(full, source.replace(patch.from, patch.to));
   }
 }
 
