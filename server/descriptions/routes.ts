@@ -12,7 +12,7 @@ import type { RecordLimits } from '../store/record-cost.ts';
 import type { Schema, Tag } from '../routes/documentation.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { HeldWrite, RecordStore } from '../store/records.ts';
-import { prepareDocument } from './document.ts';
+import { prepareAside } from './preparation.ts';
 import { exportService } from './export.ts';
 import type { ImportedRecords } from './imported-records.ts';
 import { importDocument, type ImportPlan } from './sync.ts';
@@ -79,7 +79,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
         errors: [409, 413, 415],
       },
       async run({ version, body, query: { service, dryRun, failOn } }: VersionContext<ImportQuery>) {
-        const document = await prepareDocument(body);
+        const document = await prepareAside(body);
         // What clients of the service would see change: reported by a dry run, a gate with failOn.
         const review = dryRun || failOn ? reviewImport({ failOnBreaking: failOn === 'breaking' }) : undefined;
         const report = await importDocument(

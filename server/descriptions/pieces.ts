@@ -1,0 +1,43 @@
+// A prepared document cut into pieces to cross between threads, and put back together a piece
+// at a time. Read back whole, Microsoft Graph's prepared document held the receiving thread in
+// one stretch of seconds (v8.deserialize); piece by piece, the thread yields between pieces
+// (slices.ts), so the longest stretch is one path item's or one schema's. The document is a
+// tree (document.ts copies the dereferenced graph), so nothing shared is lost by the cut.
+import v8 from 'node:v8';
+import { isObject, type JsonObject } from '../json/values.ts';
+import { Slices } from './slices.ts';
+
+/** Each piece: where it goes (keys from the top), and either an object to fill or a serialised value. */
+export type Pieces = { at: string[]; value?: Uint8Array }[];
+
+/** How deep objects are cut: the top level's values, their entries (each path, each webhook), and components' entries (each schema). */
+const depthBelow = (key: string): number => (key === 'components' ? 2 : 1);
+
+export function piecesOf(document: JsonObject): Pieces {
+  const pieces: Pieces = [];
+  const cut = (value: unknown, at: string[], depth: number): void => {
+    if (depth < 0 || !isObject(value)) {
+      pieces.push({ at, value: v8.serialize(value) });
+      return;
+    }
+    pieces.push({ at });
+    for (const [key, item] of Object.entries(value)) cut(item, [...at, key], at.length === 0 ? depthBelow(key) : depth - 1);
+  };
+  cut(document, [], 0);
+  return pieces;
+}
+
+/** The document the pieces were cut from, in its key order, yielding to other work between pieces. */
+export async function documentOf(pieces: Pieces): Promise<JsonObject> {
+  const document: JsonObject = {};
+  const slices = new Slices();
+  for (const { at, value } of pieces) {
+    if (at.length === 0) continue;
+    let parent = document;
+    for (const key of at.slice(0, -1)) parent = parent[key] as JsonObject;
+    // A data property whatever the key (`__proto__` too), as deserialising makes it.
+    Object.defineProperty(parent, at.at(-1)!, { value: value ? v8.deserialize(value) : {}, enumerable: true, writable: true, configurable: true });
+    await slices.pause();
+  }
+  return document;
+}
