@@ -1,7 +1,7 @@
-// A prepared document cut into pieces to cross between threads, and put back together a piece
-// at a time. Read back whole, Microsoft Graph's prepared document held the receiving thread in
-// one stretch of seconds (v8.deserialize); piece by piece, the thread yields between pieces
-// (slices.ts), so the longest stretch is one path item's or one schema's. The document is a
+// A document cut into pieces to cross between threads, and put back together a piece at a
+// time. Handed over whole (postMessage, v8.deserialize), a large one held the request's thread
+// in one stretch of a second or more; piece by piece, that thread yields between pieces
+// (slices.ts), so its longest stretch is one operation's or one schema's. The document is a
 // tree (document.ts copies the dereferenced graph), so nothing shared is lost by the cut.
 import v8 from 'node:v8';
 import { isObject, type JsonObject } from '../json/values.ts';
@@ -13,17 +13,20 @@ export type Pieces = { at: string[]; value?: Uint8Array }[];
 /** How deep objects are cut: the top level's values, their entries (each path, each webhook), and components' entries (each schema). */
 const depthBelow = (key: string): number => (key === 'components' ? 2 : 1);
 
-export function piecesOf(document: JsonObject): Pieces {
+/** The pieces of `document`, yielding to other work between them when cut on the request's thread. */
+export async function piecesOf(document: JsonObject): Promise<Pieces> {
   const pieces: Pieces = [];
-  const cut = (value: unknown, at: string[], depth: number): void => {
+  const slices = new Slices();
+  const cut = async (value: unknown, at: string[], depth: number): Promise<void> => {
     if (depth < 0 || !isObject(value)) {
       pieces.push({ at, value: v8.serialize(value) });
+      await slices.pause();
       return;
     }
     pieces.push({ at });
-    for (const [key, item] of Object.entries(value)) cut(item, [...at, key], at.length === 0 ? depthBelow(key) : depth - 1);
+    for (const [key, item] of Object.entries(value)) await cut(item, [...at, key], at.length === 0 ? depthBelow(key) : depth - 1);
   };
-  cut(document, [], 0);
+  await cut(document, [], 0);
   return pieces;
 }
 

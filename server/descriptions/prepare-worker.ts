@@ -10,7 +10,7 @@ export type PreparedAnswer = { pieces: Pieces } | { refused: unknown };
 
 export default async function preparedOnSerialised(serialised: Uint8Array): Promise<PreparedAnswer> {
   try {
-    return { pieces: piecesOf(await prepareDocument(v8.deserialize(serialised))) };
+    return { pieces: await piecesOf(await prepareDocument(v8.deserialize(serialised))) };
   } catch (error) {
     // The class does not cross threads; its details do, and are thrown again as the same 400.
     if (error instanceof InvalidRequest) return { refused: error.details };

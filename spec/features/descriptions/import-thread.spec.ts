@@ -87,10 +87,10 @@ describe('descriptions: preparation on a thread of its own', function () {
 
   it('pieces put back together are the document, in its key order, `__proto__` keys included', async () => {
     const document = await prepareDocument(description('asana.com.json'));
-    const back = await documentOf(piecesOf(document));
+    const back = await documentOf(await piecesOf(document));
     expect(JSON.stringify(back)).to.equal(JSON.stringify(document));
     const odd = JSON.parse('{"openapi":"3.1.0","paths":{"/a":{"__proto__":{"x":1}}},"components":{"schemas":{"__proto__":{"type":"string"},"b":{}}},"empty":{}}') as Json;
-    const oddBack = await documentOf(piecesOf(odd)) as Json;
+    const oddBack = await documentOf(await piecesOf(odd)) as Json;
     expect(JSON.stringify(oddBack)).to.equal(JSON.stringify(odd));
     expect(Object.keys(oddBack['components']['schemas'])).to.deep.equal(['__proto__', 'b']);
   });
