@@ -2,13 +2,17 @@
 // minutes on the largest descriptions (Microsoft Graph beta: minutes), and on some it recurses
 // until the stack overflows (azure.com/network-applicationGateway, after 25 to 40 s): on the
 // request's thread either froze every other request that long. One worker, started on first use
-// and held open only while a comparison waits on it; comparisons queue on it in order.
+// and held open only while a comparison waits on it; comparisons queue on it in order. The
+// documents go over in pieces (pieces.ts): posted whole, a large export held this thread for
+// the second its copy took.
 import { Worker } from 'node:worker_threads';
+import { piecesOf, type Pieces } from '../descriptions/pieces.ts';
+import type { JsonObject } from '../json/values.ts';
 import { incompleteComparison, type ServiceChange } from './compare.ts';
 
 type Doc = Record<string, unknown>;
 
-export interface ComparisonAsk { id: number; before: Doc; after: Doc }
+export interface ComparisonAsk { id: number; before: Pieces; after: Pieces }
 export type ComparisonAnswer = { id: number; changes: ServiceChange[] } | { id: number; failed: string };
 
 interface Waiting { resolve(answer: ComparisonAnswer): void; reject(error: Error): void }
@@ -56,6 +60,9 @@ export async function compareOffThread(before: Doc, after: Doc): Promise<Service
   if (before === after) return [];
   // A thread that failed (out of memory, a bug) is replaced by the next comparison.
   if (!thread || thread.failed) thread = new ComparisonThread();
-  const answer = await thread.ask({ id: ++asked, before, after });
+  const ask = { id: ++asked, before: await piecesOf(before as JsonObject), after: await piecesOf(after as JsonObject) };
+  // Cut while other requests ran: a thread that failed meanwhile is replaced.
+  if (thread.failed) thread = new ComparisonThread();
+  const answer = await thread.ask(ask);
   return 'changes' in answer ? answer.changes : incompleteComparison(before, after, answer.failed);
 }

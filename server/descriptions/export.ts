@@ -10,6 +10,7 @@ import type { Db } from 'mongodb';
 import type { CompiledCollection } from '../schemas/registry.ts';
 import { mappedKinds, renderRecord } from './kinds.ts';
 import { ServiceParts, withParts } from './service-parts.ts';
+import { Slices } from './slices.ts';
 import { storeOf } from '../store/stores.ts';
 
 /** Records are read through `all` only, so a planned state (an import's dry run) can be exported too. */
@@ -36,7 +37,10 @@ export async function exportService(stores: ReadonlyMap<string, Pick<RecordStore
   const responsesOf = children('responses', 'operationId');
 
   const paths: JsonObject = {};
+  // A path at a time, pausing between slices: a large service's export (a dry run's report) is not one long stretch.
+  const slices = new Slices();
   for (const path of of('paths')) {
+    await slices.pause();
     const item = rendered('paths', path);
     addList(rendered, item, 'parameters', parametersOfPath.get(path.id), 'parameters');
     addList(rendered, item, 'servers', serversOfPath.get(path.id), 'servers');

@@ -1,6 +1,8 @@
 // OpenAPI 3.1 document (prepared by document.ts) → records, parent before children. Each
-// object is handed to `place` with the record fields taken from it and the original object,
-// so the sync can keep in kvStorage whatever the fields do not render back.
+// object is yielded as a placement, with the record fields taken from it and the original
+// object, so the sync can keep in kvStorage whatever the fields do not render back; the id sent
+// back for it places its children. A generator, so that the sync can pause between records
+// (slices.ts): Microsoft Graph maps to hundreds of thousands.
 import type { Fields } from '../records/record-body.ts';
 import { pointer } from '../json/pointer.ts';
 import { isObject, without, type JsonObject } from '../json/values.ts';
@@ -19,6 +21,9 @@ export interface Placement {
 
 /** Stores (or plans) one record; its id, or undefined when it could not be carried (a warning says why). */
 export type Place = (placement: Placement) => string | undefined;
+
+/** The placements of a document in order; each `next` takes the id `Place` answered for the one before. */
+export type Placements = Generator<Placement, void, string | undefined>;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -72,10 +77,16 @@ function exampleFields(name: string, e: JsonObject): Fields {
   };
 }
 
+/** Places every record of `document` at once (see placements for one at a time). */
 export function mapDocument(document: JsonObject, service: Fields, place: Place): void {
+  const steps = placements(document, service);
+  for (let step = steps.next(); !step.done; step = steps.next(place(step.value)));
+}
+
+export function* placements(document: JsonObject, service: Fields): Placements {
   const info = obj(document['info']);
   const components = obj(document['components']);
-  const serviceId = place({
+  const serviceId = yield {
     collection: 'services',
     fields: {
       ...service,
@@ -91,32 +102,32 @@ export function mapDocument(document: JsonObject, service: Fields, place: Place)
       ...(Object.keys(components).length > 0 ? { components: without(components, ...Object.keys(SERVICE_OWNED_COMPONENTS), ...PARTED_COMPONENTS) } : {}),
     },
     pointer: '',
-  });
+  };
   if (!serviceId) return;
 
   for (const [section, { collection, fields }] of Object.entries(SERVICE_OWNED_COMPONENTS)) {
     for (const [name, value] of Object.entries(obj(components[section]))) {
       const component = obj(value);
-      place({ collection, fields: fields(name, component, serviceId), original: component, pointer: pointer('components', section, name) });
+      yield { collection, fields: fields(name, component, serviceId), original: component, pointer: pointer('components', section, name) };
     }
   }
 
-  servers(document['servers'], { serviceId }, '', place);
+  yield* servers(document['servers'], { serviceId }, '');
   for (const [path, item] of Object.entries(obj(document['paths']))) {
     const pathItem = obj(item);
     const at = pointer('paths', path);
-    const pathId = place({
+    const pathId = yield {
       collection: 'paths',
       fields: { serviceId, path, summary: str(pathItem['summary']), description: str(pathItem['description']) },
       original: without(pathItem, 'parameters', 'servers', ...METHODS),
       pointer: at,
-    });
+    };
     if (!pathId) continue;
-    parameters(pathItem['parameters'], { pathId }, at, place);
-    servers(pathItem['servers'], { pathId }, at, place);
+    yield* parameters(pathItem['parameters'], { pathId }, at);
+    yield* servers(pathItem['servers'], { pathId }, at);
     for (const method of METHODS) {
       if (!isObject(pathItem[method])) continue;
-      operation(pathItem[method], method, path, pathId, `${at}/${method}`, place);
+      yield* operation(pathItem[method], method, path, pathId, `${at}/${method}`);
     }
   }
 }
@@ -124,12 +135,12 @@ export function mapDocument(document: JsonObject, service: Fields, place: Place)
 /** `2XX`-style keys: a Response's statusCode is a number, so these have no record of their own. */
 const isStatusRange = (status: string): boolean => /^[1-5]XX$/i.test(status);
 
-function operation(op: JsonObject, method: string, path: string, pathId: string, at: string, place: Place): void {
+function* operation(op: JsonObject, method: string, path: string, pathId: string, at: string): Placements {
   // Status code ranges stay with the operation, in its kvStorage (as everything the records have
   // no field for): export lays them back under `responses`. Microsoft Graph answers every
   // operation with 4XX and 5XX, and most with 2XX.
   const ranges = Object.fromEntries(Object.entries(obj(op['responses'])).filter(([status]) => isStatusRange(status)));
-  const operationId = place({
+  const operationId = yield {
     collection: 'operations',
     fields: {
       pathId,
@@ -145,48 +156,52 @@ function operation(op: JsonObject, method: string, path: string, pathId: string,
     original: { ...without(op, 'parameters', 'requestBody', 'responses', 'servers'), ...(Object.keys(ranges).length > 0 ? { responses: ranges } : {}) },
     pointer: at,
     ...(typeof op['operationId'] === 'string' ? {} : { generated: ['operationId'] }),
-  });
+  };
   if (!operationId) return;
-  parameters(op['parameters'], { operationId }, at, place);
-  servers(op['servers'], { operationId }, at, place);
+  yield* parameters(op['parameters'], { operationId }, at);
+  yield* servers(op['servers'], { operationId }, at);
 
   if (isObject(op['requestBody'])) {
     const body = op['requestBody'];
-    perMediaType(body, `${at}/requestBody`, (type, media, original, where) => place({
-      collection: 'requests',
-      fields: { operationId, contentMediaType: type, description: str(body['description']), ...mediaFields(media) },
-      original,
-      pointer: where,
-    }));
+    for (const { type, media, original, where } of perMediaType(body, `${at}/requestBody`)) {
+      yield {
+        collection: 'requests',
+        fields: { operationId, contentMediaType: type, description: str(body['description']), ...mediaFields(media) },
+        original,
+        pointer: where,
+      };
+    }
   }
 
   for (const [status, value] of Object.entries(obj(op['responses']))) {
     if (isStatusRange(status)) continue;
     const response = obj(value);
     const statusCode = status === 'default' ? null : Number(status);
-    perMediaType(response, `${at}${pointer('responses', status)}`, (type, media, original, where) => place({
-      collection: 'responses',
-      fields: {
-        operationId, statusCode, contentMediaType: type, description: str(response['description']), ...mediaFields(media),
-        headers: keptHeaders(response['headers']),
-      },
-      original,
-      pointer: where,
-    }));
+    for (const { type, media, original, where } of perMediaType(response, `${at}${pointer('responses', status)}`)) {
+      yield {
+        collection: 'responses',
+        fields: {
+          operationId, statusCode, contentMediaType: type, description: str(response['description']), ...mediaFields(media),
+          headers: keptHeaders(response['headers']),
+        },
+        original,
+        pointer: where,
+      };
+    }
   }
 }
 
 /**
  * A request body's or response's records, one per media type of its `content` (none: one with
- * contentMediaType null): `each` gets the type, its Media Type Object, the original object with
- * only that type's content, and the pointer to it.
+ * contentMediaType null): the type, its Media Type Object, the original object with only that
+ * type's content, and the pointer to it.
  */
-function perMediaType(owner: JsonObject, at: string, each: (type: string | null, media: JsonObject, original: JsonObject, pointer: string) => void): void {
+function* perMediaType(owner: JsonObject, at: string): Generator<{ type: string | null; media: JsonObject; original: JsonObject; where: string }> {
   const content = obj(owner['content']);
   const types = Object.keys(content);
   for (const type of types.length > 0 ? types : [null]) {
     const media = type === null ? {} : obj(content[type]);
-    each(type, media, { ...without(owner, 'content'), ...(type === null ? {} : { content: { [type]: media } }) }, `${at}${type === null ? '' : pointer('content', type)}`);
+    yield { type, media, original: { ...without(owner, 'content'), ...(type === null ? {} : { content: { [type]: media } }) }, where: `${at}${type === null ? '' : pointer('content', type)}` };
   }
 }
 
@@ -195,10 +210,10 @@ function mediaFields(media: JsonObject): Fields {
   return { schema: isObject(media['schema']) ? media['schema'] : undefined, examples: keptExamples(media['examples']) };
 }
 
-function parameters(value: unknown, owner: Fields, at: string, place: Place): void {
-  list(value).forEach((parameter, index) => {
+function* parameters(value: unknown, owner: Fields, at: string): Placements {
+  for (const [index, parameter] of list(value).entries()) {
     const p = obj(parameter);
-    place({
+    yield {
       collection: 'parameters',
       fields: {
         ...owner,
@@ -213,12 +228,12 @@ function parameters(value: unknown, owner: Fields, at: string, place: Place): vo
       },
       original: p,
       pointer: `${at}${pointer('parameters', index)}`,
-    });
-  });
+    };
+  }
 }
 
-function servers(value: unknown, owner: Fields, at: string, place: Place): void {
-  list(value).forEach((server, index) => {
+function* servers(value: unknown, owner: Fields, at: string): Placements {
+  for (const [index, server] of list(value).entries()) {
     const s = obj(server);
     const variables: JsonObject = {};
     const generated: string[] = [];
@@ -232,12 +247,12 @@ function servers(value: unknown, owner: Fields, at: string, place: Place): void 
       if (!values) generated.push(generatedEnum(name));
       variables[name] = { default: value, enum: values ?? [value] };
     }
-    place({
+    yield {
       collection: 'servers',
       fields: { ...owner, url: s['url'], description: str(s['description']), variables },
       original: s,
       pointer: `${at}${pointer('servers', index)}`,
       ...(generated.length > 0 ? { generated } : {}),
-    });
-  });
+    };
+  }
 }

@@ -14,7 +14,7 @@ import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { HeldWrite, RecordStore } from '../store/records.ts';
 import { DescriptionArchive } from '../http/archive-body.ts';
 import { bundleArchive } from './archive.ts';
-import { prepareDocument } from './document.ts';
+import { prepareAside } from './preparation.ts';
 import { exportService } from './export.ts';
 import type { ImportedRecords } from './imported-records.ts';
 import { importDocument, type ImportPlan } from './sync.ts';
@@ -88,7 +88,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
       },
       async run({ version, body, query: { service, dryRun, failOn, entry } }: VersionContext<ImportQuery>) {
         if (entry !== undefined && !(body instanceof DescriptionArchive)) throw InvalidRequest.field('entry', 'is only for a zip archive body (Content-Type: application/zip)');
-        const document = await prepareDocument(body instanceof DescriptionArchive ? await bundleArchive(body, entry) : body);
+        const document = await prepareAside(body instanceof DescriptionArchive ? await bundleArchive(body, entry) : body);
         // What clients of the service would see change: reported by a dry run, a gate with failOn.
         const review = dryRun || failOn ? reviewImport({ failOnBreaking: failOn === 'breaking' }) : undefined;
         const report = await importDocument(

@@ -14,7 +14,8 @@ import { keyOf } from '../schemas/record-keys.ts';
 import type { CompiledCollection } from '../schemas/registry.ts';
 import { NaturalKeyTaken, type CatalogRecord, type HeldWrite, type RecordStore } from '../store/records.ts';
 import { isObject, residual, sameJson, type JsonObject } from '../json/values.ts';
-import { mapDocument, type Placement } from './map.ts';
+import { placements, type Placement } from './map.ts';
+import { Slices } from './slices.ts';
 import { fieldsCarried, mappedKinds, renderRecord } from './kinds.ts';
 import { partsOf, SERVICE_PARTS, ServiceParts } from './service-parts.ts';
 import type { ImportedRecords, ServiceRecords } from './imported-records.ts';
@@ -161,13 +162,17 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
     planned.push({ name, fields, mark, before });
     return fields['id'] as string;
   };
-  mapDocument(document, { slug, organizationId: target.projectId }, place);
+  // A record at a time, pausing between slices: other requests are served while a large description is planned.
+  const slices = new Slices();
+  const steps = placements(document, { slug, organizationId: target.projectId });
+  for (let step = steps.next(); !step.done; step = steps.next(place(step.value))) await slices.pause();
   if (beyondLimits.length > 0) throw refusal(beyondLimits);
 
   // Stored records keep their positions where the document keeps their order, so an insertion
   // rewrites only the new records (document-order.ts); then each record is compared whole.
   const positions = stablePositions(planned.map(({ before }) => (before ? markOf(before)?.order : undefined)));
-  planned.forEach(({ name, fields, mark, before }, index) => {
+  for (const [index, { name, fields, mark, before }] of planned.entries()) {
+    await slices.pause();
     mark.order = positions[index]!;
     if (before && sameJson(stored(before), fields)) {
       const earlier = written.get(`${name}:${fields['id'] as string}`);
@@ -176,7 +181,7 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
       changes[name]![before ? 'updated' : 'created']++;
       (before ? replaces : inserts).get(name)!.push(fields as CatalogRecord);
     }
-  });
+  }
 
   const owned = recordsOfService(kinds, serviceId, existing);
   const deletes = new Map<string, string[]>();
