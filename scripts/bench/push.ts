@@ -4,6 +4,7 @@
 // alternating, --runs times each. The figure: the push's median over the import's (target ≤ 1.5).
 // The push's time is the whole command: Node starting, bundling, posting, the import.
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -22,7 +23,7 @@ const runs = Number(values.runs);
 
 const work = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-push-'));
 const database = await provisionDatabase({ dataDir: path.join(work, 'db'), port: 0, engine: 'auto', cacheDir: path.join(repoRoot, '.cache'), log: () => {} });
-const config = loadConfig({ MONGODB_URI: `${database.uri.replace(/\/$/, '')}/bench_push`, LOG_LEVEL: 'silent', RATE_LIMIT: 'off', SEARCH_MODEL: 'off', DB_TIMEOUT_MS: '120000' });
+const config = loadConfig({ MONGODB_URI: `${database.uri.replace(/\/$/, '')}/bench_push`, JWT_SECRET: randomBytes(48).toString('base64'), LOG_LEVEL: 'silent', RATE_LIMIT: 'off', SEARCH_MODEL: 'off', DB_TIMEOUT_MS: '120000' });
 const runtime = await openRuntime(config, pino({ level: 'silent' }));
 const server = createApp({ ...runtime, logger: pino({ level: 'silent' }) }).listen(0, '127.0.0.1');
 await new Promise((resolve) => server.once('listening', resolve));

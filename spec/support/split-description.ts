@@ -50,9 +50,17 @@ function relocated(value: Json, folder: 'schemas' | 'paths'): Json {
   if (typeof value !== 'object' || value === null) return value;
   const out: JsonObject = {};
   for (const [key, item] of Object.entries(value)) {
-    out[key] = key === '$ref' && typeof item === 'string' ? movedRef(item, folder) : relocated(item, folder);
+    out[key] = key === '$ref' && typeof item === 'string' ? movedRef(item, folder)
+      : key === 'discriminator' ? relocatedDiscriminator(item, folder) : relocated(item, folder);
   }
   return out;
+}
+
+/** A discriminator's mapping names its schemas by reference too (GitHub's content types). */
+function relocatedDiscriminator(value: Json, folder: 'schemas' | 'paths'): Json {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof value['mapping'] !== 'object' || value['mapping'] === null) return value;
+  const mapping = Object.fromEntries(Object.entries(value['mapping']).map(([name, ref]) => [name, typeof ref === 'string' ? movedRef(ref, folder) : ref]));
+  return { ...value, mapping };
 }
 
 function movedRef(ref: string, folder: 'schemas' | 'paths'): string {
