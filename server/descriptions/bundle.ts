@@ -49,7 +49,7 @@ export async function bundleDescription(entry: string, files: DescriptionFiles):
   if (failed.length > 0) throw new BundleRefused(failed);
   const document = result.bundle.parsed;
   if (!isObject(document)) throw new BundleRefused([{ file: entry, message: 'is not a JSON or YAML object' }]);
-  const leftOver = localiseLeftOverRefs(document, absoluteEntry, files.root);
+  const leftOver = localiseLeftOverRefs(document, { entry: absoluteEntry, root: files.root, components: componentFiles(document, resolver, absoluteEntry) });
   if (leftOver.length > 0) throw new BundleRefused(leftOver);
   const read = [...resolver.getFiles()].map((file) => relative(files.root, file));
   return { document, files: [relative(files.root, absoluteEntry), ...read.filter((file) => file !== relative(files.root, absoluteEntry))] };
@@ -75,12 +75,17 @@ class TreeResolver extends BaseResolver {
   }
 
   /**
-   * In a file other than the entry, each reference inside an `x-` extension is kept from the
-   * bundler (which would inline what it reaches, changing the extension's value) under a key of
-   * ours, made absolute since the file it was relative to is no more; mended after (see below).
+   * In a file other than the entry, each reference inside an `x-` extension or an example's value
+   * is kept from the bundler (which inlines what some of them reach and cannot resolve others,
+   * changing the data) under a key of ours, made absolute since the file it was relative to is no
+   * more; mended after (see below).
    */
+  /** The entry's `components` as written (a copy: the bundler rewrites the entry in place). */
+  entryComponents: unknown;
+
   override parseDocument(source: Source, isRoot = false): ReturnType<BaseResolver['parseDocument']> {
     const document = super.parseDocument(source, isRoot);
+    if (isRoot && isObject(document.parsed)) this.entryComponents = structuredClone(document.parsed['components']);
     if (!isRoot && !isUrl(source.absoluteRef)) hideExtensionRefs(document.parsed, source.absoluteRef, false);
     return document;
   }
@@ -124,35 +129,76 @@ function unresolved(problems: readonly Problem[], root: string): { file: string;
   });
 }
 
-function hideExtensionRefs(value: unknown, file: string, inExtension: boolean): void {
+function hideExtensionRefs(value: unknown, file: string, hidden: boolean, inExamples = false): void {
   if (typeof value !== 'object' || value === null) return;
   const node = value as Record<string, unknown>;
   for (const [key, item] of Object.entries(node)) {
-    if (inExtension && key === '$ref' && typeof item === 'string' && !isUrl(item)) {
+    if (hidden && key === '$ref' && typeof item === 'string' && !isUrl(item)) {
       const [target = '', fragment] = item.split('#', 2);
       delete node[key];
       node[HIDDEN_REF] = `${target === '' ? file : path.resolve(path.dirname(file), target)}${fragment === undefined ? '' : `#${fragment}`}`;
+    } else if (inExamples && isObject(item)) {
+      // An Example Object of an `examples` map: its `value` is data.
+      for (const [member, content] of Object.entries(item)) hideExtensionRefs({ [member]: content }, file, hidden || member === 'value');
     } else {
-      hideExtensionRefs(item, file, inExtension || key.startsWith('x-'));
+      hideExtensionRefs(item, file, hidden || key.startsWith('x-') || key === 'example', key === 'examples' && !Array.isArray(item));
     }
   }
 }
 
-/** The extension references kept from the bundler, as written again: into the entry they become local; into another file they cannot be carried, and say so. */
-function localiseLeftOverRefs(value: unknown, entry: string, root: string, refused: { file: string; message: string }[] = []): { file: string; message: string }[] {
+interface Places {
+  entry: string;
+  root: string;
+  /** `#/components/<kind>/<name>` of each file the entry's components name by reference (`schemas/a.yaml` → `#/components/schemas/a`). */
+  components: ReadonlyMap<string, string>;
+}
+
+/** The extension and example references kept from the bundler, written again: into the entry, or to a file the entry has as a component, they become local; elsewhere they cannot be carried, and say so. */
+function localiseLeftOverRefs(value: unknown, places: Places, refused: { file: string; message: string }[] = []): { file: string; message: string }[] {
   if (typeof value !== 'object' || value === null) return refused;
   const node = value as Record<string, unknown>;
   for (const [key, item] of Object.entries(node)) {
     if (key === HIDDEN_REF && typeof item === 'string') {
       const [target = '', fragment = ''] = item.split('#', 2);
       delete node[key];
-      node['$ref'] = `#${fragment}`;
-      if (target !== entry) refused.push({ file: relative(root, target), message: `is referenced from inside an extension (x-…), where only references into the entry can be bundled; refer to the entry's components instead (#${fragment})` });
+      const component = places.components.get(item) ?? (fragment === '' || fragment === '/' ? places.components.get(target) : undefined);
+      node['$ref'] = target === places.entry ? `#${fragment}` : component ?? item;
+      if (target !== places.entry && !component) {
+        refused.push({ file: relative(places.root, target), message: 'is referenced from inside an extension (x-…) or an example, where only references into the entry or to its components\' files can be bundled' });
+      }
     } else {
-      localiseLeftOverRefs(item, entry, root, refused);
+      localiseLeftOverRefs(item, places, refused);
     }
   }
   return refused;
+}
+
+/** The files the entry's components are references to, as the entry wrote them (read again from the resolver: the bundle replaced them). */
+function componentFiles(bundled: JsonObject, resolver: TreeResolver, entry: string): Map<string, string> {
+  const found = new Map<string, string>();
+  const components = resolver.entryComponents;
+  if (!isObject(components)) return found;
+  for (const [kind, members] of Object.entries(components)) {
+    if (!isObject(members)) continue;
+    for (const [name, member] of Object.entries(members)) {
+      const ref = isObject(member) ? member['$ref'] : undefined;
+      if (typeof ref !== 'string' || ref.startsWith('#') || isUrl(ref)) continue;
+      const [target = '', fragment] = ref.split('#', 2);
+      const at = `#/components/${escapePointer(kind)}/${escapePointer(name)}`;
+      if (pointerIn(bundled, at) !== undefined) found.set(`${path.resolve(path.dirname(entry), target)}${fragment === undefined ? '' : `#${fragment}`}`, at);
+    }
+  }
+  return found;
+}
+
+function escapePointer(token: string): string {
+  return token.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+function pointerIn(document: JsonObject, pointer: string): unknown {
+  let at: unknown = document;
+  for (const token of pointer.slice(2).split('/')) at = isObject(at) ? at[token.replaceAll('~1', '/').replaceAll('~0', '~')] : undefined;
+  return at;
 }
 
 function isUrl(ref: string): boolean {
