@@ -51,6 +51,15 @@ export class InvalidRequest extends ApiError {
   }
 }
 
+/**
+ * The problem of an id with another prefix than its kind's (schemas/defs/ids.json `x-id-prefix`):
+ * it names the prefix wanted, and the one given when the value has an id's shape.
+ */
+export function idPrefixProblem(prefix: string, value: string): string {
+  const given = /^([a-z]+(?:_[a-z]+)*_)[0-9A-Za-z]{26}$/.exec(value)?.[1];
+  return given === undefined ? `is not a \`${prefix}\` id` : `is not a \`${prefix}\` id (its prefix is \`${given}\`)`;
+}
+
 export class PayloadTooLarge extends ApiError {
   static readonly documented: DocumentedOutcome = { name: 'PayloadTooLarge', example: () => new PayloadTooLarge(),
     description: 'The body is larger than the configured limit (`BODY_LIMIT`).' };
@@ -82,7 +91,7 @@ export class Unauthorized extends ApiError {
 
 export class Forbidden extends ApiError {
   static readonly documented: DocumentedOutcome = { name: 'Forbidden', example: () => new Forbidden(),
-    description: 'The credential may not reach this project or version (an unknown one gets the same answer), or is read-only on a write (then `details` says so: `[{"field": "Authorization", "message": "the credential is read-only"}]`).' };
+    description: 'The credential may not reach this project or version (an unknown one gets the same answer; where the credential reads the project, `details` names the unknown version), or is read-only on a write (then `details` says so: `[{"field": "Authorization", "message": "the credential is read-only"}]`).' };
 
   readonly status = 403;
   readonly error = 'Forbidden';
@@ -103,6 +112,36 @@ export class ReadOnlyCredential extends ApiError {
   readonly error = 'Forbidden';
   constructor() {
     super(ReadOnlyCredential.DETAILS);
+  }
+}
+
+/** Who is told where the versions or projects it reaches are listed: an HTTP client or an MCP agent. */
+export type Surface = 'http' | 'mcp';
+
+/**
+ * A version or project that does not exist, told to a credential that could list what does: the
+ * version of a project it reaches, or either to one that reaches every project. The `error`
+ * stays the status table's `Forbidden`, and `details` says only what a listing would show; any
+ * other credential gets Forbidden with no details, whether the thing exists or not.
+ */
+export class UnknownAddress extends ApiError {
+  readonly status = 403;
+  readonly error = 'Forbidden';
+  constructor(field: string, message: string) {
+    super([{ field, message }]);
+  }
+
+  static version(field: string, type: string, slug: string, projectRef: string, surface: Surface): UnknownAddress {
+    const listing = surface === 'mcp' ? `list_versions {project: ${JSON.stringify(projectRef)}}` : `GET /v2/catalog/projects/${encodeURIComponent(projectRef)}/versions`;
+    return new UnknownAddress(field, `the ${type} ${JSON.stringify(slug)} is not in project ${JSON.stringify(projectRef)}; the project's versions are listed by ${listing}`);
+  }
+
+  static versionId(field: string, versionId: string): UnknownAddress {
+    return new UnknownAddress(field, `there is no version ${versionId}`);
+  }
+
+  static project(field: string, projectRef: string, surface: Surface): UnknownAddress {
+    return new UnknownAddress(field, `there is no project ${JSON.stringify(projectRef)}${surface === 'mcp' ? '; the projects are listed by list_projects {}' : ''}`);
   }
 }
 
@@ -219,7 +258,7 @@ export class InternalError extends ApiError {
 
 /** The status table of decisions.md, as classes; a test holds this, the docs and the classes together. */
 export const ERROR_CLASSES = [
-  InvalidRequest, PayloadTooLarge, HeadersTooLarge, UnsupportedMediaType, Unauthorized, Forbidden, ReadOnlyCredential, RecordNotFound,
+  InvalidRequest, PayloadTooLarge, HeadersTooLarge, UnsupportedMediaType, Unauthorized, Forbidden, ReadOnlyCredential, UnknownAddress, RecordNotFound,
   RouteNotFound, MethodNotAllowed, Conflict, TooManyRequests, ServiceUnavailable, ImportsBusy, InternalError,
 ] as const;
 

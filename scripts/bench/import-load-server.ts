@@ -27,7 +27,7 @@ const config = loadConfig({
 });
 const logger = pino({ level: config.logLevel });
 const runtime = await openRuntime(config, logger);
-const server = createHttpServer(createApp({ ...runtime, logger })).listen(0, '127.0.0.1');
+const server = createHttpServer(createApp({ ...runtime, logger })).server.listen(0, '127.0.0.1');
 await once(server, 'listening');
 
 const tenants: LoadTenant[] = [];

@@ -7,6 +7,8 @@ import { READ_ONLY_TOOL, VERSION_ARG, type Answer, type ToolRegistration, toolSt
 import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { exportService } from './export.ts';
+import { documentPage } from './document-pages.ts';
+import { MAX_ENDPOINT_BYTES } from '../search/endpoint-answer.ts';
 import { storeOf } from '../store/stores.ts';
 
 // Documents carry more than a tool names: their schemas allow any further property.
@@ -34,14 +36,22 @@ export function descriptionTools(schemas: SchemaRegistry, stores: ReadonlyMap<st
     },
     (server: McpServer, answer: Answer) => {
   server.registerTool('get_openapi', {
-    description: 'The OpenAPI 3.1 document of one service, as exported by GET {prefix}/services/{id}/openapi.',
-    inputSchema: { version: VERSION_ARG, service: toolString().describe('Service slug or `svc_` id.') },
+    description: `The OpenAPI 3.1 document of one service, as exported by GET {prefix}/services/{id}/openapi, sliced to what is asked and paged so that each answer stays within ${MAX_ENDPOINT_BYTES / 1024} KB. \`path\` (a path template as written, e.g. \`/pets/{petId}\`), \`operation\` (an operationId) and \`tag\` each narrow the document to those operations and the components they reach (by \`$ref\` and security requirement). A document or slice larger than a page comes in pages: \`x-page\` says which of its parts (top-level fields, path items, components) the page holds, and \`nextCursor\` leads to the next page (same arguments, plus \`cursor\`). A single part larger than a page is cut by depth (\`x-truncated\`) and named in \`x-page.cut\`. For one operation with what a call needs, get_endpoint is shorter.`,
+    inputSchema: {
+      version: VERSION_ARG,
+      service: toolString().describe('Service slug or `svc_` id.'),
+      path: toolString().optional().describe('Only this path item (its template as in the document).'),
+      operation: toolString().optional().describe('Only the operation of this operationId.'),
+      tag: toolString().optional().describe('Only the operations with this tag.'),
+      cursor: toolString().optional().describe('The `x-page.nextCursor` of the previous page.'),
+    },
     outputSchema: z.looseObject({ openapi: z.string(), info: anyObject }),
     annotations: READ_ONLY_TOOL,
   }, (args) => answer(async (reach) => {
     const version = await reach.version(args.version);
     const service = await serviceNamed(schemas, services, version.versionId, args.service, 'service');
-    return exportService(stores, version.versionId, service);
+    const document = await exportService(stores, version.versionId, service);
+    return documentPage(document, args, MAX_ENDPOINT_BYTES, `GET /v2/catalog/versions/${version.versionId}/services/${service.id}/openapi`);
   }, { longRunning: true }));
     },
   ];

@@ -1,14 +1,48 @@
 // The HTTP server around the app: Node's own refusals (bad bytes in the request line, headers
-// too large, a request that timed out) get the `{error, details?}` body like every other error.
-import { createServer, type Server } from 'node:http';
+// too large, a request that timed out) get the `{error, details?}` body like every other error,
+// and so do the requests still unanswered when shutdown runs out of time for them.
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
-import { HeadersTooLarge, InvalidRequest, type ApiError } from '../errors.ts';
+import { HeadersTooLarge, InvalidRequest, ServiceUnavailable, type ApiError } from '../errors.ts';
 
-export function createHttpServer(app: Express): Server {
+export interface HttpServer {
+  server: Server;
+  /**
+   * Answers every request still in flight whose answer has not begun 503 with Retry-After and
+   * `Connection: close` (shutdown's time for them is up: a client told to come back beats one
+   * left with an empty reply), and resolves once those answers are written.
+   */
+  refuseUnanswered(): Promise<void>;
+}
+
+export function createHttpServer(app: Express): HttpServer {
   const server = createServer(app);
   server.on('clientError', answerClientError);
-  return server;
+  const inFlight = new Set<ServerResponse>();
+  server.on('request', (_req, res: ServerResponse) => {
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+  });
+  return {
+    server,
+    async refuseUnanswered() {
+      const unanswered = [...inFlight].filter((res) => !res.headersSent);
+      await Promise.all(unanswered.map((res) => refuse(res, new ServiceUnavailable())));
+    },
+  };
+}
+
+/** The error's answer, written past the app (whose handler still holds `res`), the connection closing after it. */
+function refuse(res: ServerResponse, error: ApiError): Promise<void> {
+  const body = JSON.stringify(error.body());
+  res.writeHead(error.status, {
+    ...error.headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close',
+  });
+  return new Promise((resolve) => {
+    res.once('close', resolve);
+    res.end(body);
+  });
 }
 
 /** Node's parser refused the request before the app saw it: answer in our shape, then close. */

@@ -24,7 +24,21 @@ export class VersionResolver {
 
   /** The version, or null when it does not exist. */
   async resolve(address: VersionAddress): Promise<ResolvedVersion | null> {
-    return await this.#cache.get(cacheKey(address), () => this.#lookup(address));
+    return (await this.find(address)).version;
+  }
+
+  /**
+   * As resolve, and on a miss the project the address names when it exists (family P; a version
+   * id names none): what its lookups found anyway, so that telling why costs no further lookup.
+   */
+  async find(address: VersionAddress): Promise<{ version: ResolvedVersion | null; projectId: string | null }> {
+    let projectId: string | null = null;
+    const version = await this.#cache.get(cacheKey(address), async () => {
+      const found = await this.#lookup(address);
+      projectId = found.projectId;
+      return found.version;
+    });
+    return { version, projectId: version?.projectId ?? projectId };
   }
 
   /** Whether `resolve` would answer from the cache. */
@@ -50,16 +64,16 @@ export class VersionResolver {
     this.#cache.forget((version) => version.versionId === versionId);
   }
 
-  async #lookup(address: VersionAddress): Promise<ResolvedVersion | null> {
+  async #lookup(address: VersionAddress): Promise<{ version: ResolvedVersion | null; projectId: string | null }> {
     if (address.family === 'V') {
       const version = await this.#tenancy.versions.find(address.versionId);
-      return version && { versionId: version.id, projectId: version.projectId };
+      return { version: version && { versionId: version.id, projectId: version.projectId }, projectId: null };
     }
     const project = await this.#tenancy.projects.find(address.projectRef);
     // An unknown project still costs the version lookup, so its time matches a known one's.
     const version = await this.#tenancy.versions.findByAddress(project?.id ?? '', address.versionType, address.versionSlug);
-    if (!project) return null;
-    return version && { versionId: version.id, projectId: project.id };
+    if (!project) return { version: null, projectId: null };
+    return { version: version && { versionId: version.id, projectId: project.id }, projectId: project.id };
   }
 }
 

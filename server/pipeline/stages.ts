@@ -4,7 +4,7 @@
 // budget. Each stage passes its result on or throws the ApiError the caller reports.
 import { authorize, type Access, type Credential } from '../auth/credential.ts';
 import type { Deadline } from './deadline.ts';
-import { Forbidden, InvalidRequest, RecordNotFound } from '../errors.ts';
+import { Forbidden, InvalidRequest, RecordNotFound, UnknownAddress, type Surface } from '../errors.ts';
 import type { SchemaRegistry, Check } from '../schemas/registry.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import type { VersionType } from '../tenancy/versions.ts';
@@ -60,17 +60,21 @@ export interface Reach {
   access: Access;
   versions: VersionResolver;
   deadline: Deadline;
+  /** Who is told where versions are listed when one is unknown (UnknownAddress); HTTP unless said. */
+  surface?: Surface;
 }
 
 /**
  * The version at `address`, if the credential may `access` it. Unknown gets the answer out of
  * reach gets, Forbidden, so nothing leaks; nor does the time: a version refused from the
- * resolver's cache costs the lookups of an unknown one.
+ * resolver's cache costs the lookups of an unknown one. Only a credential that could list what
+ * exists is told which part is unknown (unknownAddress). `argument`: the one argument naming
+ * the whole address (a tool's `version`), else each part by its route parameter's name.
  */
-export async function reachVersion(address: VersionAddress, { credential, access, versions, deadline }: Reach): Promise<ResolvedVersion> {
+export async function reachVersion(address: VersionAddress, { credential, access, versions, deadline, surface = 'http' }: Reach, argument?: string): Promise<ResolvedVersion> {
   const cached = versions.isCached(address);
-  const version = await deadline.bound(() => versions.resolve(address));
-  if (!version) throw new Forbidden();
+  const { version, projectId } = await deadline.bound(() => versions.find(address));
+  if (!version) throw unknownAddress(address, projectId, credential, surface, argument);
   try {
     authorize(credential, version.projectId, access);
   } catch (refusal) {
@@ -78,6 +82,20 @@ export async function reachVersion(address: VersionAddress, { credential, access
     throw refusal;
   }
   return version;
+}
+
+/**
+ * Why an address found no version, as far as the credential may know: the version missing from
+ * a project it reads, or (to a credential that reaches every project) a project or version id
+ * that does not exist. Otherwise the plain Forbidden of a version out of reach.
+ */
+function unknownAddress(address: VersionAddress, projectId: string | null, credential: Credential, surface: Surface, argument: string | undefined): Forbidden | UnknownAddress {
+  if (!credential.read) return new Forbidden();
+  const everywhere = credential.projects === 'all';
+  if (address.family === 'V') return everywhere ? UnknownAddress.versionId(argument ?? 'versionId', address.versionId) : new Forbidden();
+  if (projectId === null) return everywhere ? UnknownAddress.project(argument ?? 'projectRef', address.projectRef, surface) : new Forbidden();
+  if (!everywhere && !(credential.projects as ReadonlySet<string>).has(projectId)) return new Forbidden();
+  return UnknownAddress.version(argument ?? 'versionSlug', address.versionType, address.versionSlug, address.projectRef, surface);
 }
 
 /** The id of the project `ref` (id or slug) names, if the credential may `access` it; unknown is Forbidden too. Projects are not cached. */

@@ -25,10 +25,10 @@ export function answerFor({ schemas, versions, dbTimeoutMs }: CallParts, credent
     try {
       // Each call a budget of its own, as each HTTP request has.
       const deadline = new Deadline(dbTimeoutMs);
-      const reach = { credential, access: 'read' as const, versions, deadline };
+      const reach = { credential, access: 'read' as const, versions, deadline, surface: 'mcp' as const };
       const tool: ToolReach = {
         credential,
-        version: (ref, argument = 'version') => reachVersion(versionAddressIn(schemas, ref, argument), reach),
+        version: (ref, argument = 'version') => reachVersion(versionAddressIn(schemas, ref, argument), reach, argument),
         project: (ref, argument) => reachProject(checked(schemas.checkProjectRef, ref, argument), reach),
       };
       const structured = await (options?.longRunning ? work(tool) : deadline.bound(() => work(tool)));

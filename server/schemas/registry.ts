@@ -4,11 +4,11 @@
 // read what this builds.
 import fs from 'node:fs';
 import path from 'node:path';
-import { Ajv2020, type ValidateFunction, type AnySchemaObject, type Logger } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction, type AnySchemaObject, type FuncKeywordDefinition, type ErrorObject, type Logger } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { repoRoot } from '../config.ts';
 import { toProblems } from './problems.ts';
-import type { FieldProblem } from '../errors.ts';
+import { idPrefixProblem, type FieldProblem } from '../errors.ts';
 import type { CollectionDescriptor } from './generated/types.ts';
 
 export const SCHEMA_BASE = 'https://catalog.example/schemas/';
@@ -242,10 +242,21 @@ export function createAjv(logger?: Logger, options: { coerceTypes?: boolean } = 
   // of a large body costs far more than stopping at the first one.
   const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, useDefaults: true, allErrors: false, ...options, ...(logger && { logger }) });
   addFormats.default(ajv);
-  // An annotation on identifier schemas: the prefix new ids of that kind are generated with.
-  ajv.addKeyword({ keyword: 'x-id-prefix', schemaType: 'string' });
+  // On identifier schemas: the prefix new ids of that kind are generated with. It is checked
+  // before the length and pattern, so that another kind's id (an `op_` id where a `path_` id
+  // belongs) is told by its prefix rather than by its length.
+  ajv.addKeyword(idPrefixKeyword());
   ajv.addKeyword({ keyword: 'x-kept-on-import', schemaType: 'boolean' });
   return ajv;
+}
+
+function idPrefixKeyword(): FuncKeywordDefinition {
+  const validate = (prefix: string, value: string): boolean => {
+    validate.errors = value.startsWith(prefix) ? [] : [{ keyword: 'x-id-prefix', message: idPrefixProblem(prefix, value), params: { prefix } }];
+    return validate.errors.length === 0;
+  };
+  validate.errors = [] as Partial<ErrorObject>[];
+  return { keyword: 'x-id-prefix', type: 'string', schemaType: 'string', before: 'maxLength', errors: true, validate };
 }
 
 function checkOf(ajv: Ajv2020, ref: string): Check {

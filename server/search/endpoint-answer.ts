@@ -24,20 +24,18 @@ interface Keep {
   examples: boolean;
   descriptions: 'full' | 'sentence' | 'none';
   errorSchemas: boolean;
-  /** The OAuth flows' lists of every scope (Jira's are 11 KB); the scopes the operation asks for stay. */
-  scopeLists: boolean;
   /** Schemas nested deeper than this (across `$ref`s) are cut to a stub naming their type. */
   depth: number;
 }
 
 const LADDER: readonly Keep[] = [
-  { examples: true, descriptions: 'full', errorSchemas: true, scopeLists: true, depth: Infinity },
-  { examples: false, descriptions: 'full', errorSchemas: true, scopeLists: true, depth: Infinity },
-  { examples: false, descriptions: 'sentence', errorSchemas: true, scopeLists: true, depth: Infinity },
-  { examples: false, descriptions: 'sentence', errorSchemas: false, scopeLists: false, depth: Infinity },
-  ...[8, 6, 5, 4, 3, 2].map((depth) => ({ examples: false, descriptions: 'sentence' as const, errorSchemas: false, scopeLists: false, depth })),
-  { examples: false, descriptions: 'none', errorSchemas: false, scopeLists: false, depth: 2 },
-  { examples: false, descriptions: 'none', errorSchemas: false, scopeLists: false, depth: 1 },
+  { examples: true, descriptions: 'full', errorSchemas: true, depth: Infinity },
+  { examples: false, descriptions: 'full', errorSchemas: true, depth: Infinity },
+  { examples: false, descriptions: 'sentence', errorSchemas: true, depth: Infinity },
+  { examples: false, descriptions: 'sentence', errorSchemas: false, depth: Infinity },
+  ...[8, 6, 5, 4, 3, 2].map((depth) => ({ examples: false, descriptions: 'sentence' as const, errorSchemas: false, depth })),
+  { examples: false, descriptions: 'none', errorSchemas: false, depth: 2 },
+  { examples: false, descriptions: 'none', errorSchemas: false, depth: 1 },
 ];
 
 // Record fields that are the catalog's bookkeeping, not the API's: ids, owners, timestamps.
@@ -87,7 +85,6 @@ function answerKeeping(parts: EndpointParts, keep: Keep): Record<string, unknown
   const schemas = cutter.components();
   return {
     ...parts.endpoint,
-    ...(keep.scopeLists ? {} : { security: withoutScopeLists(parts.endpoint['security'], cut) }),
     operation: { id: parts.operation.id, operationId: parts.operation['operationId'], ...operation },
     parameters, requests, responses, schemas,
     ...(cut.size > 0 ? { truncated: truncation(parts, [...cut]) } : {}),
@@ -217,24 +214,8 @@ function truncation(parts: EndpointParts, cut: string[]): Record<string, unknown
   const path = (parts.endpoint['path'] as { path?: unknown }).path;
   return {
     cut,
-    rest: `The whole operation is in the service's OpenAPI document: get_openapi {version, service: ${JSON.stringify(service?.slug ?? null)}}, at paths[${JSON.stringify(path)}].${String(parts.operation['method'])}.`,
+    rest: `The whole operation is in the service's OpenAPI document: get_openapi {version, service: ${JSON.stringify(service?.slug ?? null)}, path: ${JSON.stringify(path)}}, at paths[${JSON.stringify(path)}].${String(parts.operation['method'])}.`,
   };
-}
-
-/** The security requirement with each OAuth flow's `scopes` catalogue left out (the requirement's own `scopes` kept). */
-function withoutScopeLists(security: unknown, cut: Set<string>): unknown {
-  if (!Array.isArray(security)) return security;
-  return security.map((alternative: unknown) => (!Array.isArray(alternative) ? alternative : alternative.map((use: unknown) => {
-    if (!isObject(use) || !isObject(use['scheme']) || !isObject(use['scheme']['flows'])) return use;
-    const scheme = use['scheme'];
-    const flows = Object.fromEntries(Object.entries(scheme['flows'] as Record<string, unknown>).map(([name, flow]) => {
-      if (!isObject(flow) || !isObject(flow['scopes']) || Object.keys(flow['scopes']).length === 0) return [name, flow];
-      cut.add('the OAuth flows\' lists of all scopes (the scopes this operation asks for are in `security`)');
-      const { scopes: _scopes, ...rest } = flow;
-      return [name, rest];
-    }));
-    return { ...use, scheme: { ...scheme, flows } };
-  })));
 }
 
 function isEmpty(value: unknown): boolean {

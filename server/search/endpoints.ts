@@ -198,19 +198,33 @@ function securityOf(view: VersionView, operation: CatalogRecord, service: Catalo
   const schemes = view.of('security-schemes');
   return requirement.filter(isObject).map((alternative) => Object.entries(alternative).map(([key, scopes]) => {
     const scheme = view.byId('security-schemes', key) ?? schemeNamed(schemes, service?.id, key);
-    return { scheme: scheme ? schemeOf(scheme) : { id: null, name: key }, scopes: Array.isArray(scopes) ? scopes : [] };
+    const asked = Array.isArray(scopes) ? scopes.filter((scope): scope is string => typeof scope === 'string') : [];
+    return { scheme: scheme ? schemeOf(scheme, asked) : { id: null, name: key }, scopes: asked };
   }));
 }
 
-function schemeOf(record: CatalogRecord): Record<string, unknown> {
+/**
+ * The scheme as a call needs it. Of each OAuth flow's `scopes` only those the requirement asks
+ * for stay, with their descriptions: a service's whole list (Bitbucket's, Jira's) repeated in
+ * every hit made 20 hits weigh 42 KB; the whole list is in the security scheme record.
+ */
+function schemeOf(record: CatalogRecord, asked: readonly string[]): Record<string, unknown> {
   const kept = isObject(record['kvStorage']) ? record['kvStorage'] : {};
   return defined({
     id: record.id, name: record['name'], type: record['type'], scheme: record['scheme'], bearerFormat: record['bearerFormat'],
     in: record['in'],
     // The record's `name` is the scheme's identifier; an apiKey's parameter name is kept by import in kvStorage.
     parameterName: record['type'] === 'apiKey' ? str(kept['parameterName']) ?? str(kept['name']) : undefined,
-    flows: record['flows'], openIdConnectUrl: record['openIdConnectUrl'],
+    flows: isObject(record['flows']) ? flowsAsking(record['flows'], asked) : record['flows'], openIdConnectUrl: record['openIdConnectUrl'],
   });
+}
+
+function flowsAsking(flows: Record<string, unknown>, asked: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(flows).map(([name, flow]) => {
+    if (!isObject(flow) || !isObject(flow['scopes'])) return [name, flow];
+    const all = flow['scopes'];
+    return [name, { ...flow, scopes: Object.fromEntries(asked.filter((scope) => Object.hasOwn(all, scope)).map((scope) => [scope, all[scope]])) }];
+  }));
 }
 
 function str(value: unknown): string | undefined {

@@ -24,7 +24,7 @@ const anyObject = z.looseObject({});
 
 export function registerGetEndpoint(server: McpServer, parts: GetEndpointParts): void {
   server.registerTool('get_endpoint', {
-    description: `One operation with what a call needs: its title, ready URL template, required parameters, servers and resolved security, then every parameter, each distinct request body once with its media types, the responses and the component schemas they reference. Answers stay within ${MAX_ENDPOINT_BYTES / 1024} KB: for a large operation, examples, long descriptions, error responses' schemas, OAuth flows' lists of all scopes and deeply nested schemas are cut (\`truncated\` says what, and where get_openapi has the rest). An operationId that several services of the version use needs \`service\`; without it the answer is an error listing the candidates.`,
+    description: `One operation with what a call needs: its title, ready URL template, required parameters, servers and resolved security, then every parameter, each distinct request body once with its media types, the responses and the component schemas they reference. Answers stay within ${MAX_ENDPOINT_BYTES / 1024} KB: for a large operation, examples, long descriptions, error responses' schemas and deeply nested schemas are cut (\`truncated\` says what, and where get_openapi has the rest). An operationId that several services of the version use needs \`service\`; without it the answer is an error listing the candidates.`,
     inputSchema: {
       version: parts.versionArg,
       operation: toolString().describe('The operationId, or the operation record id (`op_...`).'),

@@ -176,6 +176,22 @@ describe('authentication and authorization', () => {
   }
 
   /**
+   * An unknown address told to a credential that could list what exists (the version of a
+   * project it reads; any project or version id to one that reaches every project): Forbidden,
+   * with one `details` entry naming the unknown part.
+   */
+  function expectNamedUnknown(results: Array<[Target, Response]>, label: string, field: string): void {
+    expect(results).to.not.be.empty;
+    for (const [target, res] of results) {
+      const what = describeRes(target, res, label);
+      expectError(res, 403, 'Forbidden');
+      expect(res.body.details, what).to.have.length(1);
+      expect(res.body.details[0].field, what).to.equal(field);
+      expect(res.headers, what).to.not.have.property('www-authenticate');
+    }
+  }
+
+  /**
    * A read-only credential writing where it can read: 403 with its own `error` text, and otherwise
    * the answer an out-of-reach project gets (same status and headers).
    */
@@ -473,22 +489,29 @@ describe('authentication and authorization', () => {
       expectForbidden(await callAll(all, { headers: bearer(tokenFor([B.project.id])) }), 'issued for B');
     });
 
-    describe('an address that does not exist answers exactly as one out of reach', () => {
-      // Each: the change to A's address, and the address forms it shows up in.
-      const unknowns: Array<[string, (address: Address) => Partial<Address>, readonly Form[]]> = [
-        ['unknown version id (well-formed)', () => ({ versionId: newId('ver_') }), ['version id']],
-        ['unknown project id', () => ({ projectId: newId('proj_') }), ['project id']],
-        ['unknown project slug', () => ({ projectSlug: 'no-such-project' }), ['project slug']],
-        ['a project slug of the project id form', () => ({ projectSlug: newId('proj_') }), ['project slug']],
-        ['unknown version slug', () => ({ versionSlug: 'no-such-version' }), ['project id', 'project slug']],
-        ['the other version type with the same slug', (address) => ({ versionType: address.versionType === 'branch' ? 'environment' : 'branch' }), ['project id', 'project slug']],
+    describe('an address that does not exist answers as one out of reach, unless the credential could list it', () => {
+      // Each: the change to A's address, the address forms it shows up in, and the part named to
+      // a credential of every project and to A's keys (null: the plain Forbidden).
+      const unknowns: Array<[string, (address: Address) => Partial<Address>, readonly Form[], string, string | null]> = [
+        ['unknown version id (well-formed)', () => ({ versionId: newId('ver_') }), ['version id'], 'versionId', null],
+        ['unknown project id', () => ({ projectId: newId('proj_') }), ['project id'], 'projectRef', null],
+        ['unknown project slug', () => ({ projectSlug: 'no-such-project' }), ['project slug'], 'projectRef', null],
+        ['a project slug of the project id form', () => ({ projectSlug: newId('proj_') }), ['project slug'], 'projectRef', null],
+        ['unknown version slug', () => ({ versionSlug: 'no-such-version' }), ['project id', 'project slug'], 'versionSlug', 'versionSlug'],
+        ['the other version type with the same slug', (address) => ({ versionType: address.versionType === 'branch' ? 'environment' : 'branch' }), ['project id', 'project slug'], 'versionSlug', 'versionSlug'],
       ];
-      for (const [name, change, forms] of unknowns) {
-        it(`${name}: the same 403 for a token of every project and for the project's keys`, async () => {
+      for (const [name, change, forms, toEveryProject, toKeys] of unknowns) {
+        it(`${name}: named to a token of every project; ${toKeys ? 'named' : 'the plain 403'} to the project's keys`, async () => {
           const address = { ...addressOf(A), ...change(addressOf(A)) };
           const changed = targets(address).filter((target) => forms.includes(target.form));
-          await Promise.all([bearer(tokenFor('all')), bearer(A.key), bearer(A.readOnlyKey)].map(async (headers) =>
-            expectForbidden(await callAll(changed, { headers }), name)));
+          expectNamedUnknown(await callAll(changed, { headers: bearer(tokenFor('all')) }), name, toEveryProject);
+          await Promise.all([bearer(A.key), bearer(A.readOnlyKey)].map(async (headers) => {
+            const results = await callAll(changed, { headers });
+            if (toKeys) expectNamedUnknown(results, name, toKeys);
+            else expectForbidden(results, name);
+          }));
+          // Another project's key learns nothing, whether the address exists or not.
+          expectForbidden(await callAll(changed, { headers: bearer(B.key) }), `${name}, B's key`);
         });
       }
     });
@@ -505,7 +528,12 @@ describe('authentication and authorization', () => {
         const changed = targets({ ...addressOf(A), ...change(value) }, (route) => route.family.name === 'P' && route.action.name === 'list');
         return callAll(changed.filter((target) => forms.includes(target.form)), { headers: bearer(tokenFor('all')) });
       })));
-      expectForbidden(all.flat(), 'odd reference');
+      // Told to a token of every project as what they are: a project or version that does not exist.
+      expect(all.flat()).to.not.be.empty;
+      for (const [target, res] of all.flat()) {
+        expect(res.status, describeRes(target, res, 'odd reference')).to.equal(403);
+        expectError(res, 403, 'Forbidden');
+      }
     });
 
     it('a resolved (and cached) address does not carry its authorization over to the next credential', async () => {
@@ -645,8 +673,8 @@ describe('authentication and authorization', () => {
       const familyP = targets(later, (route) => route.family.name === 'P' && isRead(route));
       for (const headers of [bearer(tenant.key), bearer(tokenFor('all'))]) {
         // Twice, so that a cache of misses, if there were one, would hold the miss.
-        expectForbidden(await callAll(familyP, { headers }), 'before');
-        expectForbidden(await callAll(familyP, { headers }), 'before, again');
+        expectNamedUnknown(await callAll(familyP, { headers }), 'before', 'versionSlug');
+        expectNamedUnknown(await callAll(familyP, { headers }), 'before, again', 'versionSlug');
       }
       await service.runtime.tenancy.versions.create(tenant.project.id, 'branch', 'created-later');
       const reads = targets(later, (route) => route.family.name === 'P' && route.action.name === 'list');

@@ -71,6 +71,41 @@ describe('The service process (npm start)', function () {
     });
   });
 
+  describe('shutdown during a slow export', () => {
+    let service: TestService;
+    before(async () => { service = await startService({ RECORD_MAX_KEYS: '1000000' }); });
+    after(() => service.close());
+
+    it('answers the export still in flight when its time is up 503 with Retry-After, not an empty reply', async () => {
+      const tenant = await givenTenant(service);
+      const imported = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=github`).set(bearer(tenant.key)).type('json')
+        .send(await fs.readFile(path.join(repoRoot, 'node_modules/@octokit/openapi/generated/api.github.com.json'), 'utf8'));
+      expect(imported.status, JSON.stringify(imported.body).slice(0, 300)).to.equal(201);
+      // Requests get three quarters of it: 300 ms, far less than GitHub's export takes.
+      const running = await spawnService({ MONGODB_URI: testDatabase().uri, JWT_SECRET, SHUTDOWN_TIMEOUT_MS: '400' });
+      const { port } = new URL(running.url);
+      const response = new Promise<{ status: number | undefined; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
+        const req = http.get({ port, path: `${tenant.prefixes.V}/services/github/openapi`, headers: bearer(tenant.key) }, (res) => {
+          let text = '';
+          res.on('data', (chunk) => { text += chunk; });
+          res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }));
+        });
+        req.on('error', reject);
+      });
+      // Once the export is under way (it reads for seconds), the signal.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      running.child.kill('SIGTERM');
+      const { status, headers, text } = await response;
+      if (status === 200) expect(JSON.parse(text)).to.have.property('openapi');
+      else {
+        expect(status, text).to.equal(503);
+        expect(headers['retry-after']).to.match(/^\d+$/);
+        expect(JSON.parse(text)).to.deep.equal({ error: 'Service Unavailable' });
+      }
+      expect(await running.exited).to.equal(0);
+    });
+  });
+
   describe('first run on the embedded database, and a restart', () => {
     let dataDir: string;
     before(async () => { dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'catalog-first-run-')); });

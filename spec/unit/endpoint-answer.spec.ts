@@ -62,7 +62,7 @@ describe('get_endpoint answer', () => {
     const truncated = answer['truncated'] as { cut: string[]; rest: string };
     expect(truncated.cut).to.include.members(['examples', 'descriptions after their first sentence']);
     expect(truncated.cut.some((note) => note.startsWith('schemas nested deeper than'))).to.equal(true);
-    expect(truncated.rest).to.equal('The whole operation is in the service\'s OpenAPI document: get_openapi {version, service: "notes"}, at paths["/notes"].post.');
+    expect(truncated.rest).to.equal('The whole operation is in the service\'s OpenAPI document: get_openapi {version, service: "notes", path: "/notes"}, at paths["/notes"].post.');
   });
 
   it('cuts only as far as needed: a bound that the answer without examples meets keeps the descriptions whole', () => {
@@ -70,16 +70,6 @@ describe('get_endpoint answer', () => {
     const answer = endpointAnswer(withExamples, 2048);
     expect((answer['requests'] as { schema: unknown }[])[0]!.schema).to.deep.equal({ type: 'object', description: 'A note. It has text.' });
     expect((answer['truncated'] as { cut: string[] }).cut).to.deep.equal(['examples']);
-  });
-
-  it('leaves out an OAuth flow\'s list of every scope when it does not fit, keeping the scopes the operation asks for', () => {
-    const scopes = Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`scope:${i}`, `Lets the app do thing number ${i} on your behalf.`]));
-    const scheme = { id: 'sec_sch_1', name: 'oauth', type: 'oauth2', flows: { authorizationCode: { authorizationUrl: 'https://auth.example/authorize', tokenUrl: 'https://auth.example/token', scopes } } };
-    const endpoint = { ...parts().endpoint, security: [[{ scheme, scopes: ['scope:7'] }]] };
-    const answer = endpointAnswer(parts({ endpoint }), 16 * 1024);
-    expect(Buffer.byteLength(JSON.stringify(answer))).to.be.at.most(16 * 1024);
-    expect(answer['security']).to.deep.equal([[{ scheme: { ...scheme, flows: { authorizationCode: { authorizationUrl: 'https://auth.example/authorize', tokenUrl: 'https://auth.example/token' } } }, scopes: ['scope:7'] }]]);
-    expect((answer['truncated'] as { cut: string[] }).cut.some((note) => note.startsWith('the OAuth flows\' lists of all scopes'))).to.equal(true);
   });
 
   it('names a component it cannot include by its $ref and lists it as cut', () => {

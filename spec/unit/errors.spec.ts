@@ -8,7 +8,7 @@ import { MongoDriverError, MongoNetworkError, MongoNetworkTimeoutError, MongoSer
 import { repoRoot } from '../../server/config.ts';
 import {
   ApiError, Conflict, ERROR_CLASSES, Forbidden, HeadersTooLarge, ImportsBusy, InternalError, InvalidRequest, MethodNotAllowed, PayloadTooLarge,
-  ReadOnlyCredential, RecordNotFound, RouteNotFound, ServiceUnavailable, TooManyRequests, Unauthorized, UnsupportedMediaType, toApiError,
+  ReadOnlyCredential, RecordNotFound, RouteNotFound, UnknownAddress, ServiceUnavailable, TooManyRequests, Unauthorized, UnsupportedMediaType, toApiError,
 } from '../../server/errors.ts';
 import { renderError } from '../../server/http/errors.ts';
 import { requestLog } from '../../server/http/request-log.ts';
@@ -16,7 +16,7 @@ import { requestLog } from '../../server/http/request-log.ts';
 /** One instance of every error class, as the service raises them. */
 const EXAMPLES: ApiError[] = [
   InvalidRequest.field('/path', 'must match pattern "^/"'), new PayloadTooLarge(), new UnsupportedMediaType(), new Unauthorized(),
-  new Forbidden(), new ReadOnlyCredential(), new RecordNotFound('Path not found'), new RouteNotFound(), new MethodNotAllowed(['GET']), new Conflict(),
+  new Forbidden(), new ReadOnlyCredential(), UnknownAddress.version('versionSlug', 'branch', 'mian', 'demo', 'http'), new RecordNotFound('Path not found'), new RouteNotFound(), new MethodNotAllowed(['GET']), new Conflict(),
   new HeadersTooLarge(), new TooManyRequests(30), new ServiceUnavailable(), ImportsBusy.queueFull(), new InternalError(),
 ];
 

@@ -616,7 +616,7 @@ export interface SchemeUse {
      */
     parameterName?: string;
     /**
-     * For `oauth2`: the OAuth 2.0 flows.
+     * For `oauth2`: the OAuth 2.0 flows, each with its URLs and, of its `scopes`, only those this requirement asks for (with their descriptions); the security scheme record has them all.
      */
     flows?: {
       [k: string]: unknown;

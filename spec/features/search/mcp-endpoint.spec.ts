@@ -81,7 +81,7 @@ describe('MCP: what an agent is told and get_endpoint\'s answers', function () {
     expect(body.schema.properties.topic.type).to.equal('string');
     expect(answer['responses'].map((response: { statusCode: unknown }) => response.statusCode)).to.deep.equal([201, 300, 404]);
     expect(answer['truncated'].cut).to.be.an('array').that.is.not.empty;
-    expect(answer['truncated'].rest).to.equal('The whole operation is in the service\'s OpenAPI document: get_openapi {version, service: "zoom"}, at paths["/users/{userId}/meetings"].post.');
+    expect(answer['truncated'].rest).to.equal('The whole operation is in the service\'s OpenAPI document: get_openapi {version, service: "zoom", path: "/users/{userId}/meetings"}, at paths["/users/{userId}/meetings"].post.');
     // No bookkeeping: no record ids but the operation's, no versionId, updatedAt or kvStorage.
     const text = JSON.stringify(answer);
     for (const internal of ['"versionId"', '"updatedAt"', '"kvStorage"', '"req_', '"res_', '"param_']) expect(text, internal).to.not.include(internal);

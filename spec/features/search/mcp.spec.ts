@@ -124,7 +124,8 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
         ['list_services', { version: 'a/b' }, invalid('version', 'must be a version id or project/type/slug')],
         ['list_services', { version: `${tenant.project.slug}/trunk/main` }, /^Invalid request: \[\{"field":"version","message":/],
         ['list_services', { version: other.version.id }, 'Forbidden'],
-        ['list_services', { version: `${tenant.project.slug}/branch/no-such-branch` }, 'Forbidden'],
+        // In a project the credential reads, the unknown version is named (over HTTP too).
+        ['list_services', { version: `${tenant.project.slug}/branch/no-such-branch` }, /^Forbidden: \[\{"field":"version","message":"the branch \\"no-such-branch\\" is not in project /],
         ['search_endpoints', { version: tenant.version.id, query: ' ' }, invalid('query', 'must have at least one word')],
         ['search_endpoints', { version: theirs, query: 'invoice' }, 'Forbidden'],
         ['search_endpoints', { version: 'ver_nope', query: 'invoice' }, /^Invalid request: \[\{"field":"version","message":/],
@@ -199,11 +200,12 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
     }
   });
 
-  it('answers an unknown version as one of another project, by id or address, on every tool', async () => {
+  it('answers an unknown version as one of another project, by id or address, on every tool, naming only one missing from its own project', async () => {
     const client = await connect(tokenFor([tenant.project.id], { readOnly: true }));
     const theirs = [other.version.id, `${other.project.slug}/${other.version.type}/${other.version.slug}`];
     // Well-formed, so they pass the address check and are looked up.
-    const unknown = ['ver_01ARZ3NDEKTSV4RRFFQ69G5FAV', `${tenant.project.slug}/environment/nowhere`, `no-such-project/${tenant.version.type}/${tenant.version.slug}`];
+    const unknown = ['ver_01ARZ3NDEKTSV4RRFFQ69G5FAV', `no-such-project/${tenant.version.type}/${tenant.version.slug}`];
+    const mine = `${tenant.project.slug}/environment/nowhere`;
     const argsOf: Record<string, (version: string) => Record<string, unknown>> = {
       list_services: (version) => ({ version }),
       search_endpoints: (version) => ({ version, query: 'invoice' }),
@@ -217,6 +219,9 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
         const result = await call(client, name, args(version));
         expect(result, `${name} ${version}`).to.deep.equal({ isError: true, content: [{ type: 'text', text: 'Forbidden' }] });
       }
+      const told = await call(client, name, args(mine));
+      const message = `the environment "nowhere" is not in project "${tenant.project.slug}"; the project's versions are listed by list_versions {project: "${tenant.project.slug}"}`;
+      expect(told, name).to.deep.equal({ isError: true, content: [{ type: 'text', text: `Forbidden: ${JSON.stringify([{ field: name === 'compare_versions' ? 'against' : 'version', message }])}` }] });
     }
     for (const project of [other.project.id, other.project.slug, 'no-such-project', 'proj_01ARZ3NDEKTSV4RRFFQ69G5FAV']) {
       expect(await call(client, 'list_versions', { project }), project).to.deep.equal({ isError: true, content: [{ type: 'text', text: 'Forbidden' }] });
