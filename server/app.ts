@@ -15,6 +15,7 @@ import { requestLog } from './http/request-log.ts';
 import { serviceDocument } from './openapi/inventory.ts';
 import { selfDescriptionRouter } from './openapi/service-routes.ts';
 import { documentBodyReader } from './http/document-body.ts';
+import { descriptionDepth } from './descriptions/expansion.ts';
 import { catalogRouter } from './pipeline/router.ts';
 import { Metrics } from './http/prometheus.ts';
 import type { Runtime } from './boot.ts';
@@ -76,7 +77,7 @@ export function createApp(parts: AppParts, roomsOf: (parts: RoomParts) => Room[]
     authenticate: limitedAuthenticate,
     versions,
     readBody,
-    readDocument: documentBodyReader(config.importBodyLimit),
+    readDocument: documentBodyReader(config.importBodyLimit, descriptionDepth(config.recordLimits)),
     dbTimeoutMs: config.dbTimeoutMs,
   }));
   app.use(routeNotFound);

@@ -79,7 +79,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
         errors: [409, 413, 415],
       },
       async run({ version, body, query: { service, dryRun, failOn } }: VersionContext<ImportQuery>) {
-        const document = await prepareDocument(body);
+        const document = await prepareDocument(body, limits);
         // What clients of the service would see change: reported by a dry run, a gate with failOn.
         const review = dryRun || failOn ? reviewImport({ failOnBreaking: failOn === 'breaking' }) : undefined;
         const report = await importDocument(
