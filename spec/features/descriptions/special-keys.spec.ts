@@ -4,6 +4,7 @@
 // 39: `__proto__` vanished silently, leaving a dangling `$ref`). The documents are written as
 // text: in an object literal, `__proto__` would set the prototype instead of making a key.
 import { expect } from 'chai';
+import { parse as parseYaml } from 'yaml';
 import { bearer, serviceForSuite, type TestService, type Tenant } from '../../support/service.ts';
 
 const DOCUMENT = `{
@@ -60,6 +61,12 @@ describe('descriptions: keys JavaScript treats specially are data', function () 
     const expected = JSON.parse(DOCUMENT.replace('{ "$ref": "#/components/examples/__proto__" }', '{ "value": { "__proto__": 1, "prototype": 2 } }'));
     const document = await exported('special');
     expect(document, JSON.stringify(document)).to.deep.equal(expected);
+    const yaml = await service.request.get(`${tenant.prefixes.V}/services/special/openapi`).set(bearer(tenant.key)).set('Accept', 'application/yaml').buffer(true).parse((res, done) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => { text += chunk; });
+      res.on('end', () => done(null, text));
+    });
+    expect(parseYaml(yaml.body as string)).to.deep.equal(expected);
     const integrity = await service.request.get(`${tenant.prefixes.V}/integrity`).set(bearer(tenant.key));
     expect(JSON.stringify(integrity.body)).to.not.include('__proto__');
     const again = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=special`).set(bearer(tenant.key))
