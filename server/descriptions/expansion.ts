@@ -6,6 +6,7 @@
 // shared by references is copied once and its cost is counted as often as the tree repeats it.
 import { DESCRIPTION_BOUNDS, InvalidRequest } from '../errors.ts';
 import { pointer } from '../json/pointer.ts';
+import { setMember } from '../json/values.ts';
 import type { RecordLimits } from '../store/record-cost.ts';
 
 /** What one description may cost, as sent and once its references are resolved. */
@@ -51,62 +52,79 @@ export function descriptionBounds(limits: Pick<RecordLimits, 'maxDepth' | 'maxKe
   return { maxDepth: descriptionDepth(limits), maxMembers };
 }
 
-/** Where a walk is: the key it took from its parent, for the pointer of a refusal. */
-interface Step {
-  parent: Step | undefined;
-  key: string;
+/** An object being walked: its keys (none for an array), how far along, and its key in its parent. */
+interface Visit {
+  value: object;
+  keys: string[] | undefined;
+  size: number;
+  next: number;
+  /** Its key in its parent: a name, or an index in an array. */
+  key: string | number;
 }
-
-const pointerOf = (step: Step | undefined): string => {
-  const keys: string[] = [];
-  for (let at = step; at; at = at.parent) keys.push(at.key);
-  return keys.length > 0 ? pointer(...keys.reverse()) : '/';
-};
-
-const tooDeep = (step: Step | undefined, maxDepth: number) => InvalidRequest.field(pointerOf(step), DESCRIPTION_BOUNDS.depth(maxDepth));
 
 const isComposite = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
-function membersOf(value: object): [string, unknown][] {
-  return Array.isArray(value) ? value.map((item, index) => [String(index), item]) : Object.entries(value);
+function visit(value: object, key: string | number): Visit {
+  const keys = Array.isArray(value) ? undefined : Object.keys(value);
+  return { value, keys, size: keys ? keys.length : (value as unknown[]).length, next: 0, key };
 }
+
+/** The key of the next member of `at`, moving past it (not in a tuple: this runs once per member of the largest descriptions). */
+function nextKey(at: Visit): string | number {
+  return at.keys ? at.keys[at.next++]! : at.next++;
+}
+
+function memberAt(at: Visit, key: string | number): unknown {
+  return (at.value as Record<string | number, unknown>)[key];
+}
+
+/** The pointer of the path walked, the stack's keys below its root, and `last` below them. */
+function pointerOf(stack: readonly Visit[], last?: string | number): string {
+  const keys = stack.slice(1).map((at) => at.key);
+  if (last !== undefined) keys.push(last);
+  return keys.length > 0 ? pointer(...keys) : '/';
+}
+
+const tooDeep = (where: string, maxDepth: number) => InvalidRequest.field(where, DESCRIPTION_BOUNDS.depth(maxDepth));
 
 /**
  * The members of the description as parsed; refused (400, naming where) as soon as it nests
- * deeper than `maxDepth`. An object met twice (a YAML alias) is counted once: resolving it is
- * the second walk's business.
+ * deeper than `maxDepth`. An object met twice (a YAML alias, bounded by the parser's alias count)
+ * is counted each time; a YAML alias inside itself nests without end, and is refused so.
  */
 export function measureSent(value: unknown, maxDepth: number): number {
   if (!isComposite(value)) return 0;
-  const seen = new Set<object>([value]);
-  const pending: { value: object; depth: number; step: Step | undefined }[] = [{ value, depth: 1, step: undefined }];
-  let members = 0;
-  for (let next = pending.pop(); next; next = pending.pop()) {
-    if (next.depth > maxDepth) throw tooDeep(next.step, maxDepth);
-    for (const [key, item] of membersOf(next.value)) {
-      members++;
-      if (!isComposite(item) || seen.has(item)) continue;
-      seen.add(item);
-      pending.push({ value: item, depth: next.depth + 1, step: { parent: next.step, key } });
+  const stack: Visit[] = [visit(value, '')];
+  let members = stack[0]!.size;
+  while (stack.length > 0) {
+    const at = stack[stack.length - 1]!;
+    if (at.next >= at.size) {
+      stack.pop();
+      continue;
     }
+    const key = nextKey(at);
+    const item = memberAt(at, key);
+    if (!isComposite(item)) continue;
+    if (stack.length >= maxDepth) throw tooDeep(pointerOf(stack, key), maxDepth);
+    const inner = visit(item, key);
+    members += inner.size;
+    stack.push(inner);
   }
   return members;
 }
 
-/** One object of the graph, copied, with what its tree costs. */
+/** What the tree under one object of the graph costs, and its copy. */
 interface Copied {
   copy: object;
   members: number;
   depth: number;
 }
 
-/** An object being copied: its members, how far along, and what its tree costs so far. */
-interface Frame extends Copied {
-  source: object;
-  entries: [string, unknown][];
-  next: number;
-  step: Step | undefined;
-}
+/** An object being copied. */
+interface Frame extends Visit, Copied {}
+
+/** Marks an object being copied (on the stack): met again below itself, it is a cycle. */
+const OPEN = Symbol('open');
 
 /**
  * A copy of the dereferenced graph `root` with keys renamed by `keyOf`: an object shared by
@@ -117,46 +135,45 @@ interface Frame extends Copied {
  */
 export function boundedCopy(root: unknown, keyOf: (key: string, value: unknown) => string, bounds: DescriptionBounds): { value: unknown; members: number; depth: number } {
   if (!isComposite(root)) return { value: root, members: 0, depth: 0 };
-  const copied = new Map<object, Copied>();
-  const open = new Set<object>();
+  const copied = new Map<object, Copied | typeof OPEN>();
   const stack: Frame[] = [];
-  const enter = (source: object, step: Step | undefined): void => {
-    if (stack.length >= bounds.maxDepth) throw tooDeep(step, bounds.maxDepth);
-    const entries = membersOf(source);
-    open.add(source);
-    stack.push({ source, copy: Array.isArray(source) ? [] : {}, entries, next: 0, members: entries.length, depth: 1, step });
+  const enter = (source: object, key: string | number): void => {
+    if (stack.length >= bounds.maxDepth) throw tooDeep(pointerOf(stack, key), bounds.maxDepth);
+    copied.set(source, OPEN);
+    const frame = visit(source, key) as Frame;
+    frame.copy = frame.keys ? {} : [];
+    frame.members = frame.size;
+    frame.depth = 1;
+    stack.push(frame);
   };
   // Adds a member's copy to the object being copied, and its tree's cost to that object's.
-  const take = (frame: Frame, key: string, value: unknown, cost: Copied | undefined): void => {
-    if (Array.isArray(frame.copy)) frame.copy.push(value);
-    else Object.defineProperty(frame.copy, keyOf(key, value), { value, enumerable: true, writable: true, configurable: true });
+  const take = (frame: Frame, key: string | number, value: unknown, cost: Copied | undefined): void => {
+    if (typeof key === 'string') setMember(frame.copy, keyOf(key, value), value);
+    else (frame.copy as unknown[]).push(value);
     if (!cost) return;
-    if (stack.length + cost.depth > bounds.maxDepth) throw tooDeep({ parent: frame.step, key }, bounds.maxDepth);
+    if (stack.length + cost.depth > bounds.maxDepth) throw tooDeep(pointerOf(stack, key), bounds.maxDepth);
     frame.members += cost.members;
     frame.depth = Math.max(frame.depth, cost.depth + 1);
-    if (frame.members > bounds.maxMembers) {
-      throw InvalidRequest.field(pointerOf(frame.step), DESCRIPTION_BOUNDS.members(bounds.maxMembers));
-    }
+    if (frame.members > bounds.maxMembers) throw InvalidRequest.field(pointerOf(stack), DESCRIPTION_BOUNDS.members(bounds.maxMembers));
   };
-  let result: Copied | undefined;
-  enter(root, undefined);
-  while (stack.length > 0) {
+  enter(root, '');
+  for (;;) {
     const frame = stack[stack.length - 1]!;
-    if (frame.next < frame.entries.length) {
-      const [key, item] = frame.entries[frame.next++]!;
+    if (frame.next < frame.size) {
+      const key = nextKey(frame);
+      const item = memberAt(frame, key);
+      const known = isComposite(item) ? copied.get(item) : undefined;
       if (!isComposite(item)) take(frame, key, item, undefined);
-      else if (copied.has(item)) take(frame, key, copied.get(item)!.copy, copied.get(item));
-      else if (open.has(item)) throw InvalidRequest.field(pointerOf({ parent: frame.step, key }), DESCRIPTION_BOUNDS.circular);
-      else enter(item, { parent: frame.step, key });
+      else if (known === OPEN) throw InvalidRequest.field(pointerOf(stack, key), DESCRIPTION_BOUNDS.circular);
+      else if (known) take(frame, key, known.copy, known);
+      else enter(item, key);
       continue;
     }
     stack.pop();
-    open.delete(frame.source);
     const done: Copied = { copy: frame.copy, members: frame.members, depth: frame.depth };
-    copied.set(frame.source, done);
+    copied.set(frame.value, done);
     const parent = stack[stack.length - 1];
-    if (parent) take(parent, frame.step!.key, done.copy, done);
-    else result = done;
+    if (!parent) return { value: done.copy, members: done.members, depth: done.depth };
+    take(parent, frame.key, done.copy, done);
   }
-  return { value: result!.copy, members: result!.members, depth: result!.depth };
 }
