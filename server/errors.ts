@@ -61,6 +61,9 @@ export const DESCRIPTION_BOUNDS = {
   circular: 'holds a circular reference outside components.schemas',
 } as const;
 
+/** A key named `__proto__` that the upgrade of a Swagger 2.0 or OpenAPI 3.0 description would lose (the upgrader assigns it). */
+export const LOST_BY_UPGRADE = 'is a key named __proto__, which the upgrade to OpenAPI 3.1 would lose: import the description as OpenAPI 3.1, or rename the key';
+
 export class PayloadTooLarge extends ApiError {
   static readonly documented: DocumentedOutcome = { name: 'PayloadTooLarge', example: () => new PayloadTooLarge(),
     description: 'The body is larger than the configured limit (`BODY_LIMIT`).' };

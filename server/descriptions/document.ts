@@ -4,7 +4,7 @@
 // keep: schemas (→ Resources) and headers (→ Headers) stay `#/components/...` references. The
 // validation runs on a thread of its own meanwhile (validation.ts); its findings come first.
 import { dereference, upgrade } from '@scalar/openapi-parser';
-import { InvalidRequest } from '../errors.ts';
+import { InvalidRequest, LOST_BY_UPGRADE } from '../errors.ts';
 import { pointer } from '../json/pointer.ts';
 import { isObject, type JsonObject } from '../json/values.ts';
 import { RECORD_DEFAULTS } from '../config.ts';
@@ -24,7 +24,8 @@ const HIDDEN = '$catalogKeptRef';
 export async function prepareDocument(input: unknown, limits: Pick<RecordLimits, 'maxDepth' | 'maxKeys'> = RECORD_DEFAULTS): Promise<JsonObject> {
   if (!isObject(input)) throw InvalidRequest.field('/', 'must be an OpenAPI document (a JSON or YAML object)');
   // Before anything recursive (the validator, the upgrade) reads it.
-  const bounds = descriptionBounds(limits, measureSent(input, descriptionDepth(limits)));
+  const protoKeys: string[] = [];
+  const bounds = descriptionBounds(limits, measureSent(input, descriptionDepth(limits), protoKeys));
   // Judged as it is now, before the upgrade rewrites it. Awaited below; handled at once, so that
   // a validator failing while the upgrade runs is not an unhandled rejection meanwhile.
   const judged = validateAside(input);
@@ -35,7 +36,7 @@ export async function prepareDocument(input: unknown, limits: Pick<RecordLimits,
   const badVersion = isObject(info) && info['version'] !== undefined && typeof info['version'] !== 'string';
   let prepared: JsonObject;
   try {
-    prepared = await upgradedAndDereferenced(input, bounds);
+    prepared = await upgradedAndDereferenced(input, bounds, protoKeys);
   } catch (error) {
     // An invalid document may fail anywhere in the upgrade: the validator's findings say why.
     refuseInvalid(await judged, badVersion);
@@ -50,9 +51,16 @@ function refuseInvalid({ valid, errors }: Findings, badVersion: boolean): void {
   if (badVersion) throw InvalidRequest.field('/info/version', 'must be string');
 }
 
-async function upgradedAndDereferenced(input: JsonObject, bounds: DescriptionBounds): Promise<JsonObject> {
+async function upgradedAndDereferenced(input: JsonObject, bounds: DescriptionBounds, protoKeys: readonly string[]): Promise<JsonObject> {
   const { specification } = upgrade(input as never);
-  const hidden = boundedCopy(specification, (key, value) => (key === '$ref' && isKeptRef(value) ? HIDDEN : key), bounds).value;
+  let protoKeysKept = 0;
+  const hidden = boundedCopy(specification, (key, value) => {
+    if (key === '__proto__') protoKeysKept++;
+    return key === '$ref' && isKeptRef(value) ? HIDDEN : key;
+  }, bounds).value;
+  // The upgrader assigns some keys where it moves them (Swagger 2.0's securityDefinitions), and
+  // an assigned `__proto__` is lost: refused, naming them, rather than dropped without a word.
+  if (protoKeysKept < protoKeys.length) throw new InvalidRequest(protoKeys.map((field) => ({ field, message: LOST_BY_UPGRADE })));
   const result = await dereference(hidden as never);
   if (result.errors && result.errors.length > 0) {
     throw new InvalidRequest(result.errors.map((error) => ({ field: fieldOf(error.path), message: error.message })));

@@ -91,8 +91,9 @@ const tooDeep = (where: string, maxDepth: number) => InvalidRequest.field(where,
  * The members of the description as parsed; refused (400, naming where) as soon as it nests
  * deeper than `maxDepth`. An object met twice (a YAML alias, bounded by the parser's alias count)
  * is counted each time; a YAML alias inside itself nests without end, and is refused so.
+ * `protoKeys`, if given, gets the pointer of each key named `__proto__`.
  */
-export function measureSent(value: unknown, maxDepth: number): number {
+export function measureSent(value: unknown, maxDepth: number, protoKeys?: string[]): number {
   if (!isComposite(value)) return 0;
   const stack: Visit[] = [visit(value, '')];
   let members = stack[0]!.size;
@@ -103,6 +104,7 @@ export function measureSent(value: unknown, maxDepth: number): number {
       continue;
     }
     const key = nextKey(at);
+    if (key === '__proto__') protoKeys?.push(pointerOf(stack, key));
     const item = memberAt(at, key);
     if (!isComposite(item)) continue;
     if (stack.length >= maxDepth) throw tooDeep(pointerOf(stack, key), maxDepth);

@@ -75,6 +75,14 @@ describe('descriptions: keys JavaScript treats specially are data', function () 
     expect(again.body.records.resources).to.deep.include({ unchanged: 2, created: 0 });
   });
 
+  it('refuses a Swagger 2.0 description whose __proto__ key the upgrade would lose, naming its keys so named', async () => {
+    const swagger = '{"swagger": "2.0", "info": {"title": "Old", "version": "1"}, "paths": {}, "securityDefinitions": {"__proto__": {"type": "apiKey", "in": "header", "name": "k"}}}';
+    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=old&dryRun=true`).set(bearer(tenant.key))
+      .set('Content-Type', 'application/json').send(swagger);
+    expect(res.status, JSON.stringify(res.body)).to.equal(400);
+    expect(res.body.details).to.deep.equal([{ field: '/securityDefinitions/__proto__', message: 'is a key named __proto__, which the upgrade to OpenAPI 3.1 would lose: import the description as OpenAPI 3.1, or rename the key' }]);
+  });
+
   it('exports a __proto__ key of a record\'s kvStorage written over the record interface', async () => {
     const res = await service.request.post(`${tenant.prefixes.V}/services`).set(bearer(tenant.key)).set('Content-Type', 'application/json')
       .send('{"slug": "kv", "name": "KV", "organizationId": "org", "kvStorage": {"__proto__": {"k": 1}, "x-a": {"__proto__": 2}}}');
