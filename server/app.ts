@@ -15,6 +15,7 @@ import { requestLog } from './http/request-log.ts';
 import { serviceDocument } from './openapi/inventory.ts';
 import { selfDescriptionRouter } from './openapi/service-routes.ts';
 import { documentBodyReader } from './http/document-body.ts';
+import { descriptionDepth } from './descriptions/expansion.ts';
 import { catalogRouter } from './pipeline/router.ts';
 import { Metrics } from './http/prometheus.ts';
 import type { Runtime } from './boot.ts';
@@ -82,7 +83,7 @@ export function createApp(parts: AppParts, roomsOf: (parts: RoomParts) => Room[]
     authenticate: limitedAuthenticate,
     versions,
     readBody,
-    readDocument: documentBodyReader(config.importBodyLimit, { maxFiles: config.archiveMaxFiles }),
+    readDocument: documentBodyReader(config.importBodyLimit, descriptionDepth(config.recordLimits), { maxFiles: config.archiveMaxFiles }),
     dbTimeoutMs: config.dbTimeoutMs,
   }));
   app.use(routeNotFound);

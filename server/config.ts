@@ -71,6 +71,8 @@ const LOG_FORMATS: readonly LogFormat[] = ['json', 'pretty', 'auto'];
 const SWITCH = ['on', 'off'] as const;
 const ENGINES: readonly EmbeddedEngine[] = ['auto', 'mongodb', 'ferretdb'];
 const MIN_JWT_SECRET_BYTES = 32;
+/** RECORD_MAX_KEYS and RECORD_MAX_DEPTH unset (the reasons are where they are read); also the tools' bounds on the descriptions they prepare. */
+export const RECORD_DEFAULTS = Object.freeze({ maxKeys: 50_000, maxDepth: 64 });
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -115,8 +117,8 @@ export function loadConfig(env: Env = process.env): Config {
       // descriptions (an Azure example of 21,821 keys, a Unicourt response of 21,122) fit twice
       // (`npm run regression:limits`; 10,000 refused three valid descriptions). Large
       // fields are stored as one string (docs/storage-encoding.md), so keys cost no write time.
-      maxKeys: integer(env, 'RECORD_MAX_KEYS', 50_000, 1, 1_000_000),
-      maxDepth: integer(env, 'RECORD_MAX_DEPTH', 64, 2, 256),
+      maxKeys: integer(env, 'RECORD_MAX_KEYS', RECORD_DEFAULTS.maxKeys, 1, 1_000_000),
+      maxDepth: integer(env, 'RECORD_MAX_DEPTH', RECORD_DEFAULTS.maxDepth, 2, 256),
     }),
     dbTimeoutMs: integer(env, 'DB_TIMEOUT_MS', 4_000, 100, 600_000),
     // One call of whole-version work on FerretDB reads a 100,000-record version (over 20 s on a

@@ -39,7 +39,7 @@ export abstract class ApiError extends Error {
 
 export class InvalidRequest extends ApiError {
   static readonly documented: DocumentedOutcome = { name: 'InvalidRequest', example: () => InvalidRequest.field('/path', 'must match pattern "^/"'),
-    description: 'Invalid request: bad JSON, a schema violation, a malformed id (route, body, cursor, filter), a list `cursor` its sort cannot resume from, a bad or unknown query parameter, or a body nested too deep. `details` lists `{field, message}` (a JSON pointer into the body, or the parameter name).' };
+    description: 'Invalid request: bad JSON, a schema violation, a malformed id (route, body, cursor, filter), a list `cursor` its sort cannot resume from, a bad or unknown query parameter, a body nested too deep, or an API description beyond its bounds. `details` lists `{field, message}` (a JSON pointer into the body, or the parameter name).' };
 
   readonly status = 400;
   readonly error = 'Invalid request';
@@ -59,6 +59,19 @@ export function idPrefixProblem(prefix: string, value: string): string {
   const given = /^([a-z]+(?:_[a-z]+)*_)[0-9A-Za-z]{26}$/.exec(value)?.[1];
   return given === undefined ? `is not a \`${prefix}\` id` : `is not a \`${prefix}\` id (its prefix is \`${given}\`)`;
 }
+
+/**
+ * Why an API description is refused before it costs what it would (400, `details` naming where):
+ * the bounds of README's limits table, each derived from a record limit.
+ */
+export const DESCRIPTION_BOUNDS = {
+  depth: (max: number) => `nests deeper than the ${max} levels a description may have (twice RECORD_MAX_DEPTH)`,
+  members: (max: number) => `expands to more than the ${max} members a description may have once its references are resolved (20 times its members as sent, at least 4 and at most 60 × RECORD_MAX_KEYS)`,
+  circular: 'holds a circular reference outside components.schemas',
+} as const;
+
+/** A key named `__proto__` that the upgrade of a Swagger 2.0 or OpenAPI 3.0 description would lose (the upgrader assigns it). */
+export const LOST_BY_UPGRADE = 'is a key named __proto__, which the upgrade to OpenAPI 3.1 would lose: import the description as OpenAPI 3.1, or rename the key';
 
 export class PayloadTooLarge extends ApiError {
   static readonly documented: DocumentedOutcome = { name: 'PayloadTooLarge', example: () => new PayloadTooLarge(),

@@ -4,18 +4,28 @@
 // keep: schemas (→ Resources) and headers (→ Headers) stay `#/components/...` references. The
 // validation runs on a thread of its own meanwhile (validation.ts); its findings come first.
 import { dereference, upgrade } from '@scalar/openapi-parser';
-import { InvalidRequest } from '../errors.ts';
+import { InvalidRequest, LOST_BY_UPGRADE } from '../errors.ts';
 import { pointer } from '../json/pointer.ts';
 import { isObject, type JsonObject } from '../json/values.ts';
+import { RECORD_DEFAULTS } from '../config.ts';
+import type { RecordLimits } from '../store/record-cost.ts';
+import { boundedCopy, descriptionBounds, descriptionDepth, measureSent, type DescriptionBounds } from './expansion.ts';
 import { validateAside, type Findings } from './validation.ts';
 
 const KEPT_REFS = ['#/components/schemas/', '#/components/headers/'];
 // A key no OpenAPI object uses, so the dereferencer passes kept references by.
 const HIDDEN = '$catalogKeptRef';
 
-/** The document ready for mapping. The upgrade rewrites `input` in place: pass a copy of what you keep. */
-export async function prepareDocument(input: unknown): Promise<JsonObject> {
+/**
+ * The document ready for mapping, or refused (400) before it costs more than `limits` allow: its
+ * nesting as sent, and its size and nesting once its references are resolved (expansion.ts).
+ * The upgrade rewrites `input` in place: pass a copy of what you keep.
+ */
+export async function prepareDocument(input: unknown, limits: Pick<RecordLimits, 'maxDepth' | 'maxKeys'> = RECORD_DEFAULTS): Promise<JsonObject> {
   if (!isObject(input)) throw InvalidRequest.field('/', 'must be an OpenAPI document (a JSON or YAML object)');
+  // Before anything recursive (the validator, the upgrade) reads it.
+  const protoKeys: string[] = [];
+  const bounds = descriptionBounds(limits, measureSent(input, descriptionDepth(limits), protoKeys));
   // Judged as it is now, before the upgrade rewrites it. Awaited below; handled at once, so that
   // a validator failing while the upgrade runs is not an unhandled rejection meanwhile.
   const judged = validateAside(input);
@@ -26,7 +36,7 @@ export async function prepareDocument(input: unknown): Promise<JsonObject> {
   const badVersion = isObject(info) && info['version'] !== undefined && typeof info['version'] !== 'string';
   let prepared: JsonObject;
   try {
-    prepared = await upgradedAndDereferenced(input);
+    prepared = await upgradedAndDereferenced(input, bounds, protoKeys);
   } catch (error) {
     // An invalid document may fail anywhere in the upgrade: the validator's findings say why.
     refuseInvalid(await judged, badVersion);
@@ -41,33 +51,26 @@ function refuseInvalid({ valid, errors }: Findings, badVersion: boolean): void {
   if (badVersion) throw InvalidRequest.field('/info/version', 'must be string');
 }
 
-async function upgradedAndDereferenced(input: JsonObject): Promise<JsonObject> {
+async function upgradedAndDereferenced(input: JsonObject, bounds: DescriptionBounds, protoKeys: readonly string[]): Promise<JsonObject> {
   const { specification } = upgrade(input as never);
-  const hidden = rename(specification, '$ref', HIDDEN, true);
+  let protoKeysKept = 0;
+  const hidden = boundedCopy(specification, (key, value) => {
+    if (key === '__proto__') protoKeysKept++;
+    return key === '$ref' && isKeptRef(value) ? HIDDEN : key;
+  }, bounds).value;
+  // The upgrader assigns some keys where it moves them (Swagger 2.0's securityDefinitions), and
+  // an assigned `__proto__` is lost: refused, naming them, rather than dropped without a word.
+  if (protoKeysKept < protoKeys.length) throw new InvalidRequest(protoKeys.map((field) => ({ field, message: LOST_BY_UPGRADE })));
   const result = await dereference(hidden as never);
   if (result.errors && result.errors.length > 0) {
     throw new InvalidRequest(result.errors.map((error) => ({ field: fieldOf(error.path), message: error.message })));
   }
-  return rename(result.schema, HIDDEN, '$ref', false) as JsonObject;
+  // The dereferenced graph shares each target among the references to it: copied as a graph, so
+  // the records are made from what the description holds, counted as the tree they repeat it in.
+  return boundedCopy(result.schema, (key) => (key === HIDDEN ? '$ref' : key), bounds).value as JsonObject;
 }
 
-/** A copy with every kept reference's key renamed; a copy also breaks the sharing dereference leaves. */
-function rename(value: unknown, from: string, to: string, onlyKept: boolean, seen: unknown[] = []): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  if (seen.includes(value)) throw InvalidRequest.field('/', 'holds a circular reference outside components.schemas');
-  seen.push(value);
-  try {
-    if (Array.isArray(value)) return value.map((item) => rename(item, from, to, onlyKept, seen));
-    const out: JsonObject = {};
-    for (const [key, item] of Object.entries(value)) {
-      const kept = key === from && typeof item === 'string' && (!onlyKept || KEPT_REFS.some((prefix) => item.startsWith(prefix)));
-      out[kept ? to : key] = rename(item, from, to, onlyKept, seen) as never;
-    }
-    return out;
-  } finally {
-    seen.pop();
-  }
-}
+const isKeptRef = (value: unknown): boolean => typeof value === 'string' && KEPT_REFS.some((prefix) => value.startsWith(prefix));
 
 function fieldOf(path: string | string[] | undefined): string {
   if (Array.isArray(path)) return path.length > 0 ? pointer(...path) : '/';

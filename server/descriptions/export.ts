@@ -3,7 +3,7 @@
 // components the Resources, Headers, Examples and security schemes the service holds or refers to.
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { componentRefsIn } from '../json/pointer.ts';
-import { isObject, merge, without, type JsonObject } from '../json/values.ts';
+import { isObject, merge, setMember, without, type JsonObject } from '../json/values.ts';
 import { inDocumentOrder, MARK } from '../store/mark.ts';
 import { recordsOfService, schemeNamed } from '../ownership/service-records.ts';
 import type { Db } from 'mongodb';
@@ -103,10 +103,10 @@ function addReferencedResources(rendered: Rendered, document: JsonObject, compon
     const name = pending.pop()!;
     if (seen.has(name)) continue;
     seen.add(name);
-    if (!(name in schemas)) {
+    if (!Object.hasOwn(schemas, name)) {
       const resource = resources.find((record) => record['name'] === name);
       if (!resource) continue;
-      schemas[name] = rendered('resources', resource);
+      setMember(schemas, name, rendered('resources', resource));
     }
     pending.push(...new Set(componentRefsIn(schemas[name], 'schemas')));
   }
@@ -118,8 +118,8 @@ function addVersionWideSchemes(rendered: Rendered, components: JsonObject, owner
   const named: JsonObject = isObject(components['securitySchemes']) ? { ...components['securitySchemes'] } : {};
   const requirements = owners.flatMap((owner) => (Array.isArray(owner['security']) ? owner['security'] as unknown[] : []));
   for (const name of new Set(requirements.filter(isObject).flatMap((requirement) => Object.keys(requirement)))) {
-    const scheme = name in named ? undefined : schemeNamed(schemes, serviceId, name);
-    if (scheme) named[name] = rendered('security-schemes', scheme);
+    const scheme = Object.hasOwn(named, name) ? undefined : schemeNamed(schemes, serviceId, name);
+    if (scheme) setMember(named, name, rendered('security-schemes', scheme));
   }
   if (Object.keys(named).length > 0) components['securitySchemes'] = named;
 }

@@ -5,7 +5,7 @@
 // (slices.ts): Microsoft Graph maps to hundreds of thousands.
 import type { Fields } from '../records/record-body.ts';
 import { pointer } from '../json/pointer.ts';
-import { isObject, without, type JsonObject } from '../json/values.ts';
+import { isObject, setMember, without, type JsonObject } from '../json/values.ts';
 import { generatedEnum, keptExamples, keptHeaders } from './render.ts';
 import { PARTED_COMPONENTS, PARTED_TOP_LEVEL } from './service-parts.ts';
 
@@ -245,7 +245,7 @@ function* servers(value: unknown, owner: Fields, at: string): Placements {
       // is optional. Without one the default is the value the document certainly allows; the
       // mark says the enum was made up, so export leaves it out (GitHub Enterprise's servers).
       if (!values) generated.push(generatedEnum(name));
-      variables[name] = { default: value, enum: values ?? [value] };
+      setMember(variables, name, { default: value, enum: values ?? [value] });
     }
     yield {
       collection: 'servers',

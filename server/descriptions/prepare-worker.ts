@@ -5,12 +5,15 @@ import v8 from 'node:v8';
 import { InvalidRequest } from '../errors.ts';
 import { prepareDocument } from './document.ts';
 import { piecesOf, type Pieces } from './pieces.ts';
+import type { RecordLimits } from '../store/record-cost.ts';
 
 export type PreparedAnswer = { pieces: Pieces } | { refused: unknown };
+/** A description, serialised, and the record limits its bounds derive from. */
+export type PreparationTask = { document: Uint8Array; limits: Pick<RecordLimits, 'maxDepth' | 'maxKeys'> };
 
-export default async function preparedOnSerialised(serialised: Uint8Array): Promise<PreparedAnswer> {
+export default async function preparedOnSerialised({ document, limits }: PreparationTask): Promise<PreparedAnswer> {
   try {
-    return { pieces: await piecesOf(await prepareDocument(v8.deserialize(serialised))) };
+    return { pieces: await piecesOf(await prepareDocument(v8.deserialize(document), limits)) };
   } catch (error) {
     // The class does not cross threads; its details do, and are thrown again as the same 400.
     if (error instanceof InvalidRequest) return { refused: error.details };

@@ -3,7 +3,7 @@
 // object holds beyond this rendering, so render + kvStorage gives the original back.
 import type { Fields } from '../records/record-body.ts';
 import { pointer } from '../json/pointer.ts';
-import { defined, isObject, without, type Json, type JsonObject } from '../json/values.ts';
+import { defined, isObject, setMember, without, type Json, type JsonObject } from '../json/values.ts';
 import { markOf } from '../store/mark.ts';
 
 type Render = (record: Fields) => JsonObject;
@@ -19,7 +19,7 @@ const onlyTrue = (value: unknown): true | undefined => (value === true ? true : 
 /** `keep` of each member of a map (OpenAPI's examples, headers) that is an object, by its name; the others dropped. */
 function keptMembers(map: unknown, keep: (member: JsonObject) => JsonObject): JsonObject {
   const out: JsonObject = {};
-  if (isObject(map)) for (const [name, member] of Object.entries(map)) if (isObject(member)) out[name] = keep(member);
+  if (isObject(map)) for (const [name, member] of Object.entries(map)) if (isObject(member)) setMember(out, name, keep(member));
   return out;
 }
 
@@ -53,7 +53,7 @@ function serverVariables(record: Fields): JsonObject {
   const generated = markOf(record)?.generated ?? [];
   const variables: JsonObject = {};
   for (const [name, variable] of Object.entries(isObject(record['variables']) ? record['variables'] : {})) {
-    variables[name] = isObject(variable) && generated.includes(generatedEnum(name)) ? without(variable, 'enum') : variable;
+    setMember(variables, name, isObject(variable) && generated.includes(generatedEnum(name)) ? without(variable, 'enum') : variable);
   }
   return variables;
 }

@@ -88,7 +88,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
       },
       async run({ version, body, query: { service, dryRun, failOn, entry } }: VersionContext<ImportQuery>) {
         if (entry !== undefined && !(body instanceof DescriptionArchive)) throw InvalidRequest.field('entry', 'is only for a zip archive body (Content-Type: application/zip)');
-        const document = await prepareAside(body instanceof DescriptionArchive ? await bundleArchive(body, entry) : body);
+        const document = await prepareAside(body instanceof DescriptionArchive ? await bundleArchive(body, entry) : body, limits);
         // What clients of the service would see change: reported by a dry run, a gate with failOn.
         const review = dryRun || failOn ? reviewImport({ failOnBreaking: failOn === 'breaking' }) : undefined;
         const report = await importDocument(

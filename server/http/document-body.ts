@@ -4,14 +4,16 @@
 import express from 'express';
 import type { Request, Response } from 'express';
 import { parse as parseYaml } from 'yaml';
-import { InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from '../errors.ts';
+import { DESCRIPTION_BOUNDS, InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from '../errors.ts';
 import type { BodyReader } from '../routes/route.ts';
 import { unpackArchive, type ArchiveLimits } from './archive-body.ts';
 
+const OVERFLOW = 'Maximum call stack size exceeded';
 const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'];
 const ZIP_TYPES = ['application/zip', 'application/x-zip-compressed'];
 
-export function documentBodyReader(limitBytes: number, archiveLimits: Pick<ArchiveLimits, 'maxFiles'>): BodyReader {
+/** `maxDepth`: the nesting a description may have (its bound is checked after parsing; here it names why a parser gave up). */
+export function documentBodyReader(limitBytes: number, maxDepth: number, archiveLimits: Pick<ArchiveLimits, 'maxFiles'>): BodyReader {
   const read = express.raw({ limit: limitBytes, type: () => true });
   return async (req: Request, res: Response) => {
     const type = req.is(['application/json', ...YAML_TYPES, ...ZIP_TYPES]);
@@ -41,7 +43,11 @@ export function documentBodyReader(limitBytes: number, archiveLimits: Pick<Archi
       // Plain JSON-compatible YAML: no custom tags; aliases bounded against billion-laughs input.
       return parseYaml(text, { maxAliasCount: 1000, uniqueKeys: true }) as unknown;
     } catch (error) {
-      throw InvalidRequest.field('/', `is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+      // The YAML parser recurses once per level and overflows its stack some hundreds of levels
+      // down: far deeper than a description may nest, so that is the bound to name.
+      const message = (error as Error).message.split('\n')[0] ?? '';
+      if (message.startsWith(OVERFLOW)) throw InvalidRequest.field('/', `${DESCRIPTION_BOUNDS.depth(maxDepth)}${message.slice(OVERFLOW.length)}`);
+      throw InvalidRequest.field('/', `is not valid YAML: ${message}`);
     }
   };
 }

@@ -3,6 +3,15 @@
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
+/**
+ * Sets `key` of `object` as data. Plain assignment of `__proto__` sets the prototype instead and
+ * the key is lost, so every copy of a member whose key comes from data goes through here.
+ */
+export function setMember(object: object, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  else (object as Record<string, unknown>)[key] = value;
+}
+
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -14,7 +23,7 @@ export function sameJson(a: unknown, b: unknown): boolean {
   if (!isObject(a) || !isObject(b)) return false;
   const aKeys = Object.keys(a).filter((key) => a[key] !== undefined);
   const bKeys = Object.keys(b).filter((key) => b[key] !== undefined);
-  return aKeys.length === bKeys.length && aKeys.every((key) => key in b && sameJson(a[key], b[key]));
+  return aKeys.length === bKeys.length && aKeys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]));
 }
 
 /** What `original` has that `rendered` lacks or renders differently (objects compared key by key). */
@@ -26,9 +35,9 @@ export function residual(original: JsonObject, rendered: JsonObject): JsonObject
     if (sameJson(value, other)) continue;
     if (isObject(value) && isObject(other)) {
       const inner = residual(value, other);
-      if (Object.keys(inner).length > 0) left[key] = inner;
+      if (Object.keys(inner).length > 0) setMember(left, key, inner);
     } else {
-      left[key] = value;
+      setMember(left, key, value);
     }
   }
   return left;
@@ -38,8 +47,8 @@ export function residual(original: JsonObject, rendered: JsonObject): JsonObject
 export function merge(base: JsonObject, extra: JsonObject): JsonObject {
   const out: JsonObject = { ...base };
   for (const [key, value] of Object.entries(extra)) {
-    const under = out[key];
-    out[key] = isObject(under) && isObject(value) ? merge(under, value) : value;
+    const under = Object.hasOwn(out, key) ? out[key] : undefined;
+    setMember(out, key, isObject(under) && isObject(value) ? merge(under, value) : value);
   }
   return out;
 }

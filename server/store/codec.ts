@@ -8,6 +8,8 @@
 // letter: an encoded user key never has that form (after `＼` it only has `＼`, `＄`, `．`, `0` or
 // the `_` of `＼_id`).
 
+import { setMember } from '../json/values.ts';
+
 const ESC = '\uFF3C'; // ＼ FULLWIDTH REVERSE SOLIDUS: escape character
 const FW_DOLLAR = '\uFF04'; // ＄ stands for `$`
 const FW_DOT = '\uFF0E'; // ． stands for `.`
@@ -83,13 +85,6 @@ export function decodeKey(key: string): string {
   return out;
 }
 
-// Own data property even for "__proto__" (plain assignment would set the prototype instead).
-function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
-  } else obj[key] = value;
-}
-
 // Plain JSON objects only; Date, ObjectId, Binary and other class instances pass through.
 function isPlainObject(value: object): boolean {
   const proto: unknown = Object.getPrototypeOf(value);
@@ -120,7 +115,7 @@ export function encodeValue(value: unknown): unknown {
       if (!isPlainObject(value)) return value;
       const src = value as Record<string, unknown>;
       const out: Record<string, unknown> = {}; // Object.prototype: the driver expects plain objects
-      for (const key of Object.keys(src)) setOwn(out, encodeKey(key), encodeValue(src[key]));
+      for (const key of Object.keys(src)) setMember(out, encodeKey(key), encodeValue(src[key]));
       return out;
     }
     default:
@@ -131,7 +126,7 @@ export function encodeValue(value: unknown): unknown {
 /** A record's fields as stored: keys escaped, values encoded, each large value as JSON text. */
 export function encodeFields(fields: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(fields)) setOwn(out, encodeKey(key), encodeField(fields[key]));
+  for (const key of Object.keys(fields)) setMember(out, encodeKey(key), encodeField(fields[key]));
   return out;
 }
 
@@ -194,7 +189,7 @@ export function decodeValue(stored: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const key of keys) {
     const v = src[key];
-    setOwn(out, decodeKey(key), typeof v === 'object' && v !== null ? decodeValue(v) : v);
+    setMember(out, decodeKey(key), typeof v === 'object' && v !== null ? decodeValue(v) : v);
   }
   return out;
 }

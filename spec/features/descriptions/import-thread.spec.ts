@@ -9,6 +9,7 @@ import { prepareDocument } from '../../../server/descriptions/document.ts';
 import { documentOf, piecesOf } from '../../../server/descriptions/pieces.ts';
 import { OFF_THREAD_BYTES, prepareAside } from '../../../server/descriptions/preparation.ts';
 import { importDocument } from '../../../server/descriptions/sync.ts';
+import { RECORD_DEFAULTS } from '../../../server/config.ts';
 import { InvalidRequest } from '../../../server/errors.ts';
 import { readSpec } from '../../../scripts/bench/descriptions.ts';
 import { bearer, givenTenant, serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
@@ -82,7 +83,7 @@ describe('descriptions: preparation on a thread of its own', function () {
       for (const detail of answer.body.details) expect(Object.keys(detail).sort()).to.deep.equal(['field', 'message']);
     }
     // A thread's refusal is thrown as the same class, so the route's error table answers it.
-    await prepareAside(invalid, { offThreadFrom: 0 }).then(() => expect.fail('accepted'), (error: unknown) => expect(error).to.be.instanceOf(InvalidRequest));
+    await prepareAside(invalid, RECORD_DEFAULTS, { offThreadFrom: 0 }).then(() => expect.fail('accepted'), (error: unknown) => expect(error).to.be.instanceOf(InvalidRequest));
   });
 
   it('pieces put back together are the document, in its key order, `__proto__` keys included', async () => {
