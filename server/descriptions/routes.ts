@@ -14,6 +14,7 @@ import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { HeldWrite, RecordStore } from '../store/records.ts';
 import { prepareDocument } from './document.ts';
 import { exportService } from './export.ts';
+import { shareRepeated } from './sharing.ts';
 import type { ImportedRecords } from './imported-records.ts';
 import { importDocument, type ImportPlan } from './sync.ts';
 import { storeOf } from '../store/stores.ts';
@@ -104,7 +105,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
       },
       async run({ version, id, accepts }) {
         const service = await serviceNamed(schemas, storeOf(stores, 'services'), version.versionId, id, 'id');
-        const document = await exportService(stores, version.versionId, service);
+        const document = shareRepeated(await exportService(stores, version.versionId, service));
         if (accepts(['application/json', 'application/yaml']) === 'application/yaml') {
           return { status: 200, body: toYaml(document, { aliasDuplicateObjects: false }), headers: { 'Content-Type': 'application/yaml; charset=utf-8' } };
         }
