@@ -3,6 +3,7 @@
 // so the sync can keep in kvStorage whatever the fields do not render back.
 import type { Fields } from '../records/record-body.ts';
 import { pointer } from '../json/pointer.ts';
+import { madeUpOperationId } from '../ownership/operation-names.ts';
 import { isObject, without, type JsonObject } from '../json/values.ts';
 import { generatedEnum, keptExamples, keptHeaders } from './render.ts';
 import { PARTED_COMPONENTS, PARTED_TOP_LEVEL } from './service-parts.ts';
@@ -102,6 +103,7 @@ export function mapDocument(document: JsonObject, service: Fields, place: Place)
   }
 
   servers(document['servers'], { serviceId }, '', place);
+  const names = operationIds(document);
   for (const [path, item] of Object.entries(obj(document['paths']))) {
     const pathItem = obj(item);
     const at = pointer('paths', path);
@@ -116,7 +118,7 @@ export function mapDocument(document: JsonObject, service: Fields, place: Place)
     servers(pathItem['servers'], { pathId }, at, place);
     for (const method of METHODS) {
       if (!isObject(pathItem[method])) continue;
-      operation(pathItem[method], method, path, pathId, `${at}/${method}`, place);
+      operation(pathItem[method], method, path, pathId, `${at}/${method}`, place, names);
     }
   }
 }
@@ -124,17 +126,26 @@ export function mapDocument(document: JsonObject, service: Fields, place: Place)
 /** `2XX`-style keys: a Response's statusCode is a number, so these have no record of their own. */
 const isStatusRange = (status: string): boolean => /^[1-5]XX$/i.test(status);
 
-function operation(op: JsonObject, method: string, path: string, pathId: string, at: string, place: Place): void {
+/** The operationIds the document gives, to which names made up for the others are added as they are made. */
+function operationIds(document: JsonObject): Set<string> {
+  const given = Object.values(obj(document['paths'])).flatMap((item) => METHODS.map((method) => obj(obj(item)[method])['operationId']));
+  return new Set(given.filter((id) => typeof id === 'string'));
+}
+
+function operation(op: JsonObject, method: string, path: string, pathId: string, at: string, place: Place, names: Set<string>): void {
   // Status code ranges stay with the operation, in its kvStorage (as everything the records have
   // no field for): export lays them back under `responses`. Microsoft Graph answers every
   // operation with 4XX and 5XX, and most with 2XX.
   const ranges = Object.fromEntries(Object.entries(obj(op['responses'])).filter(([status]) => isStatusRange(status)));
+  const given = str(op['operationId']);
+  const name = given ?? madeUpOperationId(method, path, names);
+  names.add(name);
   const operationId = place({
     collection: 'operations',
     fields: {
       pathId,
       method,
-      operationId: str(op['operationId']) ?? `${method} ${path}`,
+      operationId: name,
       summary: str(op['summary']),
       description: str(op['description']),
       deprecated: op['deprecated'] === true,
@@ -144,7 +155,7 @@ function operation(op: JsonObject, method: string, path: string, pathId: string,
     },
     original: { ...without(op, 'parameters', 'requestBody', 'responses', 'servers'), ...(Object.keys(ranges).length > 0 ? { responses: ranges } : {}) },
     pointer: at,
-    ...(typeof op['operationId'] === 'string' ? {} : { generated: ['operationId'] }),
+    ...(given === undefined ? { generated: ['operationId'] } : {}),
   });
   if (!operationId) return;
   parameters(op['parameters'], { operationId }, at, place);
