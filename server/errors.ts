@@ -143,6 +143,17 @@ export class Conflict extends ApiError {
 
   readonly status = 409;
   readonly error = 'Conflict';
+
+  /**
+   * An import that names no service of a description one of the version's services already
+   * holds (`why`: what they share): it would make a second copy beside it.
+   */
+  static describedAlready(field: string, slug: string, why: string): Conflict {
+    return new Conflict([{
+      field,
+      message: `${why} service "${slug}" of this version: to re-import into it, add ?service=${slug}; to import beside it on purpose, add ?beside=true (or name a new service with ?service=)`,
+    }]);
+  }
 }
 
 export class HeadersTooLarge extends ApiError {

@@ -1,10 +1,12 @@
 // The routes of API descriptions, on both families, as endpoints run by the same pipeline as
 // the record routes (authenticate → resolve → authorize → body → run → outcome):
 //   POST {prefix}/imports/openapi       import (sync) an OpenAPI document into a service (write);
-//                                       dryRun and failOn=breaking report or gate its changes (server/changes/)
+//                                       dryRun and failOn=breaking report or gate its changes (server/changes/);
+//                                       without service, 409 when the version holds the description already (same-service.ts)
 //   GET  {prefix}/services/{id}/openapi export a service (by slug or id) as OpenAPI 3.1 (read)
 import { stringify as toYaml } from 'yaml';
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
+import { isObject } from '../json/values.ts';
 import type { Route, VersionContext } from '../routes/route.ts';
 import { serviceNamed } from '../pipeline/stages.ts';
 import { FAMILIES } from '../routes/route.ts';
@@ -16,7 +18,8 @@ import { prepareDocument } from './document.ts';
 import { exportService } from './export.ts';
 import { shareRepeated } from './sharing.ts';
 import type { ImportedRecords } from './imported-records.ts';
-import { importDocument, type ImportPlan } from './sync.ts';
+import { describedAlready } from './same-service.ts';
+import { importDocument, slugOf, type ImportPlan } from './sync.ts';
 import { storeOf } from '../store/stores.ts';
 
 const IMPORT_SEGMENT = '/imports/openapi';
@@ -32,6 +35,7 @@ type ImportQuery = {
   service?: string;
   dryRun: boolean;
   failOn?: 'breaking';
+  beside: boolean;
 };
 
 /** What other rooms lend the import (wired in server/rooms.ts). */
@@ -59,13 +63,14 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
       doc: {
         operationId: `importOpenApi${family.operationIdSuffix}`, tag, params: family.params,
         summary: 'Import an OpenAPI document into a service',
-        description: 'OpenAPI 3.0 or 3.1 (Swagger 2.0 is upgraded), JSON or YAML, up to `IMPORT_BODY_LIMIT`. Re-importing syncs by natural keys: unchanged records are not written, changed ones are updated, records the document no longer has are deleted. An invalid document is 400 with the validator\'s findings and writes nothing.',
+        description: 'OpenAPI 3.0 or 3.1 (Swagger 2.0 is upgraded), JSON or YAML, up to `IMPORT_BODY_LIMIT`. Re-importing syncs by natural keys: unchanged records are not written, changed ones are updated, records the document no longer has are deleted. An invalid document is 400 with the validator\'s findings and writes nothing. Without `service`, a description whose `info.title`, or whose servers (with a base path), one of the version\'s services already has is 409 naming that service: re-import into it with `?service=<slug>`, or import beside it on purpose with `?beside=true`.',
         query: [
           {
             name: 'service', description: 'The service slug; default: from `info.title`.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceSlug` },
             invalid: 'must be a service slug (lowercase letters, digits and hyphens)',
           },
           { name: 'dryRun', description: '`true`: answer the plan, write nothing; the answer has `changes`, what the import would change for clients.', schema: { type: 'boolean', default: false }, invalid: 'must be true or false' },
+          { name: 'beside', description: '`true`: without `service`, import as a new service even when one of the version\'s services has the description\'s title or servers (otherwise 409, naming it).', schema: { type: 'boolean', default: false }, invalid: 'must be true or false' },
           { name: 'failOn', description: '`breaking`: refuse (409, nothing written) an import that would break clients of the service; `details` name each breaking change (`field`: JSON pointer of the operation in the document, `message`: rule and sentence).', schema: { type: 'string', enum: ['breaking'] }, invalid: 'must be breaking' },
         ],
         body: {
@@ -79,8 +84,12 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
         ],
         errors: [409, 413, 415],
       },
-      async run({ version, body, query: { service, dryRun, failOn } }: VersionContext<ImportQuery>) {
+      async run({ version, body, query: { service, dryRun, failOn, beside } }: VersionContext<ImportQuery>) {
         const document = await prepareDocument(body);
+        if (service === undefined && !beside) {
+          const conflict = await describedAlready(stores, version.versionId, document, slugOf(String(isObject(document['info']) ? document['info']['title'] ?? '' : '')));
+          if (conflict) throw conflict;
+        }
         // What clients of the service would see change: reported by a dry run, a gate with failOn.
         const review = dryRun || failOn ? reviewImport({ failOnBreaking: failOn === 'breaking' }) : undefined;
         const report = await importDocument(
