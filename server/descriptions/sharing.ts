@@ -6,14 +6,15 @@
 // document has one (`#/components/parameters/...`, kept with the service), else to its first
 // occurrence in the paths, as the description itself did (`#/paths/~1v2~1droplets/get/...`).
 // Only where OpenAPI reads a `$ref` (never inside an example's value, a default or an enum),
-// and only where the reference is shorter than what it stands for. Equal as JSON (keys in any
-// order) means the same once dereferenced, so a re-import of the export makes the same records.
-// Only for documents handed out (the export route, MCP): the changes report and the pages
-// read the assembled document whole.
+// and, for a repeat, only where the reference is shorter than what it stands for. Equal as
+// JSON (keys in any order) means the same once dereferenced, so a re-import of the export makes
+// the same records. Only for documents handed out (the export route, MCP): the changes report
+// and the pages read the assembled document whole.
 import { createHash } from 'node:crypto';
 import { escapeToken } from '../json/pointer.ts';
 import { isObject, type Json, type JsonObject } from '../json/values.ts';
 
+const COMPONENTS = '#/components/';
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 type Kind = 'parameter' | 'requestBody' | 'response' | 'header' | 'example' | 'schema';
@@ -73,7 +74,8 @@ class Shared {
     const { digest, size } = this.#digest(part);
     const key = `${kind} ${digest}`;
     const met = this.#refs.get(key);
-    if (met !== undefined && met.length + 10 < size) return { $ref: met };
+    // A component the description most likely referred to: always; a repeat: when the reference is shorter.
+    if (met !== undefined && (met.startsWith(COMPONENTS) || met.length + 10 < size)) return { $ref: met };
     if (met === undefined) this.#refs.set(key, reference(at));
     return this.#inside(kind, part, at);
   }
