@@ -151,7 +151,8 @@ class Shared {
       size += inner.size + (Array.isArray(value) ? 1 : key.length + 4);
       parts.push(Array.isArray(value) ? inner.digest : `${JSON.stringify(key)}:${inner.digest}`);
     }
-    const digest = { digest: sha1(`${Array.isArray(value) ? 'a' : 'o'}${parts.join(',')}`), size };
+    const content = `${Array.isArray(value) ? 'a' : 'o'}${parts.join(',')}`;
+    const digest = { digest: content.length > 40 ? sha1(content) : content, size };
     this.#digests.set(value, digest);
     return digest;
   }
