@@ -139,7 +139,7 @@ export class MethodNotAllowed extends ApiError {
 
 export class Conflict extends ApiError {
   static readonly documented: DocumentedOutcome = { name: 'Conflict', example: () => new Conflict(),
-    description: 'The id or the natural key is already taken in this version.' };
+    description: 'The id or the natural key is already taken in this version, or an import naming no service would copy a description one of the version\'s services holds.' };
 
   readonly status = 409;
   readonly error = 'Conflict';

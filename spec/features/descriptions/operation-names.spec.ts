@@ -6,6 +6,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { DIRECTORY } from '../../../scripts/bench/descriptions.ts';
 import { madeUpOperationId } from '../../../server/ownership/operation-names.ts';
+import { callTool, mcpAgents } from '../../support/mcp.ts';
 import { serviceForSuite, bearer, type TestService, type Tenant } from '../../support/service.ts';
 
 const BITBUCKET = JSON.parse(fs.readFileSync(path.join(DIRECTORY, 'bitbucket.org.json'), 'utf8')) as Record<string, unknown>;
@@ -51,6 +52,22 @@ describe('descriptions: names of operations without an operationId', function ()
       const page = await service.request.get(`${at}/${name}`).set(bearer(tenant.key)).set('Accept', 'text/markdown');
       expect(page.status, name).to.equal(200);
       expect(page.text).to.include(PULL_REQUESTS);
+    }
+  });
+
+  it('name the operation for MCP get_endpoint, as the `<method> <path>` names of before do', async () => {
+    const agents = await mcpAgents(service);
+    try {
+      const client = await agents.connect(tenant.key);
+      for (const operation of ['post-repositories-workspace-repo-slug-pullrequests', `post ${PULL_REQUESTS}`]) {
+        const endpoint = await callTool(client, 'get_endpoint', { version: tenant.version.id, operation });
+        expect(endpoint.isError, JSON.stringify(endpoint.content).slice(0, 300)).to.not.equal(true);
+        const detail = endpoint.structuredContent as { operation: { operationId: string; method: string }; path: { path: string } };
+        expect(detail.operation).to.include({ operationId: 'post-repositories-workspace-repo-slug-pullrequests', method: 'post' });
+        expect(detail.path.path).to.equal(PULL_REQUESTS);
+      }
+    } finally {
+      await agents.close();
     }
   });
 
