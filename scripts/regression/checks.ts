@@ -122,7 +122,7 @@ async function answer(test: supertest.Test): Promise<{ status: number; body: Jso
 }
 
 /** `created 1 paths`-style lines for every count but `unchanged`, in collection order. */
-function writes(records: Counts): string[] {
+export function writes(records: Counts): string[] {
   return Object.entries(records).flatMap(([name, counts]) => (['created', 'updated', 'deleted'] as const)
     .filter((kind) => counts[kind] > 0).map((kind) => `${kind} ${counts[kind]} ${name}`));
 }
@@ -140,7 +140,7 @@ function describeChanges(body: Json): string {
   return `${report.summary.breaking} breaking and ${report.summary.nonBreaking} non-breaking changes (${[...rules].map(([rule, n]) => `${rule} ×${n}`).join(', ')})`;
 }
 
-function brief(body: Json): string {
+export function brief(body: Json): string {
   return JSON.stringify(body).slice(0, 300);
 }
 

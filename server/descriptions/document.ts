@@ -1,5 +1,6 @@
 // An incoming OpenAPI document made ready for mapping, with the libraries doing the work:
-// validated (400 with the validator's findings), upgraded to 3.1 (Swagger 2.0 and OpenAPI 3.0
+// validated (400 with the validator's findings), upgraded to 3.1 (Swagger 2.0, with what the
+// upgrade would drop kept first by swagger2.ts, and OpenAPI 3.0
 // schemas become JSON Schema 2020-12), and dereferenced, except the references that records
 // keep: schemas (→ Resources) and headers (→ Headers) stay `#/components/...` references. The
 // validation runs on a thread of its own meanwhile (validation.ts); its findings come first.
@@ -10,6 +11,7 @@ import { isObject, type JsonObject } from '../json/values.ts';
 import { RECORD_DEFAULTS } from '../config.ts';
 import type { RecordLimits } from '../store/record-cost.ts';
 import { boundedCopy, descriptionBounds, descriptionDepth, measureSent, type DescriptionBounds } from './expansion.ts';
+import { keepThroughUpgrade } from './swagger2.ts';
 import { validateAside, type Findings } from './validation.ts';
 
 const KEPT_REFS = ['#/components/schemas/', '#/components/headers/'];
@@ -34,6 +36,7 @@ export async function prepareDocument(input: unknown, limits: Pick<RecordLimits,
   // in a missing one, which stays accepted), and the conformance run found `version: {}` imported.
   const info = input['info'];
   const badVersion = isObject(info) && info['version'] !== undefined && typeof info['version'] !== 'string';
+  keepThroughUpgrade(input);
   let prepared: JsonObject;
   try {
     prepared = await upgradedAndDereferenced(input, bounds, protoKeys);

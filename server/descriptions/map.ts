@@ -5,6 +5,7 @@
 // (slices.ts): Microsoft Graph maps to hundreds of thousands.
 import type { Fields } from '../records/record-body.ts';
 import { pointer } from '../json/pointer.ts';
+import { madeUpOperationId } from '../ownership/operation-names.ts';
 import { isObject, setMember, without, type JsonObject } from '../json/values.ts';
 import { generatedEnum, keptExamples, keptHeaders } from './render.ts';
 import { PARTED_COMPONENTS, PARTED_TOP_LEVEL } from './service-parts.ts';
@@ -113,6 +114,7 @@ export function* placements(document: JsonObject, service: Fields): Placements {
   }
 
   yield* servers(document['servers'], { serviceId }, '');
+  const names = operationIds(document);
   for (const [path, item] of Object.entries(obj(document['paths']))) {
     const pathItem = obj(item);
     const at = pointer('paths', path);
@@ -127,7 +129,7 @@ export function* placements(document: JsonObject, service: Fields): Placements {
     yield* servers(pathItem['servers'], { pathId }, at);
     for (const method of METHODS) {
       if (!isObject(pathItem[method])) continue;
-      yield* operation(pathItem[method], method, path, pathId, `${at}/${method}`);
+      yield* operation(pathItem[method], method, path, pathId, `${at}/${method}`, names);
     }
   }
 }
@@ -135,17 +137,26 @@ export function* placements(document: JsonObject, service: Fields): Placements {
 /** `2XX`-style keys: a Response's statusCode is a number, so these have no record of their own. */
 const isStatusRange = (status: string): boolean => /^[1-5]XX$/i.test(status);
 
-function* operation(op: JsonObject, method: string, path: string, pathId: string, at: string): Placements {
+/** The operationIds the document gives, to which names made up for the others are added as they are made. */
+function operationIds(document: JsonObject): Set<string> {
+  const given = Object.values(obj(document['paths'])).flatMap((item) => METHODS.map((method) => obj(obj(item)[method])['operationId']));
+  return new Set(given.filter((id) => typeof id === 'string'));
+}
+
+function* operation(op: JsonObject, method: string, path: string, pathId: string, at: string, names: Set<string>): Placements {
   // Status code ranges stay with the operation, in its kvStorage (as everything the records have
   // no field for): export lays them back under `responses`. Microsoft Graph answers every
   // operation with 4XX and 5XX, and most with 2XX.
   const ranges = Object.fromEntries(Object.entries(obj(op['responses'])).filter(([status]) => isStatusRange(status)));
+  const given = str(op['operationId']);
+  const name = given ?? madeUpOperationId(method, path, names);
+  names.add(name);
   const operationId = yield {
     collection: 'operations',
     fields: {
       pathId,
       method,
-      operationId: str(op['operationId']) ?? `${method} ${path}`,
+      operationId: name,
       summary: str(op['summary']),
       description: str(op['description']),
       deprecated: op['deprecated'] === true,
@@ -155,7 +166,7 @@ function* operation(op: JsonObject, method: string, path: string, pathId: string
     },
     original: { ...without(op, 'parameters', 'requestBody', 'responses', 'servers'), ...(Object.keys(ranges).length > 0 ? { responses: ranges } : {}) },
     pointer: at,
-    ...(typeof op['operationId'] === 'string' ? {} : { generated: ['operationId'] }),
+    ...(given === undefined ? { generated: ['operationId'] } : {}),
   };
   if (!operationId) return;
   yield* parameters(op['parameters'], { operationId }, at);

@@ -1,10 +1,12 @@
 // The routes of API descriptions, on both families, as endpoints run by the same pipeline as
 // the record routes (authenticate → resolve → authorize → body → run → outcome):
 //   POST {prefix}/imports/openapi       import (sync) an OpenAPI document into a service (write);
-//                                       dryRun and failOn=breaking report or gate its changes (server/changes/)
+//                                       dryRun and failOn=breaking report or gate its changes (server/changes/);
+//                                       without service, 409 when the version holds the description already (same-service.ts)
 //   GET  {prefix}/services/{id}/openapi export a service (by slug or id) as OpenAPI 3.1 (read)
 import { stringify as toYaml } from 'yaml';
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
+import { isObject } from '../json/values.ts';
 import type { Admission, Route, VersionContext } from '../routes/route.ts';
 import { serviceNamed } from '../pipeline/stages.ts';
 import { FAMILIES } from '../routes/route.ts';
@@ -16,8 +18,10 @@ import { DescriptionArchive } from '../http/archive-body.ts';
 import { bundleArchive } from './archive.ts';
 import { prepareAside } from './preparation.ts';
 import { exportService } from './export.ts';
+import { shareRepeated } from './sharing.ts';
 import type { ImportedRecords } from './imported-records.ts';
-import { importDocument, type ImportPlan } from './sync.ts';
+import { describedAlready } from './same-service.ts';
+import { importDocument, slugOf, type ImportPlan } from './sync.ts';
 import { storeOf } from '../store/stores.ts';
 
 const IMPORT_SEGMENT = '/imports/openapi';
@@ -34,6 +38,7 @@ type ImportQuery = {
   dryRun: boolean;
   failOn?: 'breaking';
   entry?: string;
+  beside: boolean;
 };
 
 /** What other rooms lend the import (wired in server/rooms.ts). */
@@ -61,7 +66,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
       doc: {
         operationId: `importOpenApi${family.operationIdSuffix}`, tag, params: family.params,
         summary: 'Import an OpenAPI document into a service',
-        description: 'OpenAPI 3.0 or 3.1 (Swagger 2.0 is upgraded), JSON or YAML, up to `IMPORT_BODY_LIMIT`; or a zip of a description kept as several files joined by relative `$ref`s, bundled here (`entry` names the root document; nothing outside the archive is read; at most `ARCHIVE_MAX_FILES` files and `IMPORT_BODY_LIMIT` bytes unpacked). Re-importing syncs by natural keys: unchanged records are not written, changed ones are updated, records the document no longer has are deleted. An invalid document is 400 with the validator\'s findings and writes nothing. Imports of all projects take turns (`IMPORT_CONCURRENCY` at once, within `IMPORT_MEMORY_BUDGET`, a zip counted as `IMPORT_BODY_LIMIT`); beyond `IMPORT_QUEUE` waiting, or for a description larger than the budget, 503 with `Retry-After` and `details` naming `imports`, nothing written.',
+        description: 'OpenAPI 3.0 or 3.1 (Swagger 2.0 is upgraded), JSON or YAML, up to `IMPORT_BODY_LIMIT`; or a zip of a description kept as several files joined by relative `$ref`s, bundled here (`entry` names the root document; nothing outside the archive is read; at most `ARCHIVE_MAX_FILES` files and `IMPORT_BODY_LIMIT` bytes unpacked). Re-importing syncs by natural keys: unchanged records are not written, changed ones are updated, records the document no longer has are deleted. An invalid document is 400 with the validator\'s findings and writes nothing. Imports of all projects take turns (`IMPORT_CONCURRENCY` at once, within `IMPORT_MEMORY_BUDGET`, a zip counted as `IMPORT_BODY_LIMIT`); beyond `IMPORT_QUEUE` waiting, or for a description larger than the budget, 503 with `Retry-After` and `details` naming `imports`, nothing written. Without `service`, a description whose `info.title`, or whose servers (with a base path), one of the version\'s services already has is 409 naming that service: re-import into it with `?service=<slug>`, or import beside it on purpose with `?beside=true`.',
         query: [
           {
             name: 'service', description: 'The service slug; default: from `info.title`.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceSlug` },
@@ -72,6 +77,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
             name: 'entry', description: 'With a zip body: the path of the root document inside the archive; default: the one file with `openapi` or `swagger` at its top level.',
             schema: { type: 'string', minLength: 1, maxLength: 1024 }, invalid: 'must be a path inside the archive',
           },
+          { name: 'beside', description: '`true`: without `service`, import as a new service even when one of the version\'s services has the description\'s title or servers (otherwise 409, naming it).', schema: { type: 'boolean', default: false }, invalid: 'must be true or false' },
           { name: 'failOn', description: '`breaking`: refuse (409, nothing written) an import that would break clients of the service; `details` name each breaking change (`field`: JSON pointer of the operation in the document, `message`: rule and sentence).', schema: { type: 'string', enum: ['breaking'] }, invalid: 'must be breaking' },
         ],
         body: {
@@ -86,9 +92,13 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
         ],
         errors: [409, 413, 415],
       },
-      async run({ version, body, query: { service, dryRun, failOn, entry } }: VersionContext<ImportQuery>) {
+      async run({ version, body, query: { service, dryRun, failOn, entry, beside } }: VersionContext<ImportQuery>) {
         if (entry !== undefined && !(body instanceof DescriptionArchive)) throw InvalidRequest.field('entry', 'is only for a zip archive body (Content-Type: application/zip)');
         const document = await prepareAside(body instanceof DescriptionArchive ? await bundleArchive(body, entry) : body, limits);
+        if (service === undefined && !beside) {
+          const conflict = await describedAlready(stores, version.versionId, document, slugOf(String(isObject(document['info']) ? document['info']['title'] ?? '' : '')));
+          if (conflict) throw conflict;
+        }
         // What clients of the service would see change: reported by a dry run, a gate with failOn.
         const review = dryRun || failOn ? reviewImport({ failOnBreaking: failOn === 'breaking' }) : undefined;
         const report = await importDocument(
@@ -113,7 +123,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
       },
       async run({ version, id, accepts }) {
         const service = await serviceNamed(schemas, storeOf(stores, 'services'), version.versionId, id, 'id');
-        const document = await exportService(stores, version.versionId, service);
+        const document = shareRepeated(await exportService(stores, version.versionId, service));
         if (accepts(['application/json', 'application/yaml']) === 'application/yaml') {
           return { status: 200, body: toYaml(document, { aliasDuplicateObjects: false }), headers: { 'Content-Type': 'application/yaml; charset=utf-8' } };
         }

@@ -4,6 +4,7 @@
 import type { Request } from 'express';
 import { RecordNotFound } from '../errors.ts';
 import { isObject } from '../json/values.ts';
+import { earlierMadeUpName } from '../ownership/operation-names.ts';
 import type { VersionView } from '../search/endpoints.ts';
 import type { CatalogRecord } from '../store/records.ts';
 import type { ReachedVersion, PageCatalog } from './catalog.ts';
@@ -54,11 +55,16 @@ export const operationPage: PageWork = async (req, visitor, catalog) => {
   };
 };
 
-/** The operation by operationId within the service (as links make them), else by record id; else 404. */
+/**
+ * The operation by operationId within the service (as links make them), else by record id, else
+ * by the `<method> <path>` name operations without an operationId had before (old links); else 404.
+ */
 export function operationNamed(view: VersionView, service: CatalogRecord, name: string): CatalogRecord {
   const paths = new Set(view.of('paths').filter((path) => path['serviceId'] === service.id).map((path) => path.id));
   const mine = view.of('operations').filter((operation) => paths.has(String(operation['pathId'])));
-  const found = mine.find((operation) => operation['operationId'] === name) ?? mine.find((operation) => operation.id === name);
+  const earlier = earlierMadeUpName(name);
+  const found = mine.find((operation) => operation['operationId'] === name) ?? mine.find((operation) => operation.id === name)
+    ?? (earlier && mine.find((operation) => operation['method'] === earlier.method && view.byId('paths', operation['pathId'])?.['path'] === earlier.path));
   if (!found) throw new RecordNotFound('Operation not found');
   return found;
 }

@@ -11,6 +11,7 @@ import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { READ_ONLY_TOOL, type Answer, toolString } from '../routes/tool.ts';
 import { endpointAnswer, MAX_ENDPOINT_BYTES } from './endpoint-answer.ts';
 import { storeOf } from '../store/stores.ts';
+import { earlierMadeUpName } from '../ownership/operation-names.ts';
 
 export interface GetEndpointParts {
   stores: ReadonlyMap<string, RecordStore>;
@@ -61,7 +62,10 @@ export function operationNamed(view: VersionView, ref: string, serviceRef: strin
   if (serviceRef !== undefined && !service) throw new RecordNotFound(serviceNotFound);
   const serviceOf = (operation: CatalogRecord) => view.byId('services', view.byId('paths', operation['pathId'])?.['serviceId']);
   const byId = view.byId('operations', ref);
-  const candidates = (byId ? [byId] : view.of('operations').filter((operation) => operation['operationId'] === ref))
+  const named = byId ? [byId] : view.of('operations').filter((operation) => operation['operationId'] === ref);
+  // The `<method> <path>` name an operation without an operationId had before: still understood.
+  const earlier = named.length === 0 ? earlierMadeUpName(ref) : undefined;
+  const candidates = (earlier ? view.of('operations').filter((operation) => operation['method'] === earlier.method && view.byId('paths', operation['pathId'])?.['path'] === earlier.path) : named)
     .filter((operation) => service === undefined || serviceOf(operation)?.id === service.id);
   if (candidates.length === 0) throw new RecordNotFound('Operation not found');
   if (candidates.length > 1) {
