@@ -50,34 +50,40 @@ export function samplesOf(input: SampleInput): Sample[] {
   const curl = made(har, 'shell', 'curl').replace(/ <<EOF\n/, " <<'EOF'\n");
   return [
     { label: 'curl', code: curl },
-    { label: 'JavaScript (fetch)', code: made(har, 'node', 'fetch') },
-    { label: 'Python (requests)', code: pythonSample(har, (request) => made(request, 'python', 'requests')) },
+    { label: 'JavaScript (fetch)', code: withBody(har, (request) => made(request, 'node', 'fetch'), JAVASCRIPT) },
+    { label: 'Python (requests)', code: withBody(har, (request) => made(request, 'python', 'requests'), PYTHON) },
   ];
 }
 
+/** How a language quotes httpsnippet's placeholder, and how we write a JSON value in it. */
+interface Language { quoted: string; json: (value: unknown) => string }
+
 const PAYLOAD = 'CATALOG_SAMPLE_PAYLOAD';
+// JSON is JavaScript; its strings' escapes are Python's too.
+const JAVASCRIPT: Language = { quoted: `'${PAYLOAD}'`, json: (value) => JSON.stringify(value, null, 2).replaceAll('\n', '\n  ') };
+const PYTHON: Language = { quoted: `"${PAYLOAD}"`, json: (value) => pythonLiteral(value, '') };
 
 /**
- * httpsnippet writes a body as a Python literal escaping only `"` (a newline or a backslash in a
- * string breaks it): it writes a placeholder string instead, replaced by the body written here,
- * where JSON's own string escapes are Python's too. A JSON body of any JSON media type is sent
- * with `json=` (the Content-Type header keeps its media type).
+ * httpsnippet writes a body's literal escaping too little (a backslash or a newline in a string
+ * breaks its Python, a backslash its JavaScript): it writes a placeholder instead, replaced by
+ * the body as written here. A body of any JSON media type goes as JSON (`json=`,
+ * `JSON.stringify`), its Content-Type header keeping its media type.
  */
-function pythonSample(har: HarRequest, made: (request: HarRequest) => string): string {
+function withBody(har: HarRequest, made: (request: HarRequest) => string, language: Language): string {
   const text = har.postData?.text;
   if (text === undefined || har.postData?.params) return made(har);
-  const mimeType = har.postData!.mimeType;
   let literal = JSON.stringify(text);
-  let sent = mimeType;
-  if (isJson(mimeType)) {
+  let json = false;
+  if (isJson(har.postData!.mimeType)) {
     try {
-      literal = pythonLiteral(JSON.parse(text), '');
-      sent = 'application/json';
+      literal = language.json(JSON.parse(text));
+      json = true;
     } catch {
       // Not JSON after all: sent as the text it is.
     }
   }
-  return made({ ...har, postData: { mimeType: sent, text: JSON.stringify(PAYLOAD) } }).replace(JSON.stringify(PAYLOAD), () => literal);
+  const placeholder = json ? { mimeType: 'application/json', text: JSON.stringify(PAYLOAD) } : { mimeType: har.postData!.mimeType, text: PAYLOAD };
+  return made({ ...har, postData: placeholder }).replace(language.quoted, () => literal);
 }
 
 function pythonLiteral(value: unknown, indent: string): string {
