@@ -99,6 +99,22 @@ export function baseUrl(servers: ReturnType<typeof serversOf>): string {
   return url.replace(/\/$/, '');
 }
 
+export type SchemaRow = ReturnType<typeof schemaRows>[number];
+export interface SchemaNode extends SchemaRow { children: SchemaNode[] }
+
+/** The rows as a tree for the page's nested <details>: a row's children are the rows after it one level deeper, up to the next at its level. */
+export function schemaTree(rows: readonly SchemaRow[]): SchemaNode[] {
+  const roots: SchemaNode[] = [];
+  const open: SchemaNode[] = [];
+  for (const row of rows) {
+    const node: SchemaNode = { ...row, children: [] };
+    while (open.length > 0 && open.at(-1)!.depth >= row.depth) open.pop();
+    (open.at(-1)?.children ?? roots).push(node);
+    open.push(node);
+  }
+  return roots;
+}
+
 /** A schema as rows (name, type, required, description), nested properties indented; named schemas linked, not expanded. */
 export function schemaRows(schema: unknown, depth = 0, name = '', required = false): Array<{ depth: number; name: string; type: string; required: boolean; description: string; ref?: string }> {
   if (!isObject(schema) || depth > 5) return [];

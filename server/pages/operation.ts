@@ -7,7 +7,7 @@ import { isObject } from '../json/values.ts';
 import type { VersionView } from '../search/endpoints.ts';
 import type { CatalogRecord } from '../store/records.ts';
 import type { ReachedVersion, PageCatalog } from './catalog.ts';
-import { baseUrl, howToCall, NO_CREDENTIAL, schemaRows, serversOf } from './operation-view.ts';
+import { baseUrl, howToCall, NO_CREDENTIAL, schemaRows, schemaTree, serversOf } from './operation-view.ts';
 import { samplesOf } from './samples.ts';
 import type { PageWork } from './work.ts';
 import type { Visitor } from './visitors.ts';
@@ -49,11 +49,11 @@ export const operationPage: PageWork = async (req, visitor, catalog) => {
         // Spotify describes its parameters in their schemas.
         type: schemaRows(parameter['schema'])[0]?.type ?? 'any', description: parameter['description'] ?? (isObject(parameter['schema']) ? parameter['schema']['description'] : undefined) ?? '',
       })),
-      requests: requests.map((request) => ({ mediaType: request['contentMediaType'] ?? '', description: request['description'] ?? '', rows: schemaRows(request['schema']) })),
+      requests: requests.map((request) => ({ mediaType: request['contentMediaType'] ?? '', description: request['description'] ?? '', ...shown(request['schema']) })),
       responses: (detail['responses'] as Array<Record<string, unknown>>).map((response) => ({
-        status: response['statusCode'] ?? 'default', mediaType: response['contentMediaType'] ?? '', description: response['description'] ?? '', rows: schemaRows(response['schema']),
+        status: response['statusCode'] ?? 'default', mediaType: response['contentMediaType'] ?? '', description: response['description'] ?? '', ...shown(response['schema']),
       })),
-      schemas: Object.entries(detail['schemas'] as Record<string, unknown>).map(([name, schema]) => ({ name, rows: schemaRows(schema) })),
+      schemas: Object.entries(detail['schemas'] as Record<string, unknown>).map(([name, schema]) => ({ name, ...shown(schema) })),
       previous: linkTo(previous), next: linkTo(next),
       alternatives, noCredential: detail['securityDeclared'] === true ? NO_CREDENTIAL.declared : NO_CREDENTIAL.undeclared,
       samples: samplesOf({ method, base, path, parameters, schemes: (security[0] ?? []) as never, requests, schemas: detail['schemas'] as Record<string, unknown> }),
@@ -85,4 +85,10 @@ async function changesFor(req: Request, visitor: Visitor, catalog: PageCatalog, 
   const changes = report.changes.filter((change) => change.operation?.method.toUpperCase() === method && change.operation.path === path)
     .sort((a, b) => (a.level === b.level ? 0 : a.level === 'breaking' ? -1 : 1));
   return { against, changes };
+}
+
+/** A schema as the twin lists it (rows) and as the page shows it (a tree). */
+function shown(schema: unknown): { rows: ReturnType<typeof schemaRows>; tree: ReturnType<typeof schemaTree> } {
+  const rows = schemaRows(schema);
+  return { rows, tree: schemaTree(rows) };
 }

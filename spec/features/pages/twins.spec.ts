@@ -92,6 +92,13 @@ describe('pages: Markdown twins and the API catalog', function () {
     expect((await markdown(`${at}/services/giphy/reference`)).text).to.include(`Back to the service: [Giphy API](${at}/services/giphy)`);
   });
 
+  it('shows bodies and responses as trees of <details>, named schemas linked to their own tree', async () => {
+    const html = (await supertest(fixture.service.app).get(`${versionPath(fixture.tenant)}/services/giphy/operations/searchGifs`).set(bearer(fixture.tenant.readOnlyKey))).text;
+    // Giphy's 200: `data`, an array of Gif, whose items link to the Gif schema's tree further down.
+    expect(html).to.match(/<details open>\s*<summary><code class="field">data<\/code> <span class="type">array of Gif<\/span><\/summary>[\s\S]*?<ul class="schema">[\s\S]*?<a href="#schema-Gif">Gif<\/a>/);
+    expect(html).to.include('<h3 id="schema-Gif">Gif</h3>');
+  });
+
   it('links each operation to the one before and after it in the service page order', async () => {
     const service = `${versionPath(fixture.tenant)}/services/giphy`;
     const listed = [...(await markdown(service)).text.matchAll(/\((\/catalog\/[^)]+\/operations\/[^)]+)\)/g)].map((match) => match[1]!);
