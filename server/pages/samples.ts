@@ -147,7 +147,7 @@ function bodyInto(har: HarRequest, request: Fields, document: object): void {
   const schema = isObject(request['schema']) ? request['schema'] : {};
   const body = bodyExample(request, schema, document);
   if (mediaType === MULTIPART || mediaType === FORM) {
-    // curl, fetch and requests write the multipart boundary themselves: a Content-Type of ours would lack it.
+    // Multipart's Content-Type is left to curl, fetch and requests, which add the boundary; one of ours would lack it.
     if (mediaType === FORM) har.headers.push({ name: 'Content-Type', value: mediaType });
     har.postData = { mimeType: mediaType, params: formParams(body, schema, document, mediaType === MULTIPART) };
     return;
@@ -187,9 +187,9 @@ function generated(schema: unknown, document: object): unknown {
   }
 }
 
-/** Each field of a form as a part: a file part for a binary field (multipart), else its value as text. */
 type Part = { name: string; value?: string; fileName?: string; contentType?: string };
 
+/** Each field of a form as a part: a file part for a binary field (multipart), else its value as text. */
 function formParams(body: unknown, schema: Record<string, unknown>, document: object, multipart: boolean): Part[] {
   const properties = propertiesOf(schema, document);
   return Object.entries(isObject(body) ? body : {}).flatMap(([name, value]): Part[] => {
