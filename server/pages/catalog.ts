@@ -142,6 +142,13 @@ export class PageCatalog {
     return items.find((item) => item.operation?.id === operation.id);
   }
 
+  /** The operations before and after this one in the service's page order (by path, then method), as the service page lists them. */
+  neighbours(view: VersionView, service: CatalogRecord, operation: CatalogRecord): { previous?: CatalogRecord; next?: CatalogRecord } {
+    const { operations } = listingOf(view, service);
+    const at = operations.findIndex((listed) => listed.operation.id === operation.id);
+    return { ...(at > 0 && { previous: operations[at - 1]!.operation }), ...(at >= 0 && at < operations.length - 1 && { next: operations[at + 1]!.operation }) };
+  }
+
   /** An operation as MCP's get_endpoint gives it: hit form, parameters, bodies, responses, schemas. */
   async operation(view: VersionView, operation: CatalogRecord): Promise<Record<string, unknown>> {
     const { endpoint, parameters, requests, responses, components } = await endpointDetail(this.#parts.stores, view, operation);

@@ -1,8 +1,6 @@
 // How an operation reads to a person: each alternative security requirement resolved to where
-// the credential goes and how to get one, the servers with their variables, request samples
-// made by httpsnippet (curl, fetch, requests) with the credential as a placeholder, and schemas
-// flattened into rows a table can show.
-import { HTTPSnippet, type HarRequest } from '@readme/httpsnippet';
+// the credential goes and how to get one, the servers with their variables, and schemas
+// flattened into rows a table can show (the request samples are samples.ts's).
 import { isObject } from '../json/values.ts';
 import type { VersionView } from '../search/endpoints.ts';
 
@@ -31,11 +29,17 @@ export interface CredentialPlace {
   urls: Array<{ label: string; url: string }>;
 }
 
-/** A short label for search hits: each alternative's schemes joined, or "none". */
-export function securityLabel(security: unknown[] | undefined): string {
+/** What the description says of a call's credentials, where it says that none is needed or says nothing. */
+export const NO_CREDENTIAL = {
+  declared: 'No credential needed: the description says so (security: []).',
+  undeclared: 'The description declares no authentication: it does not say whether a call needs a credential.',
+} as const;
+
+/** A short label for search hits: each alternative's schemes joined, "none needed" where declared so, "not declared" where the description is silent. */
+export function securityLabel(security: unknown[] | undefined, declared: boolean): string {
   const alternatives = (security ?? []) as Requirement[];
-  if (alternatives.length === 0) return 'none';
-  return alternatives.map((alternative) => alternative.map(({ scheme }) => placeOf(scheme).where).join(' + ') || 'none').join(' or ');
+  if (alternatives.length === 0) return declared ? 'none needed' : 'not declared';
+  return alternatives.map((alternative) => alternative.map(({ scheme }) => placeOf(scheme).where).join(' + ') || 'none needed').join(' or ');
 }
 
 /** Every alternative requirement, each scheme resolved (its record read from the view for its description). */
@@ -95,54 +99,20 @@ export function baseUrl(servers: ReturnType<typeof serversOf>): string {
   return url.replace(/\/$/, '');
 }
 
-export interface SampleInput {
-  method: string;
-  url: string;
-  parameters: ReadonlyArray<Record<string, unknown>>;
-  /** The first alternative's schemes: the credential the samples carry, as placeholders. */
-  scheme: ReadonlyArray<{ scheme: Scheme }>;
-  body: { mediaType: string; example: unknown } | undefined;
-}
+export type SchemaRow = ReturnType<typeof schemaRows>[number];
+export interface SchemaNode extends SchemaRow { children: SchemaNode[] }
 
-/** curl, JavaScript fetch and Python requests samples of one call. */
-export function samplesOf(input: SampleInput): Array<{ label: string; code: string }> {
-  const har: HarRequest = {
-    method: input.method.toUpperCase(), url: input.url, httpVersion: 'HTTP/1.1', headersSize: -1, bodySize: -1,
-    headers: [], queryString: [], cookies: [], postData: { mimeType: '' },
-  };
-  for (const parameter of input.parameters) {
-    if (parameter['required'] !== true) continue;
-    const name = String(parameter['name']);
-    // A placeholder that survives URL encoding unchanged, like the credential's.
-    const value = `YOUR_${name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
-    if (parameter['in'] === 'query') har.queryString.push({ name, value });
-    if (parameter['in'] === 'header') har.headers.push({ name, value });
+/** The rows as a tree for the page's nested <details>: a row's children are the rows after it one level deeper, up to the next at its level. */
+export function schemaTree(rows: readonly SchemaRow[]): SchemaNode[] {
+  const roots: SchemaNode[] = [];
+  const open: SchemaNode[] = [];
+  for (const row of rows) {
+    const node: SchemaNode = { ...row, children: [] };
+    while (open.length > 0 && open.at(-1)!.depth >= row.depth) open.pop();
+    (open.at(-1)?.children ?? roots).push(node);
+    open.push(node);
   }
-  for (const { scheme } of input.scheme) {
-    if (scheme.type === 'apiKey') {
-      const name = scheme.parameterName ?? scheme.name ?? 'api_key';
-      const target = scheme.in === 'query' ? har.queryString : scheme.in === 'cookie' ? har.cookies : har.headers;
-      target.push({ name, value: 'YOUR_API_KEY' });
-    } else if (scheme.type === 'http' && (scheme.scheme ?? '').toLowerCase() === 'basic') {
-      har.headers.push({ name: 'Authorization', value: 'Basic BASE64_USER_COLON_PASSWORD' });
-    } else if (scheme.type === 'http' || scheme.type === 'oauth2' || scheme.type === 'openIdConnect') {
-      har.headers.push({ name: 'Authorization', value: `${capitalized(scheme.type === 'http' ? scheme.scheme ?? 'Bearer' : 'Bearer')} YOUR_TOKEN` });
-    }
-  }
-  if (input.body) {
-    har.headers.push({ name: 'Content-Type', value: input.body.mediaType });
-    har.postData = { mimeType: input.body.mediaType, text: typeof input.body.example === 'string' ? input.body.example : JSON.stringify(input.body.example ?? {}, null, 2) };
-  }
-  const snippet = new HTTPSnippet(har);
-  const made = (target: string, client: string) => {
-    const code = snippet.convert(target as never, client);
-    return Array.isArray(code) ? code.join('\n') : String(code);
-  };
-  return [
-    { label: 'curl', code: made('shell', 'curl') },
-    { label: 'JavaScript (fetch)', code: made('javascript', 'fetch') },
-    { label: 'Python (requests)', code: made('python', 'requests') },
-  ];
+  return roots;
 }
 
 /** A schema as rows (name, type, required, description), nested properties indented; named schemas linked, not expanded. */

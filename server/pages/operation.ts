@@ -8,7 +8,8 @@ import { earlierMadeUpName } from '../ownership/operation-names.ts';
 import type { VersionView } from '../search/endpoints.ts';
 import type { CatalogRecord } from '../store/records.ts';
 import type { ReachedVersion, PageCatalog } from './catalog.ts';
-import { baseUrl, howToCall, samplesOf, schemaRows, serversOf } from './operation-view.ts';
+import { baseUrl, howToCall, NO_CREDENTIAL, schemaRows, schemaTree, serversOf } from './operation-view.ts';
+import { samplesOf } from './samples.ts';
 import type { PageWork } from './work.ts';
 import type { Visitor } from './visitors.ts';
 import { pageUrls } from './urls.ts';
@@ -27,10 +28,16 @@ export const operationPage: PageWork = async (req, visitor, catalog) => {
   const parameters = detail['parameters'] as Array<Record<string, unknown>>;
   const requests = detail['requests'] as Array<Record<string, unknown>>;
   const alternatives = howToCall(view, security);
-  const url = `${baseUrl(servers)}${path}`;
+  const base = baseUrl(servers);
+  const url = `${base}${path}`;
   const traffic = await catalog.operationTraffic(version, view, service, operation);
   const serviceSlug = String(service['slug']);
   const frame = await frameOf(version, catalog);
+  const { previous, next } = catalog.neighbours(view, service, operation);
+  const linkTo = (other: CatalogRecord | undefined) => other && {
+    label: `${String(other['method']).toUpperCase()} ${String(view.byId('paths', other['pathId'])?.['path'] ?? '')}`,
+    href: pageUrls.operation(version.place, serviceSlug, String(other['operationId'] ?? other.id)),
+  };
   return {
     template: 'operation', title: `${method} ${path}`,
     data: {
@@ -40,15 +47,17 @@ export const operationPage: PageWork = async (req, visitor, catalog) => {
       summary: operation['summary'] ?? '', description: operation['description'] ?? '', deprecated: operation['deprecated'] === true,
       parameters: parameters.map((parameter) => ({
         name: parameter['name'], in: parameter['in'], required: parameter['required'] === true, deprecated: parameter['deprecated'] === true,
-        type: schemaRows(parameter['schema'])[0]?.type ?? 'any', description: parameter['description'] ?? '',
+        // Spotify describes its parameters in their schemas.
+        type: schemaRows(parameter['schema'])[0]?.type ?? 'any', description: parameter['description'] ?? (isObject(parameter['schema']) ? parameter['schema']['description'] : undefined) ?? '',
       })),
-      requests: requests.map((request) => ({ mediaType: request['contentMediaType'] ?? '', description: request['description'] ?? '', rows: schemaRows(request['schema']) })),
+      requests: requests.map((request) => ({ mediaType: request['contentMediaType'] ?? '', description: request['description'] ?? '', ...shown(request['schema']) })),
       responses: (detail['responses'] as Array<Record<string, unknown>>).map((response) => ({
-        status: response['statusCode'] ?? 'default', mediaType: response['contentMediaType'] ?? '', description: response['description'] ?? '', rows: schemaRows(response['schema']),
+        status: response['statusCode'] ?? 'default', mediaType: response['contentMediaType'] ?? '', description: response['description'] ?? '', ...shown(response['schema']),
       })),
-      schemas: Object.entries(detail['schemas'] as Record<string, unknown>).map(([name, schema]) => ({ name, rows: schemaRows(schema) })),
-      alternatives,
-      samples: samplesOf({ method, url, parameters, scheme: (security[0] ?? []) as never, body: bodyOf(requests) }),
+      schemas: Object.entries(detail['schemas'] as Record<string, unknown>).map(([name, schema]) => ({ name, ...shown(schema) })),
+      previous: linkTo(previous), next: linkTo(next),
+      alternatives, noCredential: detail['securityDeclared'] === true ? NO_CREDENTIAL.declared : NO_CREDENTIAL.undeclared,
+      samples: samplesOf({ method, base, path, parameters, schemes: (security[0] ?? []) as never, requests, schemas: detail['schemas'] as Record<string, unknown> }),
       traffic: traffic ? { status: traffic.status, count: traffic.count, lastSeenAt: traffic.lastSeenAt ?? 'never' } : undefined,
       ...await changesFor(req, visitor, catalog, version, serviceSlug, method, path),
     },
@@ -84,11 +93,8 @@ async function changesFor(req: Request, visitor: Visitor, catalog: PageCatalog, 
   return { against, changes };
 }
 
-function bodyOf(requests: ReadonlyArray<Record<string, unknown>>): { mediaType: string; example: unknown } | undefined {
-  const request = requests.find((candidate) => /json/.test(String(candidate['contentMediaType']))) ?? requests[0];
-  if (!request) return undefined;
-  const examples = isObject(request['examples']) ? Object.values(request['examples']) : [];
-  const first = examples.find(isObject);
-  const schema = isObject(request['schema']) ? request['schema'] : {};
-  return { mediaType: String(request['contentMediaType'] ?? 'application/json'), example: first?.['value'] ?? schema['example'] ?? {} };
+/** A schema as the twin lists it (rows) and as the page shows it (a tree). */
+function shown(schema: unknown): { rows: ReturnType<typeof schemaRows>; tree: ReturnType<typeof schemaTree> } {
+  const rows = schemaRows(schema);
+  return { rows, tree: schemaTree(rows) };
 }

@@ -96,7 +96,15 @@ export const changesPage: PageWork = async (req, visitor, catalog) => {
 
 export const referencePage: PageWork = async (req, visitor, catalog) => {
   const { version, service, slug } = await serviceAt(req, visitor, catalog);
-  return { template: 'reference', policy: REFERENCE_POLICY, title: `${String(service['name'] ?? slug)} reference`, data: { documentUrl: pageUrls.exportApi(version.place, slug, 'json') } };
+  const frame = await frameOf(version, catalog);
+  const serviceUrl = pageUrls.service(version.place, slug);
+  return {
+    template: 'reference', policy: REFERENCE_POLICY, title: `${String(service['name'] ?? slug)} reference`,
+    data: {
+      ...frame, crumbs: [...frame['crumbs'] as object[], { label: String(service['name'] ?? slug), href: serviceUrl }],
+      documentUrl: pageUrls.exportApi(version.place, slug, 'json'), serviceUrl, serviceName: String(service['name'] ?? slug),
+    },
+  };
 };
 
 /** The service's export as JSON or YAML, the interface's export view opened with the session. */

@@ -8,6 +8,7 @@ import type { ReachedVersion, PageCatalog } from './catalog.ts';
 import type { PageWork } from './work.ts';
 import { pageUrls } from './urls.ts';
 import { securityLabel } from './operation-view.ts';
+import { operationTitle } from '../search/title.ts';
 
 export const versionPage: PageWork = async (req, visitor, catalog) => {
   const version = await catalog.version(visitor.credential, params(req));
@@ -19,7 +20,8 @@ export const versionPage: PageWork = async (req, visitor, catalog) => {
     const mine = traffic.filter((item) => item.service.id === service.id);
     const count = (status: string) => mine.filter((item) => item.status === status).length;
     return {
-      name: String(service['name'] ?? service['slug']), slug: String(service['slug']), summary: service['summary'] ?? '',
+      // Few descriptions give `info.summary`: the description's first sentence, as a hit's title falls back to it.
+      name: String(service['name'] ?? service['slug']), slug: String(service['slug']), summary: operationTitle({ summary: service['summary'], description: service['description'] }) ?? '',
       href: pageUrls.service(version.place, String(service['slug'])),
       operations: mine.filter((item) => item.operation !== null).length,
       traffic: { active: count('active'), zombie: count('zombie'), orphan: count('orphan'), unobserved: count('unobserved'), shadow: count('shadow') },
@@ -54,7 +56,7 @@ export const searchPage: PageWork = async (req, visitor, catalog) => {
       title: operation['summary'] ?? operation['operationId'] ?? '', deprecated: operation['deprecated'] === true,
       service: owner ? String(owner.name ?? owner.slug) : '',
       href: owner ? pageUrls.operation(version.place, owner.slug, String(operation['operationId'] ?? operation['id'])) : '',
-      credential: securityLabel(hit['security'] as unknown[]),
+      credential: securityLabel(hit['security'] as unknown[], hit['securityDeclared'] === true),
       observed: observed ? `${observed.count} calls, last ${observed.lastSeenAt.slice(0, 10)}` : 'not observed',
     };
   });

@@ -143,6 +143,7 @@ export function endpointOf(view: VersionView, operation: CatalogRecord): Record<
     bodyMediaTypes: bodyMediaTypes(view.ownedBy('requests', operation.id)),
     servers: servers.map((server) => String(server['url'])),
     security: securityOf(view, operation, service),
+    securityDeclared: Array.isArray(operation['security']) || Array.isArray(service?.['security']),
   };
 }
 

