@@ -12,7 +12,7 @@
 // and the pages read the assembled document whole.
 import { createHash } from 'node:crypto';
 import { escapeToken } from '../json/pointer.ts';
-import { isObject, type Json, type JsonObject } from '../json/values.ts';
+import { isObject, setMember, type Json, type JsonObject } from '../json/values.ts';
 
 const COMPONENTS = '#/components/';
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -34,7 +34,7 @@ export function shareRepeated(document: JsonObject): JsonObject {
   const paths: JsonObject = {};
   for (const [path, item] of Object.entries(document['paths'])) {
     // A `#` cannot stand in a reference's fragment: what a path holding one repeats stays written out.
-    paths[path] = isObject(item) && !path.includes('#') ? shared.pathItem(item, ['paths', path]) : item;
+    setMember(paths, path, isObject(item) && !path.includes('#') ? shared.pathItem(item, ['paths', path]) : item);
   }
   return { ...document, paths };
 }
@@ -124,14 +124,15 @@ class Shared {
 
   #members(map: JsonObject, at: string[], kind: Kind): JsonObject {
     const out: JsonObject = {};
-    for (const [name, member] of Object.entries(map)) out[name] = this.#part(kind, member, [...at, name]);
+    // setMember: a member named __proto__ (a schema, an example) is data, not the prototype.
+    for (const [name, member] of Object.entries(map)) setMember(out, name, this.#part(kind, member, [...at, name]));
     return out;
   }
 
   /** A map of Media Type Objects (never references themselves) with their schemas and examples shared. */
   #media(content: JsonObject, at: string[]): JsonObject {
     const out: JsonObject = {};
-    for (const [type, media] of Object.entries(content)) out[type] = isObject(media) ? this.#within(media, [...at, type], { schema: 'schema', examples: 'example' }) : media;
+    for (const [type, media] of Object.entries(content)) setMember(out, type, isObject(media) ? this.#within(media, [...at, type], { schema: 'schema', examples: 'example' }) : media);
     return out;
   }
 

@@ -57,8 +57,8 @@ describe('descriptions: keys JavaScript treats specially are data', function () 
       .set('Content-Type', 'application/json').send(DOCUMENT);
     expect(res.status, JSON.stringify(res.body).slice(0, 500)).to.equal(201);
     expect(res.body.warnings ?? []).to.deep.equal([]);
-    // Exported as imported, but for the example named by its reference: records hold examples inline.
-    const expected = JSON.parse(DOCUMENT.replace('{ "$ref": "#/components/examples/__proto__" }', '{ "value": { "__proto__": 1, "prototype": 2 } }'));
+    // Exported as imported, the example named by its reference too (the export shares a part equal to a component).
+    const expected = JSON.parse(DOCUMENT);
     const document = await exported('special');
     expect(document, JSON.stringify(document)).to.deep.equal(expected);
     const yaml = await service.request.get(`${tenant.prefixes.V}/services/special/openapi`).set(bearer(tenant.key)).set('Accept', 'application/yaml').buffer(true).parse((res, done) => {
