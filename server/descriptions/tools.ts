@@ -8,6 +8,7 @@ import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { exportService } from './export.ts';
 import { documentPage } from './document-pages.ts';
+import { shareRepeated } from './sharing.ts';
 import { MAX_ENDPOINT_BYTES } from '../search/endpoint-answer.ts';
 import { storeOf } from '../store/stores.ts';
 
@@ -50,8 +51,11 @@ export function descriptionTools(schemas: SchemaRegistry, stores: ReadonlyMap<st
   }, (args) => answer(async (reach) => {
     const version = await reach.version(args.version);
     const service = await serviceNamed(schemas, services, version.versionId, args.service, 'service');
-    const document = await exportService(stores, version.versionId, service);
-    return documentPage(document, args, MAX_ENDPOINT_BYTES, `GET /v2/catalog/versions/${version.versionId}/services/${service.id}/openapi`);
+    const exported = await exportService(stores, version.versionId, service);
+    // Pages of the whole document are parts of the export route's document, repeats shared as
+    // there; a slice must stand alone, so it keeps what a reference into another path would leave out.
+    const sliced = args.path !== undefined || args.operation !== undefined || args.tag !== undefined;
+    return documentPage(sliced ? exported : shareRepeated(exported), args, MAX_ENDPOINT_BYTES, `GET /v2/catalog/versions/${version.versionId}/services/${service.id}/openapi`);
   }, { longRunning: true }));
     },
   ];
