@@ -27,8 +27,9 @@ export function recordIndexes(collection: CompiledCollection, { byImportMark }: 
     // distinct), so the parts are never indexed one by one. See docs/storage.md.
     ...(collection.naturalKey.length > 0 ? [{ key: { versionId: 1, [KEY_FIELD]: 1 }, name: 'versionId_naturalKey', unique: true }] : []),
     // An import reads its service's records by their mark (markedOrUnmarked). Only where the
-    // database uses indexes for it: FerretDB 1.24 pushes down no filter but `{_id}` and
-    // scans anyway, so there the index would only cost writes.
+    // database uses an index for it: the mark is a dotted field, which the FerretDB build's
+    // pushdown leaves to FerretDB (docs/database.md), so there the read SEARCHes the version's
+    // records by `versionId` and this index would only cost writes.
     ...(byImportMark ? [{ key: { versionId: 1, [MARKED_SERVICE]: 1, id: 1 }, name: 'versionId_importService_id' }] : []),
   ];
 }
