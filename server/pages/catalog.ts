@@ -15,7 +15,7 @@ import { withObserved } from '../insights/observed.ts';
 import { DEFAULT_SINCE_DAYS, endpointsPage, type EndpointItem } from '../insights/view.ts';
 import { reachProject, reachVersion, versionAddress, type AddressPart } from '../pipeline/stages.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
-import { endpointDetail, type VersionView } from '../search/endpoints.ts';
+import { endpointDetail, viewFrom, type Name, type VersionView } from '../search/endpoints.ts';
 import type { SearchIndexes } from '../search/indexes.ts';
 import type { VersionIndex } from '../search/ranking.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
@@ -27,6 +27,7 @@ import type { VersionResolver } from '../pipeline/resolve.ts';
 import type { ResolvedVersion } from '../routes/route.ts';
 import { KeptExports } from './exports.ts';
 import type { VersionPlace } from './urls.ts';
+import { operationNeighbourhood } from '../views/operation-records.ts';
 
 export interface CatalogParts {
   schemas: SchemaRegistry;
@@ -87,6 +88,16 @@ export class PageCatalog {
   /** The version's search index (built on the first read after a write, as for `GET …/search`). */
   async index(version: ResolvedVersion): Promise<VersionIndex> {
     return this.#parts.searchIndexes.of(version.versionId);
+  }
+
+  /**
+   * What an operation's page shows of its version, as a view: the service of this slug, its
+   * paths, the operation and the records it names, read for it alone (views/operation-records.ts),
+   * so that a page costs what its operation holds, on a fresh process too.
+   */
+  async operationView(version: ResolvedVersion, slug: string, name: string): Promise<VersionView> {
+    const read = await new Deadline(this.#parts.dbTimeoutMs).bound(() => operationNeighbourhood(this.#parts.stores, version.versionId, slug, name));
+    return viewFrom(version.versionId, read as Array<[Name, CatalogRecord[]]>);
   }
 
   /** `GET …/search`'s hits for these options: the same ranking, each hit with what was observed of it. */

@@ -12,7 +12,6 @@ import { LRUCache } from 'lru-cache';
 import { serviceChanges, type Change } from '../changes/catalog.ts';
 import { exportService } from '../descriptions/export.ts';
 import { mappedKinds } from '../descriptions/kinds.ts';
-import { detailRecordsOf, DETAIL_COLLECTIONS } from '../search/details.ts';
 import { SEARCH_COLLECTIONS, type VersionView } from '../search/endpoints.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import type { Revisions } from '../store/revisions.ts';
@@ -63,25 +62,19 @@ export class KeptExports {
   }
 
   /**
-   * The version's records as the exporter reads them, all kinds read at once: the bodies,
-   * responses and schemas from the kept details (search/details.ts) that the operation pages
-   * share, the kinds the search index holds whole from its view (both handed an import's records
-   * as it answers), the rest from the database. Without the database handle, as snapshotOf
-   * gives them: no service parts.
+   * The version's records as the exporter reads them, all kinds read at once: the kinds the
+   * search index holds whole from its view (handed an import's records as it answers), the rest
+   * from the database. Without the database handle, as snapshotOf gives them: no service parts.
    */
   #records(versionId: string): ReadonlyMap<string, Pick<RecordStore, 'all' | 'collection'>> {
-    const details = DETAIL_COLLECTIONS.some((name) => this.#stores.has(name)) ? detailRecordsOf(this.#stores).of(versionId) : undefined;
     const view = this.#views?.of(versionId);
-    // Request bodies are in the view without their schemas (search/endpoints.ts): the details have them whole.
-    const inView = new Set<string>(SEARCH_COLLECTIONS.filter((name) => !(DETAIL_COLLECTIONS as readonly string[]).includes(name)));
-    const kept = new Set<string>(DETAIL_COLLECTIONS);
+    // Request bodies are in the view without their schemas (search/endpoints.ts): read whole.
+    const inView = new Set<string>(SEARCH_COLLECTIONS.filter((name) => name !== 'requests'));
     view?.catch(() => {});
     return new Map(mappedKinds([...this.#stores.values()].map(({ collection }) => collection)).map((collection) => {
-      const read = details && kept.has(collection.name)
-        ? details.then((got) => [...got.records.get(collection.name as typeof DETAIL_COLLECTIONS[number]) ?? []])
-        : view && inView.has(collection.name)
-          ? view.then((index) => [...index.view.of(collection.name as typeof SEARCH_COLLECTIONS[number])])
-          : this.#stores.get(collection.name)!.all(versionId);
+      const read = view && inView.has(collection.name)
+        ? view.then((index) => [...index.view.of(collection.name as typeof SEARCH_COLLECTIONS[number])])
+        : this.#stores.get(collection.name)!.all(versionId);
       // Failures surface where the exporter awaits them, not as unhandled rejections before.
       read.catch(() => {});
       return [collection.name, { collection, all: () => read }];
