@@ -16,6 +16,7 @@ import { DescriptionArchive } from '../http/archive-body.ts';
 import { bundleArchive } from './archive.ts';
 import { prepareDocument } from './document.ts';
 import { exportService } from './export.ts';
+import { serviceScoped } from '../views/service-records.ts';
 import type { ImportedRecords } from './imported-records.ts';
 import { importDocument, type ImportPlan } from './sync.ts';
 import { storeOf } from '../store/stores.ts';
@@ -113,7 +114,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
       },
       async run({ version, id, accepts }) {
         const service = await serviceNamed(schemas, storeOf(stores, 'services'), version.versionId, id, 'id');
-        const document = await exportService(stores, version.versionId, service);
+        const document = await exportService(serviceScoped(stores, version.versionId, service, { withParts: true }), version.versionId, service);
         if (accepts(['application/json', 'application/yaml']) === 'application/yaml') {
           return { status: 200, body: toYaml(document, { aliasDuplicateObjects: false }), headers: { 'Content-Type': 'application/yaml; charset=utf-8' } };
         }

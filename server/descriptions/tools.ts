@@ -7,6 +7,7 @@ import { READ_ONLY_TOOL, VERSION_ARG, type Answer, type ToolRegistration, toolSt
 import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { exportService } from './export.ts';
+import { serviceScoped } from '../views/service-records.ts';
 import { storeOf } from '../store/stores.ts';
 
 // Documents carry more than a tool names: their schemas allow any further property.
@@ -41,7 +42,7 @@ export function descriptionTools(schemas: SchemaRegistry, stores: ReadonlyMap<st
   }, (args) => answer(async (reach) => {
     const version = await reach.version(args.version);
     const service = await serviceNamed(schemas, services, version.versionId, args.service, 'service');
-    return exportService(stores, version.versionId, service);
+    return exportService(serviceScoped(stores, version.versionId, service, { withParts: true }), version.versionId, service);
   }, { longRunning: true }));
     },
   ];

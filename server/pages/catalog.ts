@@ -28,6 +28,7 @@ import type { ResolvedVersion } from '../routes/route.ts';
 import { KeptExports } from './exports.ts';
 import type { VersionPlace } from './urls.ts';
 import { operationNeighbourhood } from '../views/operation-records.ts';
+import { serviceScoped } from '../views/service-records.ts';
 
 export interface CatalogParts {
   schemas: SchemaRegistry;
@@ -52,7 +53,7 @@ export class PageCatalog {
 
   constructor(parts: CatalogParts) {
     this.#parts = parts;
-    this.exports = new KeptExports(parts.stores, new Revisions(parts.stores.get('services')!.db), parts.searchIndexes);
+    this.exports = new KeptExports(parts.stores, new Revisions(parts.stores.get('services')!.db));
   }
 
   /** The version the route's parameters name, if the credential may read it (else the interface's 400 or 403). */
@@ -168,7 +169,7 @@ export class PageCatalog {
 
   /** The service's OpenAPI document, as `GET …/services/{id}/openapi` exports it. */
   async exported(version: ResolvedVersion, service: CatalogRecord): Promise<Record<string, unknown>> {
-    return exportService(this.#parts.stores, version.versionId, service);
+    return exportService(serviceScoped(this.#parts.stores, version.versionId, service, { withParts: true }), version.versionId, service);
   }
 
   /**

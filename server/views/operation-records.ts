@@ -18,25 +18,30 @@ export interface OperationRecords {
 export async function operationRecords(stores: ReadonlyMap<string, RecordStore>, operation: CatalogRecord, others: readonly CatalogRecord[] = []): Promise<OperationRecords> {
   const owned = async (name: string) => [...await stores.get(name)!.matching(operation.versionId, { operationId: operation.id })].sort(inDocumentOrder);
   const [requests, responses] = await Promise.all([owned('requests'), owned('responses')]);
-  const components = await reachedSchemas(stores.get('resources')!, operation.versionId, [...others, ...requests, ...responses]);
+  const components = await reachedSchemas(stores.get('resources')!, operation.versionId, [...others, ...requests, ...responses].map((record) => record['schema']));
   return { requests, responses, components };
 }
 
 /**
- * The Resources the records' schemas name, and those these name in turn, read a generation at a
- * time by name (a name no Resource has is left out, as a missing component is).
+ * The component schemas these values (schemas, records) name, and those these name in turn, by
+ * name (a name no Resource has is left out, as a missing component is).
  */
-export async function reachedSchemas(resources: RecordStore, versionId: string, records: readonly CatalogRecord[]): Promise<Map<string, unknown>> {
-  const found = new Map<string, unknown>();
+export async function reachedSchemas(resources: RecordStore, versionId: string, values: readonly unknown[]): Promise<Map<string, unknown>> {
+  return new Map([...await reachedResources(resources, versionId, values)].map(([name, record]) => [name, record['schema']]));
+}
+
+/** The Resources behind reachedSchemas, read a generation at a time by name. */
+export async function reachedResources(resources: RecordStore, versionId: string, values: readonly unknown[]): Promise<Map<string, CatalogRecord>> {
+  const found = new Map<string, CatalogRecord>();
   const asked = new Set<string>();
-  let pending = [...new Set(records.flatMap((record) => componentRefsIn(record['schema'], 'schemas')))];
+  let pending = [...new Set(values.flatMap((value) => componentRefsIn(value, 'schemas')))];
   while (pending.length > 0) {
     for (const name of pending) asked.add(name);
     const read = await Promise.all(pending.map((name) => resources.matching(versionId, { name })));
     const next = new Set<string>();
     for (const record of read.flat().sort(inDocumentOrder)) {
       // Two services' schemas of one name: the last in document order, as a version-wide lookup by name has it.
-      found.set(String(record['name']), record['schema']);
+      found.set(String(record['name']), record);
       for (const reached of componentRefsIn(record['schema'], 'schemas')) if (!asked.has(reached)) next.add(reached);
     }
     pending = [...next];
