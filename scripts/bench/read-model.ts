@@ -30,11 +30,11 @@ const ANSWERS: Record<string, (s: State) => { url: string; accept: string; body?
   'responses, status 200, first page': (s) => ({ url: `/v2/catalog/versions/${s.main}/responses?statusCode=200&limit=50`, accept: 'application/json' }),
   'responses, status 200, page 8 by cursor': (s) => ({ url: `/v2/catalog/versions/${s.main}/responses?statusCode=200&limit=50#page8`, accept: 'application/json' }),
   'parameters, first page': (s) => ({ url: `/v2/catalog/versions/${s.main}/parameters?limit=50`, accept: 'application/json' }),
-  'export netlify (120 operations)': (s) => ({ url: `/v2/catalog/versions/${s.main}/services/${s.exportService}/openapi`, accept: 'application/json' }),
+  'export netlify (120 operations)': (s) => ({ url: `/v2/catalog/versions/${s.main}/services/${s.exportService}/openapi`, accept: 'application/json', samples: 3 }),
   'operation page spotify get-an-album, HTML': (s) => ({ url: `/catalog/${s.project}/branch/main/services/spotify/operations/get-an-album`, accept: 'text/html' }),
   'operation page spotify get-an-album, Markdown': (s) => ({ url: `/catalog/${s.project}/branch/main/services/spotify/operations/get-an-album`, accept: 'text/markdown' }),
   'changes page spotify against the copy, Markdown': (s) => ({ url: `/catalog/${s.project}/branch/copy/services/spotify/changes?against=branch/main`, accept: 'text/markdown' }),
-  'changes report spotify against the copy (interface)': (s) => ({ url: `/v2/catalog/versions/${s.copy}/changes?against=branch/main&service=spotify`, accept: 'application/json' }),
+  'changes report spotify against the copy (interface)': (s) => ({ url: `/v2/catalog/versions/${s.copy}/changes?against=branch/main&service=spotify`, accept: 'application/json', samples: 3 }),
   'search "delete an instance"': (s) => ({ url: `/v2/catalog/versions/${s.main}/search?q=delete+an+instance`, accept: 'application/json' }),
   // Unchanged: nothing written, so each call plans from the same state (kept records, or a read).
   're-import spotify unchanged': (s) => ({ url: `/v2/catalog/versions/${s.main}/imports/openapi?service=spotify`, accept: 'application/json', body: 'spotify.com.json', samples: 3 }),
@@ -138,7 +138,7 @@ async function measure(dataDir: string, name: string): Promise<void> {
       get.push((await timed(byId, { Authorization: `Bearer ${state.secret}` })).ms);
     }
     const rssMb = process.memoryUsage().rss / 1e6;
-    console.log(JSON.stringify({ name, first: first.ms, kb: first.bytes / 1024, p50: quantile(answer, 0.5), get: quantile(get, 0.5), rssMb, load: os.loadavg()[0] }));
+    console.log(JSON.stringify({ name, samples, first: first.ms, kb: first.bytes / 1024, p50: quantile(answer, 0.5), get: quantile(get, 0.5), rssMb, load: os.loadavg()[0] }));
   });
 }
 
@@ -154,14 +154,17 @@ else {
   const dataDir = process.env['READ_BENCH_DIR'] ?? fs.mkdtempSync(path.join(os.tmpdir(), 'read-bench-'));
   if (!fs.existsSync(path.join(dataDir, 'read-bench.json'))) await prepare(dataDir);
   const lines = [`# Read model benchmark, ${new Date().toISOString()}`, `node ${process.version}; ${os.cpus().length} cores; ${SAMPLES} samples per answer; data ${dataDir}`, '',
-    '| answer | fresh process: first call ms | warm p50 ms | GET by id p50 ms | warm p50 / GET | answer KB | process RSS MB | load |', '|---|---:|---:|---:|---:|---:|---:|---:|'];
+    '| answer | fresh process: first call ms | warm p50 ms (samples) | GET by id p50 ms | warm p50 / GET | answer KB | process RSS MB | load |', '|---|---:|---:|---:|---:|---:|---:|---:|'];
   for (const line of lines) console.log(line);
-  for (const answer of Object.keys(ANSWERS)) {
+  // READ_BENCH_ONLY: a comma-separated list of the answers' numbers (1-based) to run.
+  const only = process.env['READ_BENCH_ONLY']?.split(',').map(Number);
+  for (const [at, answer] of Object.keys(ANSWERS).entries()) {
+    if (only && !only.includes(at + 1)) continue;
     const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), 'measure', dataDir, answer], { encoding: 'utf8', env: process.env, stdio: ['ignore', 'pipe', 'inherit'] });
     const row = child.stdout.split('\n').find((line) => line.startsWith('{'));
     if (!row) throw new Error(`${answer}: ${child.stdout.slice(-500)}`);
-    const r = JSON.parse(row) as { first: number; p50: number; get: number; kb: number; rssMb: number; load: number };
-    const line = `| ${answer} | ${r.first.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.get.toFixed(1)} | ${(r.p50 / r.get).toFixed(1)} | ${r.kb.toFixed(1)} | ${r.rssMb.toFixed(0)} | ${r.load.toFixed(1)} |`;
+    const r = JSON.parse(row) as { samples: number; first: number; p50: number; get: number; kb: number; rssMb: number; load: number };
+    const line = `| ${answer} | ${r.first.toFixed(0)} | ${r.p50.toFixed(1)} (${r.samples}) | ${r.get.toFixed(1)} | ${(r.p50 / r.get).toFixed(1)} | ${r.kb.toFixed(1)} | ${r.rssMb.toFixed(0)} | ${r.load.toFixed(1)} |`;
     lines.push(line);
     console.log(line);
   }
