@@ -33,6 +33,16 @@ export function serviceScoped(stores: ReadonlyMap<string, RecordStore>, versionI
   }));
 }
 
+/**
+ * The records of the service of this slug in a version, as serviceScoped reads them; no records
+ * at all where the version has no such service (a comparison's side where it is added or gone).
+ */
+export async function serviceSnapshot(stores: ReadonlyMap<string, RecordStore>, versionId: string, slug: string): Promise<ReadonlyMap<string, Reader>> {
+  const [service] = await stores.get(SERVICES)!.matching(versionId, { slug });
+  if (service) return serviceScoped(stores, versionId, service, { withParts: false });
+  return new Map([...stores].map(([name, store]) => [name, { collection: store.collection, all: async () => [] }]));
+}
+
 async function serviceRecords(stores: ReadonlyMap<string, RecordStore>, versionId: string, service: CatalogRecord): Promise<Map<string, CatalogRecord[]>> {
   const read = new Map<string, CatalogRecord[]>([[SERVICES, [service]]]);
   const kinds = serviceKinds([...stores.values()].map(({ collection }) => collection));
