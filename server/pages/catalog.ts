@@ -178,15 +178,14 @@ export class PageCatalog {
    * `before`; 404 when neither has it), from exports kept per version revision.
    */
   async changes(before: ResolvedVersion, after: ResolvedVersion, service: string): Promise<ChangeReport> {
-    const named = async (version: ResolvedVersion) => {
-      const services = (await this.index(version)).view.of('services');
-      return services.find((record) => record.id === service) ?? services.find((record) => record['slug'] === service);
-    };
+    // The services by id or slug, each one indexed read: no search index is built for a report.
+    const services = this.#parts.stores.get('services')!;
+    const bySlug = async (version: ResolvedVersion, slug: string) => (await services.matching(version.versionId, { slug }))[0];
+    const named = async (version: ResolvedVersion) => await services.get(version.versionId, service) ?? await bySlug(version, service);
     const found = await named(after) ?? await named(before);
-    if (!found) throw new RecordNotFound(this.#parts.stores.get('services')!.collection.notFound);
+    if (!found) throw new RecordNotFound(services.collection.notFound);
     const slug = String(found['slug']);
-    const bySlug = async (version: ResolvedVersion) => (await this.index(version)).view.of('services').find((record) => record['slug'] === slug);
-    const [was, is] = [await bySlug(before), await bySlug(after)];
+    const [was, is] = [await bySlug(before, slug), await bySlug(after, slug)];
     return reportOf(await this.exports.changes(slug, { versionId: before.versionId, ...(was && { service: was }) }, { versionId: after.versionId, ...(is && { service: is }) }));
   }
 }
