@@ -160,11 +160,19 @@ export class PageCatalog {
     return { ...endpoint, operation, parameters, requests, responses, schemas: referencedSchemas(components, [...parameters, ...requests, ...responses]) };
   }
 
+  /** The version's service of this slug, one indexed read (no search index built for it); undefined when there is none. */
+  async serviceBySlug(version: ResolvedVersion, slug: string): Promise<CatalogRecord | undefined> {
+    return (await new Deadline(this.#parts.dbTimeoutMs).bound(() => this.#parts.stores.get('services')!.matching(version.versionId, { slug })))[0];
+  }
+
   /** The service a page's address names by slug, among the version's (its 404 otherwise). */
   service(view: VersionView, slug: string): CatalogRecord {
-    const service = view.of('services').find((record) => record['slug'] === slug);
-    if (!service) throw new RecordNotFound(this.#parts.stores.get('services')!.collection.notFound);
-    return service;
+    return view.of('services').find((record) => record['slug'] === slug) ?? this.noSuchService();
+  }
+
+  /** A page's service is not in its version: the interface's 404. */
+  noSuchService(): never {
+    throw new RecordNotFound(this.#parts.stores.get('services')!.collection.notFound);
   }
 
   /** The service's OpenAPI document, as `GET …/services/{id}/openapi` exports it. */
