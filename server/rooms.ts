@@ -10,7 +10,6 @@ import { changesRoom } from './changes/room.ts';
 import { reviewImport } from './changes/imports.ts';
 import { descriptionsRoom } from './descriptions/room.ts';
 import type { ImportGate } from './descriptions/import-gate.ts';
-import { detailRecordsOf } from './search/details.ts';
 import type { ImportedRecords } from './descriptions/imported-records.ts';
 import { ServiceParts } from './descriptions/service-parts.ts';
 import type { RateLimiter } from './http/rate-limit.ts';
@@ -64,10 +63,8 @@ export function rooms(parts: RoomParts): Room[] {
     integrityRoom(parts),
     descriptionsRoom({
       ...parts, reviewImport, kept: parts.importedRecords,
-      // The import's records go to what the version's searches and operation pages keep, so neither reads them back.
-      imported: async (versionId, written) => {
-        await Promise.all([parts.searchIndexes.imported(versionId, written), detailRecordsOf(parts.stores).imported(versionId, written)]);
-      },
+      // The import's records go to the version's search index, so that it does not read them back.
+      imported: (versionId, written) => parts.searchIndexes.imported(versionId, written),
     }),
     searchRoom(parts),
     changesRoom(parts),

@@ -14,7 +14,6 @@ import { pino } from 'pino';
 import { createApp } from '../../server/app.ts';
 import { openRuntime } from '../../server/boot.ts';
 import { loadConfig, repoRoot } from '../../server/config.ts';
-import { DetailRecords } from '../../server/search/details.ts';
 import { endpointDetail, viewOf } from '../../server/search/endpoints.ts';
 import { VersionIndex } from '../../server/search/ranking.ts';
 import { TUNING } from './search/tasks.ts';
@@ -114,13 +113,11 @@ try {
     }
   };
   await table(pages, interfaceGet);
-  // Where the operation page's first load goes: the version's bodies, responses and schemas read
-  // once (search/details.ts, a fresh set here), then endpointDetail from them (MCP get_endpoint's too).
+  // Where the operation page's time goes: endpointDetail (MCP get_endpoint's too) reads the
+  // operation's bodies, responses and the schemas they reach (views/operation-records.ts).
   const view = await viewOf(runtime.stores, version.id);
   const deleteRepo = view.of('operations').find((record) => record['operationId'] === 'repos/delete')!;
   let started = performance.now();
-  const details = await new DetailRecords(runtime.stores).of(version.id);
-  const detailsMs = performance.now() - started;
   const detailMs: number[] = [];
   for (let i = 0; i < 3; i++) {
     started = performance.now();
@@ -136,7 +133,7 @@ try {
   await VersionIndex.of(again);
   const indexMs = performance.now() - started;
   say();
-  say(`operation page, first load: the version's bodies, responses and schemas read once (${details.size} records) ${detailsMs.toFixed(0)} ms; then endpointDetail (MCP get_endpoint's view too) for repos/delete: ${detailMs.map((ms) => ms.toFixed(1)).join(', ')} ms`);
+  say(`operation page: endpointDetail (MCP get_endpoint's too) for repos/delete, its own records read: ${detailMs.map((ms) => ms.toFixed(1)).join(', ')} ms`);
   say(`version page, first load: the search index the imports handed their records to (built: ${JSON.stringify(runtime.searchIndexes.built)}); a build from the database instead, timed here: its view ${viewMs.toFixed(0)} ms, the index from it ${indexMs.toFixed(0)} ms, plus its vectors from the model`);
   say(`interface GET: ${interfaceGet.replace(version.id, '{versionId}').replace(operation, '{id}')} with a bearer key; pages with the session cookie of a sign-in.`);
   if (GRAPH) {

@@ -10,6 +10,7 @@ import type { RecordStore } from '../store/records.ts';
 import type { ResolvedVersion } from '../routes/route.ts';
 import { changesBetween, reportOf, snapshotOf, type ChangeReport } from './catalog.ts';
 import { Revisions } from '../store/revisions.ts';
+import { serviceSnapshot } from '../views/service-records.ts';
 import { storeOf } from '../store/stores.ts';
 
 const CHANGES_SEGMENT = '/changes';
@@ -61,5 +62,7 @@ export async function compareVersions(schemas: SchemaRegistry, stores: ReadonlyM
   }
   // A copy not written since, nor its source, holds the same records: nothing to read or export.
   if (await new Revisions(storeOf(stores, 'services').db).sameRecords(before.versionId, after.versionId)) return reportOf([]);
-  return changesBetween(await snapshotOf(stores, before.versionId), await snapshotOf(stores, after.versionId), slug);
+  // One service: its own records on each side (views/service-records.ts), not the versions'.
+  const snapshot = (versionId: string) => (slug === undefined ? snapshotOf(stores, versionId) : serviceSnapshot(stores, versionId, slug));
+  return changesBetween(await snapshot(before.versionId), await snapshot(after.versionId), slug);
 }

@@ -19,6 +19,7 @@ import { bundleArchive } from './archive.ts';
 import { prepareAside } from './preparation.ts';
 import { exportService } from './export.ts';
 import { shareRepeated } from './sharing.ts';
+import { serviceScoped } from '../views/service-records.ts';
 import type { ImportedRecords } from './imported-records.ts';
 import { describedAlready } from './same-service.ts';
 import { importDocument, slugOf, type ImportPlan } from './sync.ts';
@@ -123,7 +124,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
       },
       async run({ version, id, accepts }) {
         const service = await serviceNamed(schemas, storeOf(stores, 'services'), version.versionId, id, 'id');
-        const document = shareRepeated(await exportService(stores, version.versionId, service));
+        const document = shareRepeated(await exportService(serviceScoped(stores, version.versionId, service, { withParts: true }), version.versionId, service));
         if (accepts(['application/json', 'application/yaml']) === 'application/yaml') {
           return { status: 200, body: toYaml(document, { aliasDuplicateObjects: false }), headers: { 'Content-Type': 'application/yaml; charset=utf-8' } };
         }

@@ -10,6 +10,7 @@ import { exportService } from './export.ts';
 import { documentPage } from './document-pages.ts';
 import { shareRepeated } from './sharing.ts';
 import { MAX_ENDPOINT_BYTES } from '../search/endpoint-answer.ts';
+import { serviceScoped } from '../views/service-records.ts';
 import { storeOf } from '../store/stores.ts';
 
 // Documents carry more than a tool names: their schemas allow any further property.
@@ -51,7 +52,7 @@ export function descriptionTools(schemas: SchemaRegistry, stores: ReadonlyMap<st
   }, (args) => answer(async (reach) => {
     const version = await reach.version(args.version);
     const service = await serviceNamed(schemas, services, version.versionId, args.service, 'service');
-    const exported = await exportService(stores, version.versionId, service);
+    const exported = await exportService(serviceScoped(stores, version.versionId, service, { withParts: true }), version.versionId, service);
     // Pages of the whole document are parts of the export route's document, repeats shared as
     // there; a slice must stand alone, so it keeps what a reference into another path would leave out.
     const sliced = args.path !== undefined || args.operation !== undefined || args.tag !== undefined;

@@ -15,7 +15,7 @@ import { withObserved } from '../insights/observed.ts';
 import { DEFAULT_SINCE_DAYS, endpointsPage, type EndpointItem } from '../insights/view.ts';
 import { reachProject, reachVersion, versionAddress, type AddressPart } from '../pipeline/stages.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
-import { endpointDetail, type VersionView } from '../search/endpoints.ts';
+import { endpointDetail, viewFrom, type Name, type VersionView } from '../search/endpoints.ts';
 import type { SearchIndexes } from '../search/indexes.ts';
 import type { VersionIndex } from '../search/ranking.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
@@ -27,6 +27,8 @@ import type { VersionResolver } from '../pipeline/resolve.ts';
 import type { ResolvedVersion } from '../routes/route.ts';
 import { KeptExports } from './exports.ts';
 import type { VersionPlace } from './urls.ts';
+import { operationNeighbourhood } from '../views/operation-records.ts';
+import { serviceScoped } from '../views/service-records.ts';
 
 export interface CatalogParts {
   schemas: SchemaRegistry;
@@ -51,7 +53,7 @@ export class PageCatalog {
 
   constructor(parts: CatalogParts) {
     this.#parts = parts;
-    this.exports = new KeptExports(parts.stores, new Revisions(parts.stores.get('services')!.db), parts.searchIndexes);
+    this.exports = new KeptExports(parts.stores, new Revisions(parts.stores.get('services')!.db));
   }
 
   /** The version the route's parameters name, if the credential may read it (else the interface's 400 or 403). */
@@ -87,6 +89,16 @@ export class PageCatalog {
   /** The version's search index (built on the first read after a write, as for `GET …/search`). */
   async index(version: ResolvedVersion): Promise<VersionIndex> {
     return this.#parts.searchIndexes.of(version.versionId);
+  }
+
+  /**
+   * What an operation's page shows of its version, as a view: the service of this slug, its
+   * paths, the operation and the records it names, read for it alone (views/operation-records.ts),
+   * so that a page costs what its operation holds, on a fresh process too.
+   */
+  async operationView(version: ResolvedVersion, slug: string, name: string): Promise<VersionView> {
+    const read = await new Deadline(this.#parts.dbTimeoutMs).bound(() => operationNeighbourhood(this.#parts.stores, version.versionId, slug, name));
+    return viewFrom(version.versionId, read as Array<[Name, CatalogRecord[]]>);
   }
 
   /** `GET …/search`'s hits for these options: the same ranking, each hit with what was observed of it. */
@@ -155,16 +167,24 @@ export class PageCatalog {
     return { ...endpoint, operation, parameters, requests, responses, schemas: referencedSchemas(components, [...parameters, ...requests, ...responses]) };
   }
 
+  /** The version's service of this slug, one indexed read (no search index built for it); undefined when there is none. */
+  async serviceBySlug(version: ResolvedVersion, slug: string): Promise<CatalogRecord | undefined> {
+    return (await new Deadline(this.#parts.dbTimeoutMs).bound(() => this.#parts.stores.get('services')!.matching(version.versionId, { slug })))[0];
+  }
+
   /** The service a page's address names by slug, among the version's (its 404 otherwise). */
   service(view: VersionView, slug: string): CatalogRecord {
-    const service = view.of('services').find((record) => record['slug'] === slug);
-    if (!service) throw new RecordNotFound(this.#parts.stores.get('services')!.collection.notFound);
-    return service;
+    return view.of('services').find((record) => record['slug'] === slug) ?? this.noSuchService();
+  }
+
+  /** A page's service is not in its version: the interface's 404. */
+  noSuchService(): never {
+    throw new RecordNotFound(this.#parts.stores.get('services')!.collection.notFound);
   }
 
   /** The service's OpenAPI document, as `GET …/services/{id}/openapi` exports it. */
   async exported(version: ResolvedVersion, service: CatalogRecord): Promise<Record<string, unknown>> {
-    return exportService(this.#parts.stores, version.versionId, service);
+    return exportService(serviceScoped(this.#parts.stores, version.versionId, service, { withParts: true }), version.versionId, service);
   }
 
   /**
@@ -173,15 +193,14 @@ export class PageCatalog {
    * `before`; 404 when neither has it), from exports kept per version revision.
    */
   async changes(before: ResolvedVersion, after: ResolvedVersion, service: string): Promise<ChangeReport> {
-    const named = async (version: ResolvedVersion) => {
-      const services = (await this.index(version)).view.of('services');
-      return services.find((record) => record.id === service) ?? services.find((record) => record['slug'] === service);
-    };
+    // The services by id or slug, each one indexed read: no search index is built for a report.
+    const services = this.#parts.stores.get('services')!;
+    const bySlug = async (version: ResolvedVersion, slug: string) => (await services.matching(version.versionId, { slug }))[0];
+    const named = async (version: ResolvedVersion) => await services.get(version.versionId, service) ?? await bySlug(version, service);
     const found = await named(after) ?? await named(before);
-    if (!found) throw new RecordNotFound(this.#parts.stores.get('services')!.collection.notFound);
+    if (!found) throw new RecordNotFound(services.collection.notFound);
     const slug = String(found['slug']);
-    const bySlug = async (version: ResolvedVersion) => (await this.index(version)).view.of('services').find((record) => record['slug'] === slug);
-    const [was, is] = [await bySlug(before), await bySlug(after)];
+    const [was, is] = [await bySlug(before, slug), await bySlug(after, slug)];
     return reportOf(await this.exports.changes(slug, { versionId: before.versionId, ...(was && { service: was }) }, { versionId: after.versionId, ...(is && { service: is }) }));
   }
 }

@@ -11,9 +11,7 @@
 import { LRUCache } from 'lru-cache';
 import { serviceChanges, type Change } from '../changes/catalog.ts';
 import { exportService } from '../descriptions/export.ts';
-import { mappedKinds } from '../descriptions/kinds.ts';
-import { detailRecordsOf, DETAIL_COLLECTIONS } from '../search/details.ts';
-import { SEARCH_COLLECTIONS, type VersionView } from '../search/endpoints.ts';
+import { serviceScoped } from '../views/service-records.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import type { Revisions } from '../store/revisions.ts';
 
@@ -22,26 +20,20 @@ const MAX_EXPORTS = 6;
 /** Comparisons kept at most (a report is small). */
 const MAX_COMPARISONS = 256;
 
-/** Where the search index's view of a version is kept (search/indexes.ts SearchIndexes): its full records of services, paths, operations, parameters, servers and schemes. */
-export interface KeptViews { of(versionId: string): Promise<{ readonly view: VersionView }> }
-
 /** An export, and the version revision it was made at ('' for a deleted version: nothing kept). */
 export interface Exported { revision: string; document: Record<string, unknown> }
 
 export class KeptExports {
   readonly #stores: ReadonlyMap<string, RecordStore>;
   readonly #revisions: Revisions;
-  readonly #views: KeptViews | undefined;
   readonly #exports = new LRUCache<string, Promise<Record<string, unknown>>>({ max: MAX_EXPORTS });
   readonly #comparisons = new LRUCache<string, Change[]>({ max: MAX_COMPARISONS });
   /** Exports made (not found kept), for the specs. */
   made = 0;
 
-  /** `views`: the search index's, read rather than the database for the kinds it holds whole. */
-  constructor(stores: ReadonlyMap<string, RecordStore>, revisions: Revisions, views?: KeptViews) {
+  constructor(stores: ReadonlyMap<string, RecordStore>, revisions: Revisions) {
     this.#stores = stores;
     this.#revisions = revisions;
-    this.#views = views;
   }
 
   /** The service's export as of now: kept at the version's current revision, or made. */
@@ -49,43 +41,17 @@ export class KeptExports {
     // The revision first, the records after: a write in between leaves a newer revision than
     // the one the export is kept under, so the next call exports again.
     const revision = (await this.#revisions.of(versionId))?.version;
-    if (revision === undefined) return { revision: '', document: await exportService(this.#records(versionId), versionId, service) };
+    if (revision === undefined) return { revision: '', document: await exportService(serviceScoped(this.#stores, versionId, service, { withParts: false }), versionId, service) };
     const key = JSON.stringify([versionId, revision, service.id]);
     let document = this.#exports.get(key);
     if (!document) {
       this.made += 1;
-      document = exportService(this.#records(versionId), versionId, service);
+      document = exportService(serviceScoped(this.#stores, versionId, service, { withParts: false }), versionId, service);
       this.#exports.set(key, document);
       // A failed export is not kept: the next call tries again.
       document.catch(() => this.#exports.get(key) === document && this.#exports.delete(key));
     }
     return { revision, document: await document };
-  }
-
-  /**
-   * The version's records as the exporter reads them, all kinds read at once: the bodies,
-   * responses and schemas from the kept details (search/details.ts) that the operation pages
-   * share, the kinds the search index holds whole from its view (both handed an import's records
-   * as it answers), the rest from the database. Without the database handle, as snapshotOf
-   * gives them: no service parts.
-   */
-  #records(versionId: string): ReadonlyMap<string, Pick<RecordStore, 'all' | 'collection'>> {
-    const details = DETAIL_COLLECTIONS.some((name) => this.#stores.has(name)) ? detailRecordsOf(this.#stores).of(versionId) : undefined;
-    const view = this.#views?.of(versionId);
-    // Request bodies are in the view without their schemas (search/endpoints.ts): the details have them whole.
-    const inView = new Set<string>(SEARCH_COLLECTIONS.filter((name) => !(DETAIL_COLLECTIONS as readonly string[]).includes(name)));
-    const kept = new Set<string>(DETAIL_COLLECTIONS);
-    view?.catch(() => {});
-    return new Map(mappedKinds([...this.#stores.values()].map(({ collection }) => collection)).map((collection) => {
-      const read = details && kept.has(collection.name)
-        ? details.then((got) => [...got.records.get(collection.name as typeof DETAIL_COLLECTIONS[number]) ?? []])
-        : view && inView.has(collection.name)
-          ? view.then((index) => [...index.view.of(collection.name as typeof SEARCH_COLLECTIONS[number])])
-          : this.#stores.get(collection.name)!.all(versionId);
-      // Failures surface where the exporter awaits them, not as unhandled rejections before.
-      read.catch(() => {});
-      return [collection.name, { collection, all: () => read }];
-    }));
   }
 
   /**

@@ -17,7 +17,7 @@ import { frameOf, params } from './version.ts';
 
 export const operationPage: PageWork = async (req, visitor, catalog) => {
   const version = await catalog.version(visitor.credential, params(req));
-  const { view } = await catalog.index(version);
+  const view = await catalog.operationView(version, req.params['service'] as string, req.params['operation'] as string);
   const service = catalog.service(view, req.params['service'] as string);
   const operation = operationNamed(view, service, req.params['operation'] as string);
   const detail = await catalog.operation(view, operation);

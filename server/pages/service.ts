@@ -68,9 +68,8 @@ export const servicePage: PageWork = async (req, visitor, catalog) => {
 
 export const changesPage: PageWork = async (req, visitor, catalog) => {
   const version = await catalog.version(visitor.credential, params(req));
-  const { view } = await catalog.index(version);
   const slug = req.params['service'] as string;
-  const service = view.of('services').find((record) => record['slug'] === slug);
+  const service = await catalog.serviceBySlug(version, slug);
   const frame = await frameOf(version, catalog);
   const against = typeof req.query['against'] === 'string' ? req.query['against'] : '';
   const [type, otherSlug] = against.split('/');
@@ -81,7 +80,7 @@ export const changesPage: PageWork = async (req, visitor, catalog) => {
     changes = report.changes.map((change) => ({ level: change.level, message: change.message, method: change.operation?.method.toUpperCase() ?? '', path: change.operation?.path ?? '' }))
       .sort((a, b) => (a.level === b.level ? 0 : a.level === 'breaking' ? -1 : 1));
   } else if (!service) {
-    catalog.service(view, slug);
+    catalog.noSuchService();
   }
   return {
     template: 'changes', title: `Changes of ${String(service?.['name'] ?? slug)}`,

@@ -2,13 +2,12 @@
 // and the security requirement that applies, resolved to the schemes themselves. Used by the
 // search index (ranking.ts) and the MCP tools; reads one version through the record stores (the
 // caller has already resolved and authorized the version).
-import { componentRefsIn } from '../json/pointer.ts';
 import { isObject } from '../json/values.ts';
 import { inDocumentOrder, MARK, markOf } from '../store/mark.ts';
 import { schemeNamed } from '../ownership/service-records.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { bodyMediaTypes, parametersOf, requiredParameters, urlTemplate } from './call.ts';
-import { detailRecordsOf } from './details.ts';
+import { operationRecords } from '../views/operation-records.ts';
 import { operationTitle } from './title.ts';
 
 export type Name = 'services' | 'paths' | 'operations' | 'parameters' | 'servers' | 'security-schemes' | 'requests';
@@ -154,29 +153,21 @@ export interface EndpointRecords {
   parameters: CatalogRecord[];
   requests: CatalogRecord[];
   responses: CatalogRecord[];
-  /** The version's component schemas (Resources) by name. */
+  /** The component schemas (Resources) its parameters, bodies and responses reach, by name. */
   components: Map<string, unknown>;
 }
 
 /**
  * Everything about one operation an agent needs to call it: the hit form and the parameters
- * from the view (the search index keeps it), and its bodies and responses with the version's
- * schemas from the version's details (details.ts: read once per version and kept while the
- * version's bodies, responses and schemas are unwritten; on FerretDB each read but by `_id` is a
- * scan of its whole collection). MCP get_endpoint makes its answer from them
- * (search/endpoint-answer.ts), the operation's page its own.
+ * from the view, and its bodies, responses and the schemas they reach read for it alone
+ * (views/operation-records.ts: by its id and by name, each an indexed read). MCP get_endpoint
+ * makes its answer from them (search/endpoint-answer.ts), the operation's page its own.
  */
 export async function endpointDetail(stores: ReadonlyMap<string, RecordStore>, view: VersionView, operation: CatalogRecord): Promise<EndpointRecords> {
   const path = view.byId('paths', operation['pathId']);
-  const details = await detailRecordsOf(stores).of(operation.versionId);
-  return {
-    endpoint: endpointOf(view, operation),
-    operation,
-    parameters: parametersOf(view.ownedBy('parameters', operation.id), path ? view.ownedBy('parameters', path.id) : []),
-    requests: details.ofOperation('requests', operation.id),
-    responses: details.ofOperation('responses', operation.id),
-    components: details.components,
-  };
+  const parameters = parametersOf(view.ownedBy('parameters', operation.id), path ? view.ownedBy('parameters', path.id) : []);
+  const { requests, responses, components } = await operationRecords(stores, operation, parameters);
+  return { endpoint: endpointOf(view, operation), operation, parameters, requests, responses, components };
 }
 
 function serversOf(view: VersionView, operation: CatalogRecord, path: CatalogRecord | undefined, service: CatalogRecord | undefined): CatalogRecord[] {

@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
 import { withObserved } from '../insights/observed.ts';
 import type { Observations } from '../insights/observations.ts';
-import { endpointDetail, type VersionView } from './endpoints.ts';
-import type { SearchIndexes } from './indexes.ts';
+import { endpointDetail, viewFrom, type Name, type VersionView } from './endpoints.ts';
+import { aroundOperation, operationsNamed } from '../views/operation-records.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { READ_ONLY_TOOL, type Answer, toolString } from '../routes/tool.ts';
 import { endpointAnswer, MAX_ENDPOINT_BYTES } from './endpoint-answer.ts';
@@ -16,7 +16,6 @@ import { earlierMadeUpName } from '../ownership/operation-names.ts';
 export interface GetEndpointParts {
   stores: ReadonlyMap<string, RecordStore>;
   observations: Observations;
-  searchIndexes: SearchIndexes;
   versionArg: z.ZodString;
   answer: Answer;
 }
@@ -42,9 +41,13 @@ export function registerGetEndpoint(server: McpServer, parts: GetEndpointParts):
     annotations: READ_ONLY_TOOL,
   }, (args) => parts.answer(async (reach) => {
     const version = await reach.version(args.version);
-    const index = await parts.searchIndexes.of(version.versionId);
-    const operation = operationNamed(index.view, args.operation, args.service, storeOf(parts.stores, 'services').collection.notFound);
-    const detail = await endpointDetail(parts.stores, index.view, operation);
+    // Read for this operation alone (views/operation-records.ts): no search index is built to show one.
+    const candidates = viewFrom(version.versionId, await operationsNamed(parts.stores, version.versionId, args.operation, args.service) as Array<[Name, CatalogRecord[]]>);
+    const operation = operationNamed(candidates, args.operation, args.service, storeOf(parts.stores, 'services').collection.notFound);
+    const path = candidates.byId('paths', operation['pathId']);
+    const service = candidates.byId('services', path?.['serviceId']);
+    const view = viewFrom(version.versionId, await aroundOperation(parts.stores, operation, path, service) as Array<[Name, CatalogRecord[]]>);
+    const detail = await endpointDetail(parts.stores, view, operation);
     const [endpoint] = await withObserved(parts.observations, version.versionId, [detail.endpoint]);
     return endpointAnswer({ ...detail, endpoint: endpoint! });
   }, { longRunning: true }));
@@ -56,7 +59,7 @@ export function registerGetEndpoint(server: McpServer, parts: GetEndpointParts):
  * named, the caller must choose (never one of them silently).
  */
 export function operationNamed(view: VersionView, ref: string, serviceRef: string | undefined, serviceNotFound: string): CatalogRecord {
-  // From the view the index keeps: the services are in it already.
+  // The view holds the candidates with their paths and services, and the service named.
   const service = serviceRef === undefined ? undefined
     : view.byId('services', serviceRef) ?? view.of('services').find((record) => record['slug'] === serviceRef);
   if (serviceRef !== undefined && !service) throw new RecordNotFound(serviceNotFound);

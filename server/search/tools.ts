@@ -50,6 +50,6 @@ export function searchTools(parts: SearchToolParts): ToolRegistration[] {
     return { ranking, hits: await withObserved(parts.observations, version.versionId, hits) };
   }, LONG_RUNNING));
     },
-    (server: McpServer, answer: Answer) => registerGetEndpoint(server, { stores: parts.stores, observations: parts.observations, searchIndexes: parts.searchIndexes, versionArg: VERSION_ARG, answer }),
+    (server: McpServer, answer: Answer) => registerGetEndpoint(server, { stores: parts.stores, observations: parts.observations, versionArg: VERSION_ARG, answer }),
   ];
 }

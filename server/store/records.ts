@@ -1,6 +1,6 @@
 // One collection of records (Paths, Requests, ...) in MongoDB, whatever its schema: the
 // stored form, the indexes, natural keys, and single-document atomic writes, each followed by a
-// new revision of its version (revisions.ts) so caches of the version know it changed.
+// new revision of its version (revisions.ts) so what is kept of the version knows it changed.
 import type { Collection as MongoCollection, Db, Document } from 'mongodb';
 import type { CompiledCollection } from '../schemas/registry.ts';
 import { decodeValue, encodeField, encodeKey } from './codec.ts';
@@ -161,8 +161,9 @@ export class RecordStore {
   }
 
   /**
-   * The version's records with these ids that exist, each read by `_id`: on FerretDB any other
-   * filter scans the whole collection, so a few reads by `_id` cost far less than one `{id: {$in}}`.
+   * The version's records with these ids that exist, each read by `_id`: FerretDB's pushdown
+   * leaves `$in` to FerretDB, so `{versionId, id: {$in}}` would decode the version's whole
+   * collection, where a few reads by `_id` decode only these.
    */
   async withIds(versionId: string, ids: readonly string[]): Promise<CatalogRecord[]> {
     const found = await Promise.all(ids.map((id) => this.get(versionId, id)));
@@ -190,8 +191,8 @@ export class RecordStore {
 
   /**
    * Every record of the version with only these top-level fields (and its id), in id order: the
-   * same scan as `all` on FerretDB without decoding what is left out (request bodies' schemas when
-   * search wants their media types). Fields left out read as their defaults.
+   * same read as `all` without returning what is left out (request bodies' schemas when search
+   * wants their media types). Fields left out read as their defaults.
    */
   async allWith(versionId: string, fields: readonly string[]): Promise<CatalogRecord[]> {
     const projection = Object.fromEntries(['id', 'versionId', ...fields].map((field) => [encodeKey(field), 1]));

@@ -1,12 +1,14 @@
-// What the pages keep in memory (search/details.ts: a version's bodies, responses and schemas for
-// its operation pages and MCP get_endpoint; pages/exports.ts: services' exports and their
-// comparisons) is read once per version revision, and a page right after a write shows it.
+// What the pages read is fresh: an operation's page reads its own records each time
+// (views/operation-records.ts); the services' exports and their comparisons (pages/exports.ts)
+// are kept per version revision, and a page right after a write shows it.
 import { expect } from 'chai';
 import supertest from 'supertest';
+import { exportService } from '../../../server/descriptions/export.ts';
 import { KeptExports } from '../../../server/pages/exports.ts';
-import { DetailRecords, detailRecordsOf } from '../../../server/search/details.ts';
 import { endpointDetail } from '../../../server/search/endpoints.ts';
 import { Revisions } from '../../../server/store/revisions.ts';
+import { operationNeighbourhood } from '../../../server/views/operation-records.ts';
+import { serviceScoped } from '../../../server/views/service-records.ts';
 import { bearer, givenTenant, type Tenant } from '../../support/service.ts';
 import { pagesFixtureForSuite, versionPath, type PagesFixture } from './fixture.ts';
 
@@ -38,7 +40,7 @@ const SHOP = {
   },
 };
 
-describe('pages: kept reads, fresh after a write', function () {
+describe('pages: reads fresh after a write', function () {
   this.timeout(300_000);
   let fixture: PagesFixture;
   let tenant: Tenant;
@@ -53,41 +55,43 @@ describe('pages: kept reads, fresh after a write', function () {
   const operationPage = (operationId: string) => markdown(`${versionPath(tenant)}/services/shop/operations/${operationId}`);
   const htmlPage = (operationId: string) => supertest(fixture.service.app).get(`${versionPath(tenant)}/services/shop/operations/${operationId}`).set(bearer(tenant.readOnlyKey)).set('Accept', 'text/html');
 
-  it("takes an import's bodies, responses and schemas as it answers, reads a version once for its operation pages elsewhere, and shows a response or schema written since at once", async () => {
+  it("reads an operation's page from its own records, right after the import and after a write to a response or schema", async () => {
     const { runtime } = fixture.service;
-    const details = detailRecordsOf(runtime.stores);
-    const whole = details.built.whole;
     expect((await operationPage('getItem')).text).to.include('One item.');
     expect((await htmlPage('getItem')).text).to.include('Item').and.not.to.include('price');
     expect((await operationPage('listItems')).text).to.include('The items.');
     expect((await operationPage('addItem')).text).to.include('Added.');
-    expect(details.built.whole - whole, 'no read: the import handed its records over').to.equal(0);
-    expect(details.built.handed).to.be.at.least(1);
-    // A process that did not import (another instance, a restart) reads the version once for all its pages.
-    const elsewhere = new DetailRecords(runtime.stores);
-    const read = await Promise.all([elsewhere.of(tenant.version.id), elsewhere.of(tenant.version.id)]);
-    expect((await elsewhere.of(tenant.version.id)).records).to.deep.equal((await details.of(tenant.version.id)).records);
-    expect([elsewhere.built.whole, read[0]]).to.deep.equal([1, read[1]]);
 
     const versionId = tenant.version.id;
     const [getItem] = await runtime.stores.get('operations')!.matching(versionId, { operationId: 'getItem' });
     const [response] = await runtime.stores.get('responses')!.matching(versionId, { operationId: getItem!.id });
     const patched = await fixture.service.request.patch(`${tenant.prefixes.V}/responses/${response!.id}`).set(bearer(tenant.key)).send({ description: 'One item, freshly described.' });
     expect(patched.status).to.equal(200);
-    const patchedBefore = details.built.patched;
     expect((await operationPage('getItem')).text).to.include('One item, freshly described.').and.not.to.include('One item.');
-    expect(details.built.patched - patchedBefore, 'the written response read again, the rest kept').to.equal(1);
 
     const [item] = await runtime.stores.get('resources')!.matching(versionId, { name: 'Item' });
     const schema = { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } } };
     expect((await fixture.service.request.patch(`${tenant.prefixes.V}/resources/${item!.id}`).set(bearer(tenant.key)).send({ schema })).status).to.equal(200);
     expect((await htmlPage('getItem')).text).to.include('price');
 
-    // MCP get_endpoint's view reads the same kept details: fresh too.
+    // MCP get_endpoint's detail reads the same way: fresh too, with only the schemas the operation reaches.
     const { view } = await runtime.searchIndexes.of(versionId);
     const detail = await endpointDetail(runtime.stores, view, view.byId('operations', getItem!.id)!);
     expect(detail.responses.map((record) => record['description'])).to.deep.equal(['One item, freshly described.']);
-    expect(detail.components.get('Item')).to.deep.equal(schema);
+    expect([...detail.components]).to.deep.equal([['Item', schema]]);
+  });
+
+  it("reads nothing of the version's other services for an operation's page", async () => {
+    const { runtime } = fixture.service;
+    const other = { ...SHOP, info: { title: 'Other', version: '1' }, components: { schemas: { Unrelated: { type: 'string' } } }, paths: { '/else': { get: { operationId: 'getItem', responses: { 200: { description: 'Another service.' } } } } } };
+    expect((await fixture.service.request.post(`${tenant.prefixes.V}/imports/openapi?service=other`).set(bearer(tenant.key)).send(other)).status).to.equal(201);
+    const read = await operationNeighbourhood(runtime.stores, tenant.version.id, 'shop', 'getItem');
+    const ids = new Map(read.map(([name, records]) => [name, records.map((record) => String(record['serviceId'] ?? record['pathId'] ?? record['operationId'] ?? record['slug'] ?? ''))]));
+    expect(ids.get('services')).to.deep.equal(['shop']);
+    const shop = read.find(([name]) => name === 'services')![1][0]!;
+    expect(ids.get('paths')!.every((owner) => owner === shop.id)).to.equal(true);
+    expect(read.find(([name]) => name === 'operations')![1].map((operation) => operation['operationId'])).to.deep.equal(['getItem']);
+    expect((await operationPage('getItem')).text).to.include('One item').and.not.to.include('Another service.');
   });
 
   it('exports a service once per version revision, and shows the changes of a write at once', async () => {
@@ -124,15 +128,19 @@ describe('pages: kept reads, fresh after a write', function () {
     expect(Object.keys((await exports.of(tenant.version.id, shop!)).document['paths'] as object)).to.deep.equal(['/items', '/items/{id}']);
     expect(exports.made, 'the unwritten version kept').to.equal(2);
   });
-  it("exports from the search index's view and the kept details what an export read from the database gives", async () => {
+  it("exports from the service's own records what an export of the whole version's records gives", async () => {
     const { runtime } = fixture.service;
-    const [shop] = await runtime.stores.get('services')!.matching(tenant.version.id, { slug: 'shop' });
-    const builds = { ...runtime.searchIndexes.built };
-    const fromViews = await new KeptExports(runtime.stores, new Revisions(runtime.database.db), runtime.searchIndexes).of(tenant.version.id, shop!);
-    const fromDatabase = await new KeptExports(runtime.stores, new Revisions(runtime.database.db)).of(tenant.version.id, shop!);
-    expect(fromViews).to.deep.equal(fromDatabase);
-    expect(Object.keys(fromViews.document['paths'] as object)).to.include('/items');
-    expect(runtime.searchIndexes.built.whole, 'the index kept since the import, not built for the export').to.equal(builds.whole);
+    const versionId = tenant.version.id;
+    // Another service sharing a schema's name, and one naming a schema only the first one has.
+    const other = { openapi: '3.1.0', info: { title: 'Other', version: '1' }, components: { schemas: { Item: { type: 'string' } } }, paths: { '/else': { get: { operationId: 'getElse', responses: { 200: { description: 'Else.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } } } } } } } };
+    expect((await fixture.service.request.post(`${tenant.prefixes.V}/imports/openapi?service=elsewhere`).set(bearer(tenant.key)).send(other)).status).to.be.oneOf([200, 201]);
+    const whole = new Map([...runtime.stores].map(([name, store]) => [name, { collection: store.collection, all: (id: string) => store.all(id) }]));
+    for (const slug of ['shop', 'elsewhere']) {
+      const [service] = await runtime.stores.get('services')!.matching(versionId, { slug });
+      const scoped = await exportService(serviceScoped(runtime.stores, versionId, service!, { withParts: false }), versionId, service!);
+      expect(scoped, slug).to.deep.equal(await exportService(whole, versionId, service!));
+      expect(Object.keys(scoped['paths'] as object).length, slug).to.be.at.least(1);
+    }
   });
 
   it('compares a copy not written since with its source without exporting either', async () => {

@@ -1,0 +1,116 @@
+// One operation's records beyond its hit form, read as of now: its request bodies and responses by
+// the `operationId` that owns them, and the component schemas (Resources) their schemas reach,
+// by name. Each read is an equality the database serves by an index (on FerretDB the build's
+// pushdown, docs/database.md), so an operation's page or MCP get_endpoint costs what the
+// operation holds, whatever else its version holds, on a fresh process as on a warm one.
+import { componentRefsIn } from '../json/pointer.ts';
+import { inDocumentOrder } from '../store/mark.ts';
+import type { CatalogRecord, RecordStore } from '../store/records.ts';
+
+export interface OperationRecords {
+  requests: CatalogRecord[];
+  responses: CatalogRecord[];
+  /** The component schemas the operation's records reach, followed through their own references, by name. */
+  components: Map<string, unknown>;
+}
+
+/** The operation's bodies and responses, and the schemas they and `others` (its parameters) reach. */
+export async function operationRecords(stores: ReadonlyMap<string, RecordStore>, operation: CatalogRecord, others: readonly CatalogRecord[] = []): Promise<OperationRecords> {
+  const owned = async (name: string) => [...await stores.get(name)!.matching(operation.versionId, { operationId: operation.id })].sort(inDocumentOrder);
+  const [requests, responses] = await Promise.all([owned('requests'), owned('responses')]);
+  const components = await reachedSchemas(stores.get('resources')!, operation.versionId, [...others, ...requests, ...responses].map((record) => record['schema']));
+  return { requests, responses, components };
+}
+
+/**
+ * The component schemas these values (schemas, records) name, and those these name in turn, by
+ * name (a name no Resource has is left out, as a missing component is).
+ */
+export async function reachedSchemas(resources: RecordStore, versionId: string, values: readonly unknown[]): Promise<Map<string, unknown>> {
+  return new Map([...await reachedResources(resources, versionId, values)].map(([name, record]) => [name, record['schema']]));
+}
+
+/** The Resources behind reachedSchemas, read a generation at a time by name. */
+export async function reachedResources(resources: RecordStore, versionId: string, values: readonly unknown[]): Promise<Map<string, CatalogRecord>> {
+  const found = new Map<string, CatalogRecord>();
+  const asked = new Set<string>();
+  let pending = [...new Set(values.flatMap((value) => componentRefsIn(value, 'schemas')))];
+  while (pending.length > 0) {
+    for (const name of pending) asked.add(name);
+    const read = await Promise.all(pending.map((name) => resources.matching(versionId, { name })));
+    const next = new Set<string>();
+    for (const record of read.flat().sort(inDocumentOrder)) {
+      // Two services' schemas of one name: the last in document order, as a version-wide lookup by name has it.
+      found.set(String(record['name']), record);
+      for (const reached of componentRefsIn(record['schema'], 'schemas')) if (!asked.has(reached)) next.add(reached);
+    }
+    pending = [...next];
+  }
+  return found;
+}
+
+type Read = Array<[string, CatalogRecord[]]>;
+
+/**
+ * What an operation's page reads of its version, by collection: the service of this slug, its
+ * paths, the operation of this operationId (else this id) among them, and what it names
+ * (aroundOperation). Empty lists where the service or operation is not there (the page's 404
+ * says which).
+ */
+export async function operationNeighbourhood(stores: ReadonlyMap<string, RecordStore>, versionId: string, slug: string, name: string): Promise<Read> {
+  const store = (collection: string) => stores.get(collection)!;
+  const services = await store('services').matching(versionId, { slug });
+  const service = services[0];
+  const paths = service ? await store('paths').matching(versionId, { serviceId: service.id }) : [];
+  const pathIds = new Set(paths.map((path) => path.id));
+  const mine = (operations: readonly CatalogRecord[]) => operations.filter((operation) => pathIds.has(String(operation['pathId'])));
+  const [named, byId] = service ? await Promise.all([store('operations').matching(versionId, { operationId: name }), store('operations').get(versionId, name)]) : [[], null];
+  const operation = mine(named)[0] ?? mine(byId ? [byId] : [])[0];
+  const path = paths.find((candidate) => candidate.id === operation?.['pathId']);
+  if (!operation || !path || !service) return [['services', services], ['paths', paths], ['operations', []]];
+  return [['paths', paths], ...(await aroundOperation(stores, operation, path, service)).filter(([collection]) => collection !== 'paths')];
+}
+
+/**
+ * The operations this ref names (its record id, else its operationId in any service), each with
+ * its path and service, and the service `serviceRef` names (id or slug) when given: what MCP
+ * get_endpoint chooses among, read by id and by operationId, never the version's other records.
+ */
+export async function operationsNamed(stores: ReadonlyMap<string, RecordStore>, versionId: string, ref: string, serviceRef: string | undefined): Promise<Read> {
+  const store = (collection: string) => stores.get(collection)!;
+  const byId = await store('operations').get(versionId, ref);
+  const operations = byId ? [byId] : await store('operations').matching(versionId, { operationId: ref });
+  const paths = await store('paths').withIds(versionId, [...new Set(operations.map((operation) => String(operation['pathId'])))]);
+  const named = serviceRef === undefined ? [] : [await store('services').get(versionId, serviceRef), ...await store('services').matching(versionId, { slug: serviceRef })];
+  const services = await store('services').withIds(versionId, [...new Set(paths.map((path) => String(path['serviceId'])))]);
+  return [['services', unique([...named.filter((service) => service !== null), ...services])], ['paths', paths], ['operations', operations]];
+}
+
+/**
+ * The records an operation's hit form and detail name: its path and service, its parameters,
+ * servers and request bodies (of which views show the media types) by the ids that own them, and
+ * the version's security schemes (few; a requirement may name a version-wide one). Each an
+ * indexed read of what the operation holds, never the version's other services.
+ */
+export async function aroundOperation(stores: ReadonlyMap<string, RecordStore>, operation: CatalogRecord, path: CatalogRecord | undefined, service: CatalogRecord | undefined): Promise<Read> {
+  const store = (collection: string) => stores.get(collection)!;
+  // A path or service gone (records made over HTTP may lead nowhere) owns nothing here.
+  const owners: Record<string, string | undefined> = { operationId: operation.id, pathId: path?.id, serviceId: service?.id };
+  const ownedBy = async (collection: string, fields: readonly string[]) => unique((await Promise.all(fields.filter((field) => owners[field] !== undefined)
+    .map((field) => store(collection).matching(operation.versionId, { [field]: owners[field]! })))).flat()).sort(inDocumentOrder);
+  const [parameters, servers, requests, schemes] = await Promise.all([
+    ownedBy('parameters', ['operationId', 'pathId']),
+    ownedBy('servers', ['operationId', 'pathId', 'serviceId']),
+    ownedBy('requests', ['operationId']),
+    store('security-schemes').all(operation.versionId),
+  ]);
+  return [
+    ['services', service ? [service] : []], ['paths', path ? [path] : []], ['operations', [operation]],
+    ['parameters', parameters], ['servers', servers], ['requests', requests], ['security-schemes', schemes],
+  ];
+}
+
+/** Records read by two owner fields once each. */
+function unique(records: readonly CatalogRecord[]): CatalogRecord[] {
+  return [...new Map(records.map((record) => [record.id, record])).values()];
+}

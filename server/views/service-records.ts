@@ -1,0 +1,72 @@
+// One service's records as of now, read as an export reads them (`all` of each kind) but only
+// what the service may own: each kind by the references that lead to it from the kinds already
+// read (paths by `serviceId`, operations by `pathId`, ...), one indexed equality per owner, so an
+// export costs what its service holds, not its version. Two kinds cannot be read so narrowly:
+// those owned through the import's mark (`kvStorage.x-catalog.service`: Resources, Headers,
+// Examples), a dotted field the database's pushdown leaves to FerretDB (docs/database.md), read
+// by the mark (the version's records of that kind are decoded, as an import of the service
+// reads them), plus the schemas the service's records name from elsewhere; and security
+// schemes, read whole (a version holds few, and a requirement may name a version-wide one).
+import type { Db } from 'mongodb';
+import { serviceKinds, SERVICES } from '../ownership/service-records.ts';
+import type { CompiledCollection } from '../schemas/registry.ts';
+import type { CatalogRecord, RecordStore } from '../store/records.ts';
+import { reachedResources } from './operation-records.ts';
+
+type Reader = Pick<RecordStore, 'all' | 'collection'> & { db?: Db };
+
+/**
+ * The stores as exportService reads them, answering only the records this service may own
+ * (a superset its ownership rules then cut: ownership/service-records.ts). The services' entry
+ * keeps the database handle when `withParts` (the parts an import keeps beside the Service record).
+ */
+export function serviceScoped(stores: ReadonlyMap<string, RecordStore>, versionId: string, service: CatalogRecord, { withParts }: { withParts: boolean }): ReadonlyMap<string, Reader> {
+  let read: Promise<Map<string, CatalogRecord[]>> | undefined;
+  const records = () => (read ??= serviceRecords(stores, versionId, service));
+  return new Map([...stores].map(([name, store]) => {
+    const reader: Reader = {
+      collection: store.collection,
+      all: async () => (await records()).get(name) ?? [],
+      ...(name === SERVICES && withParts && { db: store.db }),
+    };
+    return [name, reader];
+  }));
+}
+
+/**
+ * The records of the service of this slug in a version, as serviceScoped reads them; no records
+ * at all where the version has no such service (a comparison's side where it is added or gone).
+ */
+export async function serviceSnapshot(stores: ReadonlyMap<string, RecordStore>, versionId: string, slug: string): Promise<ReadonlyMap<string, Reader>> {
+  const [service] = await stores.get(SERVICES)!.matching(versionId, { slug });
+  if (service) return serviceScoped(stores, versionId, service, { withParts: false });
+  return new Map([...stores].map(([name, store]) => [name, { collection: store.collection, all: async () => [] }]));
+}
+
+async function serviceRecords(stores: ReadonlyMap<string, RecordStore>, versionId: string, service: CatalogRecord): Promise<Map<string, CatalogRecord[]>> {
+  const read = new Map<string, CatalogRecord[]>([[SERVICES, [service]]]);
+  const kinds = serviceKinds([...stores.values()].map(({ collection }) => collection));
+  for (const kind of kinds) {
+    if (kind.name === SERVICES) continue;
+    read.set(kind.name, await kindOfService(stores.get(kind.name)!, kind, versionId, service, read));
+  }
+  const resources = stores.get('resources');
+  if (resources) {
+    // Schemas the service's records name that another service (or nobody) owns: the export adds them.
+    const reached = await reachedResources(resources, versionId, [...read.values()].flat());
+    read.set('resources', unique([...read.get('resources') ?? [], ...reached.values()]));
+  }
+  return read;
+}
+
+async function kindOfService(store: RecordStore, kind: CompiledCollection, versionId: string, service: CatalogRecord, read: ReadonlyMap<string, CatalogRecord[]>): Promise<CatalogRecord[]> {
+  if (kind.name === 'security-schemes') return store.all(versionId);
+  const byOwner = kind.owner === undefined ? [] : await store.markedOrUnmarked(versionId, kind.owner, service.id);
+  const byReference = await Promise.all([...kind.references].flatMap(([field, target]) =>
+    (read.get(target) ?? []).map((owner) => store.matching(versionId, { [field]: owner.id }))));
+  return unique([...byOwner, ...byReference.flat()]);
+}
+
+function unique(records: readonly CatalogRecord[]): CatalogRecord[] {
+  return [...new Map(records.map((record) => [record.id, record])).values()];
+}
