@@ -53,6 +53,14 @@ export async function stopTestDatabase(): Promise<void> {
   if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
 }
 
+/**
+ * Drops the run's database, indexes and all, between suites: the next suite's services create
+ * the indexes again when they open.
+ */
+export async function dropTestRecords(): Promise<void> {
+  await testDatabase().db.dropDatabase();
+}
+
 /** Empties every collection but keeps the indexes (dropping would lose them). */
 export async function emptyDatabase(): Promise<void> {
   const { db } = testDatabase();
