@@ -4,6 +4,7 @@
 // pushdown, docs/database.md), so an operation's page or MCP get_endpoint costs what the
 // operation holds, whatever else its version holds, on a fresh process as on a warm one.
 import { componentRefsIn } from '../json/pointer.ts';
+import { earlierMadeUpName } from '../ownership/operation-names.ts';
 import { inDocumentOrder } from '../store/mark.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 
@@ -65,10 +66,13 @@ export async function operationNeighbourhood(stores: ReadonlyMap<string, RecordS
   const pathIds = new Set(paths.map((path) => path.id));
   const mine = (operations: readonly CatalogRecord[]) => operations.filter((operation) => pathIds.has(String(operation['pathId'])));
   const [named, byId] = service ? await Promise.all([store('operations').matching(versionId, { operationId: name }), store('operations').get(versionId, name)]) : [[], null];
-  const operation = mine(named)[0] ?? mine(byId ? [byId] : [])[0];
+  const operation = mine(named)[0] ?? mine(byId ? [byId] : [])[0] ?? await earlierNamed(store('operations'), versionId, paths, name);
   const path = paths.find((candidate) => candidate.id === operation?.['pathId']);
   if (!operation || !path || !service) return [['services', services], ['paths', paths], ['operations', []]];
-  return [['paths', paths], ...(await aroundOperation(stores, operation, path, service)).filter(([collection]) => collection !== 'paths')];
+  const nearby = await operationsNearby(store('operations'), versionId, paths, path);
+  const around = await aroundOperation(stores, operation, path, service);
+  return [['paths', paths], ...around.filter(([collection]) => collection !== 'paths')
+    .map(([collection, records]): [string, CatalogRecord[]] => [collection, collection === 'operations' ? unique([...records, ...nearby]) : records])];
 }
 
 /**
@@ -80,6 +84,7 @@ export async function operationsNamed(stores: ReadonlyMap<string, RecordStore>, 
   const store = (collection: string) => stores.get(collection)!;
   const byId = await store('operations').get(versionId, ref);
   const operations = byId ? [byId] : await store('operations').matching(versionId, { operationId: ref });
+  if (operations.length === 0) operations.push(...await earlierNamedAnywhere(stores, versionId, ref));
   const paths = await store('paths').withIds(versionId, [...new Set(operations.map((operation) => String(operation['pathId'])))]);
   const named = serviceRef === undefined ? [] : [await store('services').get(versionId, serviceRef), ...await store('services').matching(versionId, { slug: serviceRef })];
   const services = await store('services').withIds(versionId, [...new Set(paths.map((path) => String(path['serviceId'])))]);
@@ -108,6 +113,43 @@ export async function aroundOperation(stores: ReadonlyMap<string, RecordStore>, 
     ['services', service ? [service] : []], ['paths', path ? [path] : []], ['operations', [operation]],
     ['parameters', parameters], ['servers', servers], ['requests', requests], ['security-schemes', schemes],
   ];
+}
+
+/**
+ * The operations of the operation's own path and of the nearest paths before and after it that
+ * have any, in the service page's order (by path text): what its previous and next links need,
+ * a few indexed reads rather than the service's every operation.
+ */
+async function operationsNearby(operations: RecordStore, versionId: string, paths: readonly CatalogRecord[], path: CatalogRecord): Promise<CatalogRecord[]> {
+  const sorted = [...paths].sort((a, b) => String(a['path']).localeCompare(String(b['path'])));
+  const at = sorted.findIndex((candidate) => candidate.id === path.id);
+  const of = (candidate: CatalogRecord) => operations.matching(versionId, { pathId: candidate.id });
+  const firstWithAny = async (step: -1 | 1) => {
+    for (let index = at + step; index >= 0 && index < sorted.length; index += step) {
+      const found = await of(sorted[index]!);
+      if (found.length > 0) return found;
+    }
+    return [];
+  };
+  const [own, before, after] = await Promise.all([of(path), firstWithAny(-1), firstWithAny(1)]);
+  return [...own, ...before, ...after];
+}
+
+/** The operation of these paths an earlier made-up name (`<method> <path>`, before readable names) stands for. */
+async function earlierNamed(operations: RecordStore, versionId: string, paths: readonly CatalogRecord[], name: string): Promise<CatalogRecord | undefined> {
+  const earlier = earlierMadeUpName(name);
+  const path = earlier && paths.find((candidate) => candidate['path'] === earlier.path);
+  if (!earlier || !path) return undefined;
+  return (await operations.matching(versionId, { pathId: path.id })).find((operation) => operation['method'] === earlier.method);
+}
+
+/** Every operation, in any service of the version, an earlier made-up name stands for. */
+async function earlierNamedAnywhere(stores: ReadonlyMap<string, RecordStore>, versionId: string, name: string): Promise<CatalogRecord[]> {
+  const earlier = earlierMadeUpName(name);
+  if (!earlier) return [];
+  const paths = await stores.get('paths')!.matching(versionId, { path: earlier.path });
+  const found = await Promise.all(paths.map((path) => earlierNamed(stores.get('operations')!, versionId, [path], name)));
+  return found.filter((operation): operation is CatalogRecord => operation !== undefined);
 }
 
 /** Records read by two owner fields once each. */
