@@ -321,14 +321,15 @@ export function toApiError(thrown: unknown): { error: ApiError; unexpected: bool
 export function isDatabaseUnreachable(thrown: unknown): boolean {
   return thrown instanceof MongoServerSelectionError || thrown instanceof MongoNetworkError
     || thrown instanceof MongoTopologyClosedError || thrown instanceof MongoNotConnectedError
-    || (thrown instanceof MongoError && thrown.name === WAIT_QUEUE_TIMEOUT)
+    || (thrown instanceof MongoError && WAIT_QUEUE_TIMEOUT.has(thrown.name))
     || SOCKET_FAILURES.has(String((thrown as { code?: unknown } | null)?.code));
 }
 
 // No pooled connection within waitQueueTimeoutMS (DB_TIMEOUT_MS): every connection is held by a
-// call to a frozen or overloaded database. The driver does not export the class, only its name.
-// Seen as a 500 on POST /mcp against a frozen database, which no request deadline answered first.
-const WAIT_QUEUE_TIMEOUT = 'WaitQueueTimeoutError';
+// call to a frozen or overloaded database. The driver does not export the class, only its name,
+// which is `MongoWaitQueueTimeoutError` (the class is `WaitQueueTimeoutError`). Seen as a 500 on
+// POST /mcp, and on an import, against a frozen database, which no request deadline answered first.
+const WAIT_QUEUE_TIMEOUT = new Set(['MongoWaitQueueTimeoutError', 'WaitQueueTimeoutError']);
 
 // A socket to the database that died under the driver ("This socket has been ended by the other
 // party" is EPIPE) reaches us unwrapped when the database is killed or frozen mid-write; seen by

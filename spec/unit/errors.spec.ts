@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import express from 'express';
 import supertest from 'supertest';
 import { pino } from 'pino';
-import { MongoDriverError, MongoNetworkError, MongoNetworkTimeoutError, MongoServerError } from 'mongodb';
+import { MongoNetworkError, MongoNetworkTimeoutError, MongoServerError } from 'mongodb';
 import { repoRoot } from '../../server/config.ts';
 import {
   ApiError, Conflict, ERROR_CLASSES, Forbidden, HeadersTooLarge, ImportsBusy, InternalError, InvalidRequest, MethodNotAllowed, PayloadTooLarge,
@@ -25,6 +26,12 @@ function documentedRows(text: string): Array<{ status: number; error: string }> 
   const section = text.slice(text.indexOf('## Status codes and errors'));
   const table = section.slice(section.indexOf('| status | `error` | when |'), section.indexOf('\n\n', section.indexOf('| status |')));
   return [...table.matchAll(/^\| (\d{3}) \| `([^`]+)`/gm)].map(([, status, error]) => ({ status: Number(status), error: error! }));
+}
+
+
+/** The driver's connection-pool errors, from their own module (its index does not export them). */
+function driverErrors(): { WaitQueueTimeoutError: new (message: string, address: string) => Error } {
+  return createRequire(import.meta.url)('mongodb/lib/cmap/errors.js') as never;
 }
 
 describe('Errors: the status table', () => {
@@ -76,9 +83,9 @@ describe('Errors: translating what others throw', () => {
     ['the driver: socket timeout (a frozen database)', new MongoNetworkTimeoutError('connection 1 to 127.0.0.1:27018 timed out'), 503, 'Service Unavailable'],
     // Seen by npm run chaos and the frozen-database test under load: the socket died under the driver.
     ['a database socket ended by the other party', Object.assign(new Error('This socket has been ended by the other party'), { code: 'EPIPE' }), 503, 'Service Unavailable'],
-    // Seen on POST /mcp against a frozen database: no pooled connection within DB_TIMEOUT_MS (the
-    // driver's WaitQueueTimeoutError, not exported: only its name tells it).
-    ['the driver: no pooled connection in time', Object.defineProperty(new MongoDriverError('Timed out while checking out a connection from connection pool'), 'name', { value: 'WaitQueueTimeoutError' }), 503, 'Service Unavailable'],
+    // Seen on POST /mcp and on an import against a frozen database: no pooled connection within
+    // DB_TIMEOUT_MS (the driver's WaitQueueTimeoutError, not exported by its index: its own module's).
+    ['the driver: no pooled connection in time', new (driverErrors().WaitQueueTimeoutError)('Timed out while checking out a connection from connection pool', '127.0.0.1:27017'), 503, 'Service Unavailable'],
     ['MongoDB: a duplicate key is no passing trouble', new MongoServerError({ errmsg: 'E11000', code: 11000 }), 500, 'Internal Server Error'],
     ['a bug', new TypeError("Cannot read properties of undefined (reading 'x')"), 500, 'Internal Server Error'],
     ['a thrown string', 'oops', 500, 'Internal Server Error'],
