@@ -1,15 +1,23 @@
-// `npm run model:fetch`: the search model's pinned files into <repo>/.cache/models/all-MiniLM-L6-v2
-// (no-op when there), checked against their sha256; prints the folder. CI runs it before the tests.
-import path from 'node:path';
-import { Embedder } from '../server/search/model/embedder.ts';
-import { fetchDefaultModel, PINNED_FILES } from '../server/search/model/files.ts';
+// `npm run model:fetch [-- <id> ...]`: the search model's pinned files (the default model's, or
+// those of the ids named, from the table in server/search/model/models.ts) into
+// CACHE_DIR/models/<id> (CACHE_DIR as the service reads it, <repo>/.cache by default; no-op when
+// there), checked against their sha256 and loaded once; prints each folder. CI runs it before the tests.
+import { loadConfig } from '../server/config.ts';
+import { fetchModel } from '../server/search/model/files.ts';
+import { DEFAULT_MODEL_ID, MODELS, modelSpec } from '../server/search/model/models.ts';
+import { loadPinned } from '../server/search/model/source.ts';
 
-const cacheDir = path.resolve(import.meta.dirname, '..', '.cache');
+const { cacheDir } = loadConfig({ CACHE_DIR: process.env['CACHE_DIR'] });
+const ids = process.argv.slice(2);
 try {
-  const dir = await fetchDefaultModel(cacheDir, (message) => console.error(message));
-  // Loaded once, so a changed file is reported here rather than by the first test.
-  await (await Embedder.load(dir, PINNED_FILES)).close();
-  console.log(dir);
+  for (const id of ids.length > 0 ? ids : [DEFAULT_MODEL_ID]) {
+    const spec = modelSpec(id);
+    if (!spec) throw new Error(`no model ${id} in the table; the table has ${MODELS.map((model) => model.id).join(', ')}`);
+    const log = (message: string) => console.error(message);
+    // Loaded once, so a changed file is reported here rather than by the first test.
+    await (await loadPinned(cacheDir, spec, log)).close();
+    console.log(await fetchModel(cacheDir, spec, log));
+  }
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;

@@ -1,4 +1,4 @@
-// The operations' vectors: made once per (model file, operation text) and kept in the database's
+// The operations' vectors: made once per (model, operation text) and kept in the database's
 // `searchVectors` collection, so a re-import of unchanged operations, a version copy, a restart
 // and every other instance find them there instead of embedding again. Made off the request
 // path: a version index asks for its operations' vectors and is answered from the previous index,
@@ -38,9 +38,9 @@ export function embeddingText(view: VersionView, operation: CatalogRecord, title
 }
 
 /** An empty table of the view's operations (those with a path), keyed by model and text. */
-export function vectorTableOf(view: VersionView, modelSha: string, titleOf: (operation: CatalogRecord) => string): VectorTable {
+export function vectorTableOf(view: VersionView, modelKey: string, titleOf: (operation: CatalogRecord) => string): VectorTable {
   const texts = new Map<string, { key: string; text: string }>();
-  for (const operation of view.of('operations')) textOf(texts, view, operation, modelSha, titleOf);
+  for (const operation of view.of('operations')) textOf(texts, view, operation, modelKey, titleOf);
   return new VectorTable(texts);
 }
 
@@ -48,11 +48,11 @@ export function vectorTableOf(view: VersionView, modelSha: string, titleOf: (ope
  * The table of `view` from a previous one where only the `changed` operations' texts may differ
  * (a patched index's, ranking.ts): the others' texts and vectors are taken as they are.
  */
-export function patchedVectorTable(previous: VectorTable, changed: ReadonlySet<string>, view: VersionView, modelSha: string, titleOf: (operation: CatalogRecord) => string): VectorTable {
+export function patchedVectorTable(previous: VectorTable, changed: ReadonlySet<string>, view: VersionView, modelKey: string, titleOf: (operation: CatalogRecord) => string): VectorTable {
   const texts = new Map([...previous.texts].filter(([id]) => !changed.has(id)));
   for (const id of changed) {
     const operation = view.byId('operations', id);
-    if (operation) textOf(texts, view, operation, modelSha, titleOf);
+    if (operation) textOf(texts, view, operation, modelKey, titleOf);
   }
   const table = new VectorTable(texts);
   for (const [id, vector] of previous.vectors) if (!changed.has(id)) table.vectors.set(id, vector);
@@ -60,10 +60,10 @@ export function patchedVectorTable(previous: VectorTable, changed: ReadonlySet<s
 }
 
 /** Adds the operation's text and key to `texts` when its path is in the view. */
-function textOf(texts: Map<string, { key: string; text: string }>, view: VersionView, operation: CatalogRecord, modelSha: string, titleOf: (operation: CatalogRecord) => string): void {
+function textOf(texts: Map<string, { key: string; text: string }>, view: VersionView, operation: CatalogRecord, modelKey: string, titleOf: (operation: CatalogRecord) => string): void {
   if (!view.byId('paths', operation['pathId'])) return;
   const text = embeddingText(view, operation, titleOf(operation));
-  texts.set(operation.id, { key: `${modelSha}:${createHash('sha256').update(text).digest('base64url')}`, text });
+  texts.set(operation.id, { key: `${modelKey}:${createHash('sha256').update(text).digest('base64url')}`, text });
 }
 
 /** One version's vectors as they arrive: the text key of each operation, and its vector once had. */
@@ -110,7 +110,7 @@ export class SearchVectors {
   }
 
   async createIndexes(): Promise<void> {
-    // Lookups go by `_id` (model sha + text hash); `model` finds a replaced model's vectors to drop.
+    // Lookups go by `_id` (model key + text hash); `model` finds a replaced model's vectors to drop.
     await this.#collection.createIndex({ model: 1 });
   }
 
@@ -143,7 +143,7 @@ export class SearchVectors {
   tableOf(view: VersionView, titleOf: (operation: CatalogRecord) => string, from?: { table: VectorTable; changed: ReadonlySet<string> }): VectorTable | undefined {
     const model = this.model;
     if (!model) return undefined;
-    return from ? patchedVectorTable(from.table, from.changed, view, model.modelSha, titleOf) : vectorTableOf(view, model.modelSha, titleOf);
+    return from ? patchedVectorTable(from.table, from.changed, view, model.key, titleOf) : vectorTableOf(view, model.key, titleOf);
   }
 
   /**
@@ -183,8 +183,8 @@ export class SearchVectors {
     if (!model) return undefined;
     const kept = this.#queries.get(text);
     if (kept) return kept;
-    const [vector] = await model.embed([text]);
-    if (vector) this.#queries.set(text, vector);
+    const vector = await model.embedQuery(text);
+    this.#queries.set(text, vector);
     return vector;
   }
 
@@ -240,7 +240,7 @@ export class SearchVectors {
           // Handed out first, stored after: a search waiting for its few new operations does not
           // wait for the write too (on FerretDB an upsert can wait behind an import's writes).
           turn.forEach((wanted, i) => wanted.resolve(vectors[i]!));
-          await this.#store(model.modelSha, turn.map((wanted, i) => [wanted.key, vectors[i]!] as const)).catch((error: unknown) => {
+          await this.#store(model.key, turn.map((wanted, i) => [wanted.key, vectors[i]!] as const)).catch((error: unknown) => {
             this.#log('search vectors: a turn of embeddings could not be stored; another instance or restart embeds them again', { error: String(error) });
           });
         } catch (error) {

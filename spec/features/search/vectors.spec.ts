@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { repoRoot } from '../../../server/config.ts';
+import { DEFAULT_MODEL_ID } from '../../../server/search/model/models.ts';
 import type { SearchVectors } from '../../../server/search/vectors.ts';
 import { bearer, givenTenant, startService, type Tenant, type TestService } from '../../support/service.ts';
 import { pinnedModel } from '../../support/search-model.ts';
@@ -20,8 +21,8 @@ describe('search: vectors made once, kept in the database, fused into every inst
   const vectorsOf = (instance: TestService): SearchVectors => instance.runtime.searchIndexes.vectors!;
 
   before(async () => {
-    const dir = await pinnedModel();
-    [a, b] = await Promise.all([startService({ SEARCH_MODEL: dir }), startService({ SEARCH_MODEL: dir })]);
+    await pinnedModel();
+    [a, b] = await Promise.all([startService({ SEARCH_MODEL: DEFAULT_MODEL_ID }), startService({ SEARCH_MODEL: DEFAULT_MODEL_ID })]);
     expect(await vectorsOf(a).ready).to.not.equal(null);
     expect(await vectorsOf(b).ready).to.not.equal(null);
     tenant = await givenTenant(a);
