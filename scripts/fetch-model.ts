@@ -1,4 +1,4 @@
-// `npm run model:fetch [-- <id> ...]`: the search model's pinned files (the default model's, or
+// `npm run model:fetch [-- <id> ...]`: a search model's pinned files (the default model's, or
 // those of the ids named, from the table in server/search/model/models.ts) into
 // CACHE_DIR/models/<id> (CACHE_DIR as the service reads it, <repo>/.cache by default; no-op when
 // there), checked against their sha256 and loaded once; prints each folder. CI runs it before the tests.

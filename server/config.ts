@@ -133,7 +133,7 @@ export function loadConfig(env: Env = process.env): Config {
     metrics: oneOf(env, 'METRICS', SWITCH, 'on') === 'off' ? undefined : Object.freeze({
       port: optional(env, 'METRICS_PORT') === undefined ? undefined : integer(env, 'METRICS_PORT', 0, 0, 65535),
     }),
-    searchModel: searchModel(optional(env, 'SEARCH_MODEL') ?? 'all-MiniLM-L6-v2'),
+    searchModel: searchModel(optional(env, 'SEARCH_MODEL') ?? 'bge-small-en-v1.5'),
   };
   if (config.dbLongTimeoutMs !== 0 && config.dbLongTimeoutMs < config.dbTimeoutMs) {
     throw new ConfigError(`DB_LONG_TIMEOUT_MS must be 0 (no bound) or at least DB_TIMEOUT_MS (${config.dbTimeoutMs}), got "${config.dbLongTimeoutMs}"`);

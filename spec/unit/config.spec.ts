@@ -87,7 +87,7 @@ describe('Configuration', () => {
   });
 
   it('reads SEARCH_MODEL as off, a folder or a model id (the pinned default)', () => {
-    expect(loadConfig({}).searchModel).to.deep.equal({ kind: 'id', id: 'all-MiniLM-L6-v2' });
+    expect(loadConfig({}).searchModel).to.deep.equal({ kind: 'id', id: 'bge-small-en-v1.5' });
     expect(loadConfig({ SEARCH_MODEL: 'off' }).searchModel).to.deep.equal({ kind: 'off' });
     expect(loadConfig({ SEARCH_MODEL: '/models/minilm' }).searchModel).to.deep.equal({ kind: 'folder', dir: '/models/minilm' });
     expect(loadConfig({ SEARCH_MODEL: 'sentence-transformers/all-MiniLM-L12-v2' }).searchModel).to.deep.equal({ kind: 'id', id: 'sentence-transformers/all-MiniLM-L12-v2' });

@@ -79,8 +79,12 @@ const BGE_SMALL: ModelSpec = {
 
 export const MODELS: readonly ModelSpec[] = [MINILM, BGE_SMALL];
 
-/** The model SEARCH_MODEL names by default. */
-export const DEFAULT_MODEL_ID = MINILM.id;
+/**
+ * The model SEARCH_MODEL names by default: bge-small ranks within a task or two of MiniLM on
+ * both halves of the search evaluation, embeds faster and adds less memory (docs/benchmark.md,
+ * "Search models side by side").
+ */
+export const DEFAULT_MODEL_ID = BGE_SMALL.id;
 
 /** The spec an id (or one of its aliases) names, if any. */
 export function modelSpec(id: string): ModelSpec | undefined {
