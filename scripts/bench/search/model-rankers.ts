@@ -19,9 +19,13 @@ import type { Ranker, Scope } from './rankers.ts';
 
 let model: Promise<Embedder> | undefined;
 
-/** The pinned model SEARCH_MODEL names (the default when unset), loaded once per run. */
+/**
+ * The pinned model SEARCH_MODEL names, loaded once per run: the default when unset or off (a run
+ * with the service's model off still scores the rankings that need one, with the default's).
+ */
 export function benchModel(): Promise<Embedder> {
-  const id = process.env['SEARCH_MODEL'] || DEFAULT_MODEL_ID;
+  const setting = process.env['SEARCH_MODEL'];
+  const id = !setting || setting === 'off' ? DEFAULT_MODEL_ID : setting;
   const spec = modelSpec(id);
   if (!spec) throw new Error(`SEARCH_MODEL=${id}: the evaluation takes a model of the table (${MODELS.map((one) => one.id).join(', ')})`);
   model ??= loadPinned(path.join(repoRoot, '.cache'), spec, (line) => console.error(line));
