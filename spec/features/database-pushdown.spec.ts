@@ -175,11 +175,17 @@ describe('database: filters, sorts and limits pushed down to the indexes', funct
       const explained = await plan(db, read);
       expect(explained, JSON.stringify(read)).to.match(/SEARCH \S+ USING (COVERING )?INDEX \S+ \(<expr>=\?/).and.not.to.match(/SCAN (?!\(subquery)/);
     }
+    // The rows whose ordered field is not a plain string (an ObjectId, a space, an escape) have a
+    // branch of their own: it SEARCHes the partial index createIndex made over just those rows
+    // (plain_indexes.go), instead of reading every row of the version.
+    for (const read of reads.slice(1)) expect(await plan(db, read), JSON.stringify(read)).to.match(/SEARCH \S+ USING INDEX \S+\$np\d \(<expr>=\?/);
     // The keyset page of a filter on a number: both equalities and the cursor in the index's range.
     expect(await plan(db, reads[3]!)).to.match(/USING INDEX \S+_versionId_code_id \(<expr>=\? AND <expr>=\? AND <expr>>\?\)/);
     // A range of _id alone: its plain strings SEARCH the _id index; those whose JSON text sorts
-    // elsewhere (a space, an escape) have no index range, so that branch reads the index whole.
-    expect(await plan(db, { filter: { _id: { $gte: 'ver_1:', $lt: 'ver_1;' } } })).to.match(/SEARCH \S+ USING (COVERING )?INDEX \S+__id_ \(<expr>>\? AND <expr><\?\)/);
+    // elsewhere (a space, an escape) have no index range, so that branch reads the partial index
+    // of the _id index's non-plain rows whole (it holds only those).
+    const byId = await plan(db, { filter: { _id: { $gte: 'ver_1:', $lt: 'ver_1;' } } });
+    expect(byId).to.match(/SEARCH \S+ USING (COVERING )?INDEX \S+__id_ \(<expr>>\? AND <expr><\?\)/).and.to.match(/SCAN \S+ USING (COVERING )?INDEX \S+__id_\$np0/);
     expect(await plan(db, { filter: { $nor: [{ $nor: [reads[1]!.filter] }] } })).to.match(/SCAN /).and.not.to.match(/SEARCH /);
   });
 });

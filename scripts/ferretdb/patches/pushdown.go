@@ -5,7 +5,6 @@ package sqlite
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strings"
 
 	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
@@ -25,11 +24,12 @@ import (
 // their own, an index range, as their JSON text starts with '['); for a range or a sort, a "plain"
 // string, whose JSON text orders as the string does (no escape, no byte below '#', which would sort
 // before the closing quote; not an ObjectId, binData or regex, which sjson writes as strings too).
-// The rows where some ordered field is not plain have one branch, searched by the equalities. With
+// The rows where some ordered field is not plain have a branch per such field, each searching the
+// partial index of the rows where that field is not plain (metadata/plain_indexes.go). With
 // a limit, only the all-regular branch is ordered and cut, which is exact: there every condition
 // is the filter's own, types included.
 
-var pushdownName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var pushdownName = metadata.PlainName
 
 // pushdownMaxFields bounds the branches (2^fields); conditions on further fields are left to the handler.
 const pushdownMaxFields = 4

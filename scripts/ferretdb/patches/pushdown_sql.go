@@ -16,15 +16,9 @@ func (f *pushdownField) expr() string {
 	return metadata.DefaultColumn + "->'" + f.name + "'"
 }
 
-// plain: the field is a string whose JSON text orders as the string does. An ObjectId, binData or
-// regex is written as a JSON string too: the second test, on the document's text (no JSON parse),
-// finds the type sjson gives the field (and, harmlessly, the same text anywhere else).
+// plain: the field is a string whose JSON text orders as the string does (metadata.PlainSQL).
 func (f *pushdownField) plain() string {
-	return fmt.Sprintf(
-		`coalesce(%[1]s > '"' AND %[1]s < '#' AND instr(%[1]s, '\') = 0 AND instr(%[1]s, ' ') = 0 AND instr(%[1]s, '!') = 0, 0) AND `+
-			`NOT (instr(%[2]s, '"%[3]s":{"t":"objectId"}') OR instr(%[2]s, '"%[3]s":{"t":"binData"') OR instr(%[2]s, '"%[3]s":{"t":"regex"'))`,
-		f.expr(), metadata.DefaultColumn, f.name,
-	)
+	return metadata.PlainSQL(f.name)
 }
 
 // typeExpr is the field's sjson type.
@@ -79,10 +73,12 @@ func (f *pushdownField) arrays() string {
 // query: one branch per combination of the equality fields holding their value or an array (no
 // condition on the ordered fields when one is an array); where all hold their value, one branch
 // where all ordered fields are plain strings (ordered and limited when the sort is pushed down)
-// and one where some is not.
+// and, for each ordered field, one where it is the first that is not: its term is the WHERE of
+// the partial index createIndex made for that field (metadata/plain_indexes.go), so the branch
+// SEARCHes that index, which holds only the rows where the field is not plain.
 func (p *pushdown) query(selectClause string) (string, []any) {
-	var branches, ordered []string
-	var split []*pushdownField
+	var branches []string
+	var ordered, split []*pushdownField
 	var args []any
 
 	for _, f := range p.fields {
@@ -91,7 +87,7 @@ func (p *pushdown) query(selectClause string) (string, []any) {
 		}
 
 		if f.ordered() {
-			ordered = append(ordered, f.plain())
+			ordered = append(ordered, f)
 		}
 	}
 
@@ -129,23 +125,38 @@ func (p *pushdown) query(selectClause string) (string, []any) {
 
 		branches = append(branches, branch)
 
-		if mask == 0 && len(ordered) > 0 {
-			var equal []string
-
-			for _, f := range p.fields {
-				if !f.ordered() {
-					cond, a := f.regular(false)
-					equal = append(equal, cond)
-					args = append(args, a...)
-				}
+		if mask == 0 {
+			for i := range ordered {
+				branch, a := p.notPlain(selectClause, ordered[:i], ordered[i])
+				branches = append(branches, branch)
+				args = append(args, a...)
 			}
-
-			equal = append(equal, "NOT ("+strings.Join(ordered, " AND ")+")")
-			branches = append(branches, selectClause+" WHERE "+strings.Join(equal, " AND "))
 		}
 	}
 
 	return strings.Join(branches, " UNION ALL "), args
+}
+
+// notPlain: the rows where the equalities hold, the fields before are plain and first is not.
+func (p *pushdown) notPlain(selectClause string, before []*pushdownField, first *pushdownField) (string, []any) {
+	var conds []string
+	var args []any
+
+	for _, f := range p.fields {
+		if !f.ordered() {
+			cond, a := f.regular(false)
+			conds = append(conds, cond)
+			args = append(args, a...)
+		}
+	}
+
+	for _, f := range before {
+		conds = append(conds, f.plain())
+	}
+
+	conds = append(conds, metadata.NotPlainSQL(first.name))
+
+	return selectClause + " WHERE " + strings.Join(conds, " AND "), args
 }
 
 func indexOf(fields []*pushdownField, f *pushdownField) int {
