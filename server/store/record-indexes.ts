@@ -4,6 +4,13 @@ import type { CompiledCollection } from '../schemas/registry.ts';
 import { MARKED_SERVICE } from './mark.ts';
 import { KEY_FIELD } from './natural-keys.ts';
 
+/**
+ * The most values one `$in` read names: the FerretDB build serves an `$in` of up to 500 values
+ * by an index (scripts/ferretdb/patches/pushdown.go, `pushdownMaxIn`) and decodes every document
+ * its other conditions select for a longer one. Longer lists are read in slices of this many.
+ */
+export const IN_READ_MAX = 500;
+
 export interface IndexSpec {
   key: Record<string, number>;
   name: string;

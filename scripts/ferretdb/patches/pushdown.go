@@ -31,6 +31,10 @@ import (
 
 var pushdownName = metadata.PlainName
 
+// pushdownMaxIn bounds the values of an $in pushed down: each branch binds them again, and SQLite
+// takes at most 32,766 variables a statement; a longer $in is left to the handler.
+const pushdownMaxIn = 500
+
 // pushdownMaxFields bounds the branches (2^fields); conditions on further fields are left to the handler.
 const pushdownMaxFields = 4
 
@@ -142,6 +146,10 @@ var pushdownOps = map[string]string{"$gt": ">", "$gte": ">=", "$lt": "<", "$lte"
 
 // condition adds one condition on a field, if it can be pushed down.
 func (p *pushdown) condition(name, op string, v any) bool {
+	if op == "$in" {
+		return p.in(name, v)
+	}
+
 	typ, texts := pushdownTexts(v)
 	sqlOp, isRange := pushdownOps[op]
 
@@ -166,6 +174,38 @@ func (p *pushdown) condition(name, op string, v any) bool {
 	} else {
 		f.eqs = append(f.eqs, texts)
 	}
+
+	return true
+}
+
+// in adds an $in of values of one type that pushdownTexts writes: one equality whose JSON texts
+// are those of all its values (an array holding one of them matches too, as for $eq).
+func (p *pushdown) in(name string, v any) bool {
+	arr, ok := v.(*types.Array)
+	if !ok || arr.Len() == 0 || arr.Len() > pushdownMaxIn {
+		return false
+	}
+
+	var typ string
+	var texts []string
+
+	for i := 0; i < arr.Len(); i++ {
+		t, some := pushdownTexts(must.NotFail(arr.Get(i)))
+		if t == "" || (typ != "" && t != typ) {
+			return false
+		}
+
+		typ = t
+		texts = append(texts, some...)
+	}
+
+	f := p.field(name)
+	if f == nil || (f.typ != "" && f.typ != typ) {
+		return false
+	}
+
+	f.typ = typ
+	f.eqs = append(f.eqs, texts)
 
 	return true
 }
