@@ -45,7 +45,7 @@ export class RecordStore {
   /** Makes the collection's indexes (record-indexes.ts), after giving old records their natural key. */
   async createIndexes(): Promise<void> {
     await backfillKeys(this.db, this.#documents, this.collection, (document) => this.toRecord(document));
-    const indexes = recordIndexes(this.collection, { byImportMark: !this.#serialiseWrites });
+    const indexes = recordIndexes(this.collection);
     // One index per command: FerretDB 1.24 drops the connection ("slice bounds out of range")
     // when a multi-index createIndexes names only indexes that already exist, as on every restart.
     for (const { key, ...options } of indexes) await this.#documents.createIndex(key as Record<string, 1>, options);

@@ -56,6 +56,7 @@ type pushdown struct {
 	limit  int64
 	or     []string // the ors as SQL, for the regular branch, when the sort is pushed down
 	orArgs []any
+	alts   []pushdownAlt // an $or on one path (pushdown_path.go): each branch is cut into one per alternative
 }
 
 // pushdownQuery returns the query for selectClause with the filter, sort and limit pushed down
@@ -78,7 +79,7 @@ func pushdownQuery(selectClause string, natural bool, filter, sort *types.Docume
 	p.collect(filter)
 	p.sortBy(sort, limit)
 
-	if len(p.fields) == 0 {
+	if len(p.fields) == 0 && len(p.alts) == 0 {
 		return selectClause, nil, false
 	}
 
@@ -100,7 +101,10 @@ func (p *pushdown) collect(filter *types.Document) {
 		case key == "$and":
 			p.collectAll(values[i])
 		case key == "$or":
-			if arr, ok := values[i].(*types.Array); ok {
+			if alts, ok := pathAlternatives(values[i]); ok && p.alts == nil {
+				p.alts = alts
+				p.exact = false
+			} else if arr, ok := values[i].(*types.Array); ok {
 				p.ors = append(p.ors, arr)
 			} else {
 				p.exact = false

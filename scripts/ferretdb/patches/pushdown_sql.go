@@ -4,6 +4,7 @@ package sqlite
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
@@ -77,9 +78,8 @@ func (f *pushdownField) arrays() string {
 // the partial index createIndex made for that field (metadata/plain_indexes.go), so the branch
 // SEARCHes that index, which holds only the rows where the field is not plain.
 func (p *pushdown) query(selectClause string) (string, []any) {
-	var branches []string
+	var branches []pushdownBranch
 	var ordered, split []*pushdownField
-	var args []any
 
 	for _, f := range p.fields {
 		if f.arrays() != "" {
@@ -92,71 +92,100 @@ func (p *pushdown) query(selectClause string) (string, []any) {
 	}
 
 	for mask := 0; mask < 1<<len(split); mask++ {
-		var conds []string
-		var condArgs []any
+		var b pushdownBranch
 
 		for _, f := range p.fields {
 			switch i := indexOf(split, f); {
 			case i >= 0 && mask&(1<<i) != 0:
-				conds = append(conds, f.arrays())
+				b.conds = append(b.conds, f.arrays())
 			case mask == 0 || !f.ordered():
 				cond, a := f.regular(mask == 0 && p.limit > 0)
-				conds = append(conds, cond)
-				condArgs = append(condArgs, a...)
+				b.conds = append(b.conds, cond)
+				b.args = append(b.args, a...)
 			}
 		}
 
 		if mask == 0 && p.limit > 0 {
-			conds = append(conds, p.or...)
-			condArgs = append(condArgs, p.orArgs...)
+			b.conds = append(b.conds, p.or...)
+			b.args = append(b.args, p.orArgs...)
+			b.limited = true
 		}
 
-		branch := selectClause + " WHERE " + strings.Join(conds, " AND ")
-		args = append(args, condArgs...)
-
-		if mask == 0 && p.limit > 0 {
-			if len(p.order) > 0 {
-				branch += " ORDER BY " + strings.Join(p.order, ", ")
-			}
-
-			branch = "SELECT * FROM (" + branch + " LIMIT ?)"
-			args = append(args, p.limit)
-		}
-
-		branches = append(branches, branch)
+		branches = append(branches, b)
 
 		if mask == 0 {
 			for i := range ordered {
-				branch, a := p.notPlain(selectClause, ordered[:i], ordered[i])
-				branches = append(branches, branch)
-				args = append(args, a...)
+				branches = append(branches, p.notPlain(ordered[:i], ordered[i]))
 			}
 		}
 	}
 
-	return strings.Join(branches, " UNION ALL "), args
+	var sqls []string
+	var args []any
+
+	for _, b := range branches {
+		if len(p.alts) == 0 {
+			sqls, args = b.sql(selectClause, p, sqls, args)
+			continue
+		}
+
+		for _, alt := range p.alts {
+			cut := pushdownBranch{conds: append(slices.Clone(b.conds), alt.cond), args: append(slices.Clone(b.args), alt.args...), limited: b.limited}
+			sqls, args = cut.sql(selectClause, p, sqls, args)
+		}
+	}
+
+	return strings.Join(sqls, " UNION ALL "), args
+}
+
+// pushdownBranch is one SELECT of the UNION ALL: its conditions, and whether it is the regular
+// branch ordered and cut by the sort and limit pushed down.
+type pushdownBranch struct {
+	conds   []string
+	args    []any
+	limited bool
+}
+
+// sql appends the branch's SELECT and its arguments.
+func (b pushdownBranch) sql(selectClause string, p *pushdown, sqls []string, args []any) ([]string, []any) {
+	q := selectClause
+	if len(b.conds) > 0 {
+		q += " WHERE " + strings.Join(b.conds, " AND ")
+	}
+
+	args = append(args, b.args...)
+
+	if b.limited {
+		if len(p.order) > 0 {
+			q += " ORDER BY " + strings.Join(p.order, ", ")
+		}
+
+		q = "SELECT * FROM (" + q + " LIMIT ?)"
+		args = append(args, p.limit)
+	}
+
+	return append(sqls, q), args
 }
 
 // notPlain: the rows where the equalities hold, the fields before are plain and first is not.
-func (p *pushdown) notPlain(selectClause string, before []*pushdownField, first *pushdownField) (string, []any) {
-	var conds []string
-	var args []any
+func (p *pushdown) notPlain(before []*pushdownField, first *pushdownField) pushdownBranch {
+	var b pushdownBranch
 
 	for _, f := range p.fields {
 		if !f.ordered() {
 			cond, a := f.regular(false)
-			conds = append(conds, cond)
-			args = append(args, a...)
+			b.conds = append(b.conds, cond)
+			b.args = append(b.args, a...)
 		}
 	}
 
 	for _, f := range before {
-		conds = append(conds, f.plain())
+		b.conds = append(b.conds, f.plain())
 	}
 
-	conds = append(conds, metadata.NotPlainSQL(first.name))
+	b.conds = append(b.conds, metadata.NotPlainSQL(first.name))
 
-	return selectClause + " WHERE " + strings.Join(conds, " AND "), args
+	return b
 }
 
 func indexOf(fields []*pushdownField, f *pushdownField) int {

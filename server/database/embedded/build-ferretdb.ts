@@ -39,6 +39,7 @@ const PATCHES: Patch[] = [
   { file: 'internal/backends/sqlite/pushdown.go', add: 'pushdown.go' },
   { file: 'internal/backends/sqlite/pushdown_sql.go', add: 'pushdown_sql.go' },
   { file: 'internal/backends/sqlite/pushdown_or.go', add: 'pushdown_or.go' },
+  { file: 'internal/backends/sqlite/pushdown_path.go', add: 'pushdown_path.go' },
   { file: 'internal/backends/sqlite/metadata/plain_indexes.go', add: 'plain_indexes.go' },
   {
     file: REGISTRY,
