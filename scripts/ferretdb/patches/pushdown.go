@@ -24,8 +24,9 @@ import (
 // their own, an index range, as their JSON text starts with '['); for a range or a sort, a "plain"
 // string, whose JSON text orders as the string does (no escape, no byte below '#', which would sort
 // before the closing quote; not an ObjectId, binData or regex, which sjson writes as strings too).
-// The rows where some ordered field is not plain have a branch per such field, each searching the
-// partial index of the rows where that field is not plain (metadata/plain_indexes.go). With
+// The rows where some ordered field is not plain have branches per such field, each an index
+// range: missing, not a string, or an odd string (a partial index holds those:
+// metadata/plain_indexes.go). With
 // a limit, only the all-regular branch is ordered and cut, which is exact: there every condition
 // is the filter's own, types included.
 

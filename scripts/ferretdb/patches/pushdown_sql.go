@@ -115,7 +115,7 @@ func (p *pushdown) query(selectClause string) (string, []any) {
 
 		if mask == 0 {
 			for i := range ordered {
-				branches = append(branches, p.notPlain(ordered[:i], ordered[i]))
+				branches = append(branches, p.notPlain(ordered[:i], ordered[i])...)
 			}
 		}
 	}
@@ -167,25 +167,32 @@ func (b pushdownBranch) sql(selectClause string, p *pushdown, sqls []string, arg
 	return append(sqls, q), args
 }
 
-// notPlain: the rows where the equalities hold, the fields before are plain and first is not.
-func (p *pushdown) notPlain(before []*pushdownField, first *pushdownField) pushdownBranch {
-	var b pushdownBranch
+// notPlain: the rows where the equalities hold, the fields before are plain and first is not,
+// in three disjoint branches, each an index range: first is missing, is not a string, or is an
+// odd string (the partial index of metadata/plain_indexes.go holds just those rows).
+func (p *pushdown) notPlain(before []*pushdownField, first *pushdownField) []pushdownBranch {
+	var common pushdownBranch
 
 	for _, f := range p.fields {
 		if !f.ordered() {
 			cond, a := f.regular(false)
-			b.conds = append(b.conds, cond)
-			b.args = append(b.args, a...)
+			common.conds = append(common.conds, cond)
+			common.args = append(common.args, a...)
 		}
 	}
 
 	for _, f := range before {
-		b.conds = append(b.conds, f.plain())
+		common.conds = append(common.conds, f.plain())
 	}
 
-	b.conds = append(b.conds, metadata.NotPlainSQL(first.name))
+	expr := first.expr()
+	branches := make([]pushdownBranch, 0, 3)
 
-	return b
+	for _, cond := range []string{expr + " IS NULL", expr + " >= '#'", metadata.OddStringSQL(first.name)} {
+		branches = append(branches, pushdownBranch{conds: append(slices.Clone(common.conds), cond), args: common.args})
+	}
+
+	return branches
 }
 
 func indexOf(fields []*pushdownField, f *pushdownField) int {

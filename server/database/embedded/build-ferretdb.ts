@@ -44,9 +44,8 @@ const PATCHES: Patch[] = [
   {
     file: REGISTRY,
     from: '\tr.colls[dbName] = colls\n\n\treturn nil\n',
-    // Indexes made before the partial indexes existed get them when the database is opened.
-    to: '\tr.colls[dbName] = colls\n\n\tfor _, c := range colls {\n\t\tfor _, index := range c.Settings.Indexes {\n' +
-      '\t\t\tif err = createPlainIndexes(ctx, db, c.TableName, index); err != nil {\n\t\t\t\treturn lazyerrors.Error(err)\n\t\t\t}\n\t\t}\n\t}\n\n\treturn nil\n',
+    // Indexes made before the partial indexes existed get them, in the background, when the database is opened.
+    to: '\tr.colls[dbName] = colls\n\tr.addPlainIndexes(dbName, db, colls)\n\n\treturn nil\n',
   },
   {
     file: REGISTRY,
