@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { Binary, type AnyBulkWriteOperation, type Collection, type Db } from 'mongodb';
+import { IN_READ_MAX } from '../store/record-indexes.ts';
 import type { CatalogRecord } from '../store/records.ts';
 import type { VersionView } from './endpoints.ts';
 import type { Embedder } from './model/embedder.ts';
@@ -17,14 +18,6 @@ export const VECTORS_COLLECTION = 'searchVectors';
 export const INLINE_EMBEDDINGS = 16;
 /** Texts embedded per turn of the queue, then stored in one write. */
 const TURN = 32;
-/** Keys per `$in` read. */
-const READ_CHUNK = 1000;
-/**
- * Up to this many keys are read one `_id` at a time, at once: FerretDB 1.24 finds an `_id`
- * equality through its primary key but scans the whole collection for `_id: {$in}` (180 ms at
- * 2,700 vectors on a loaded machine, most of the first search after a one-record write).
- */
-const READ_BY_ID = 32;
 /** Query vectors kept, by query text: a query asked again (an agent's retry, a popular ask) is not embedded again. */
 const QUERIES_KEPT = 1000;
 
@@ -190,13 +183,8 @@ export class SearchVectors {
 
   async #read(keys: readonly string[]): Promise<Map<string, Float32Array>> {
     const found = new Map<string, Float32Array>();
-    if (keys.length <= READ_BY_ID) {
-      const documents = await Promise.all(keys.map((key) => this.#collection.findOne({ _id: key }, { projection: { vector: 1 } })));
-      for (const document of documents) if (document) found.set(document._id, vectorOf(document.vector));
-      return found;
-    }
-    for (let start = 0; start < keys.length; start += READ_CHUNK) {
-      const documents = await this.#collection.find({ _id: { $in: keys.slice(start, start + READ_CHUNK) } }, { projection: { vector: 1 } }).toArray();
+    for (let start = 0; start < keys.length; start += IN_READ_MAX) {
+      const documents = await this.#collection.find({ _id: { $in: keys.slice(start, start + IN_READ_MAX) } }, { projection: { vector: 1 } }).toArray();
       for (const document of documents) found.set(document._id, vectorOf(document.vector));
     }
     return found;

@@ -4,6 +4,13 @@ import type { CompiledCollection } from '../schemas/registry.ts';
 import { MARKED_SERVICE } from './mark.ts';
 import { KEY_FIELD } from './natural-keys.ts';
 
+/**
+ * The most values one `$in` read names: the FerretDB build serves an `$in` of up to 500 values
+ * by an index (scripts/ferretdb/patches/pushdown.go, `pushdownMaxIn`) and decodes every document
+ * its other conditions select for a longer one. Longer lists are read in slices of this many.
+ */
+export const IN_READ_MAX = 500;
+
 export interface IndexSpec {
   key: Record<string, number>;
   name: string;
@@ -14,10 +21,9 @@ export interface IndexSpec {
  * The unique `{versionId, id}` index, one per filter field (serving filter + default order),
  * and `updatedAt` (the one sort every record has). Other sorts are served by the
  * `{versionId, id}` prefix plus an in-memory sort of one version's records; the lookups by a
- * field that names a record (lookupFields). `byImportMark`:
- * the index an import reads its service's records by, where the database uses it.
+ * field that names a record (lookupFields); and an import's mark (the records of one service).
  */
-export function recordIndexes(collection: CompiledCollection, { byImportMark }: { byImportMark: boolean }): IndexSpec[] {
+export function recordIndexes(collection: CompiledCollection): IndexSpec[] {
   return [
     { key: { versionId: 1, id: 1 }, name: 'versionId_id', unique: true },
     { key: { versionId: 1, updatedAt: 1, id: 1 }, name: 'versionId_updatedAt_id' },
@@ -32,11 +38,10 @@ export function recordIndexes(collection: CompiledCollection, { byImportMark }: 
     // operationId (its page, MCP get_endpoint). Without the index each read walks the version's
     // records of the collection (a Resource by name: 613 ms among 4,648, 5 ms with it).
     ...lookupFields(collection).map((field) => ({ key: { versionId: 1, [field]: 1, id: 1 }, name: `versionId_${field}_id` })),
-    // An import reads its service's records by their mark (markedOrUnmarked). Only where the
-    // database uses an index for it: the mark is a dotted field, which the FerretDB build's
-    // pushdown leaves to FerretDB (docs/database.md), so there the read SEARCHes the version's
-    // records by `versionId` and this index would only cost writes.
-    ...(byImportMark ? [{ key: { versionId: 1, [MARKED_SERVICE]: 1, id: 1 }, name: 'versionId_importService_id' }] : []),
+    // An import, an export and a one-service changes report read a service's records by their
+    // mark (markedOrUnmarked): the mark's service, or none. On FerretDB too, whose build pushes an
+    // $or on one dotted path down as index ranges (docs/database.md).
+    { key: { versionId: 1, [MARKED_SERVICE]: 1, id: 1 }, name: 'versionId_importService_id' },
   ];
 }
 

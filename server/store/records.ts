@@ -11,7 +11,7 @@ import { CursorPositions } from './positions.ts';
 import { documentId, fromDocument, NaturalKeyTaken, sameStored, toDocument, type BulkWrites, type CatalogRecord, type ListQuery, type Page, type StoredDocument } from './record.ts';
 import { Revisions } from './revisions.ts';
 import { RecordPages } from './record-pages.ts';
-import { recordIndexes } from './record-indexes.ts';
+import { IN_READ_MAX, recordIndexes } from './record-indexes.ts';
 
 // The record shapes and refusals live in record.ts; callers keep importing them from here, the store's door.
 export { CursorGone, documentId, NaturalKeyTaken, type BulkWrites, type CatalogRecord, type HeldWrite, type ListQuery, type Page } from './record.ts';
@@ -45,7 +45,7 @@ export class RecordStore {
   /** Makes the collection's indexes (record-indexes.ts), after giving old records their natural key. */
   async createIndexes(): Promise<void> {
     await backfillKeys(this.db, this.#documents, this.collection, (document) => this.toRecord(document));
-    const indexes = recordIndexes(this.collection, { byImportMark: !this.#serialiseWrites });
+    const indexes = recordIndexes(this.collection);
     // One index per command: FerretDB 1.24 drops the connection ("slice bounds out of range")
     // when a multi-index createIndexes names only indexes that already exist, as on every restart.
     for (const { key, ...options } of indexes) await this.#documents.createIndex(key as Record<string, 1>, options);
@@ -160,14 +160,14 @@ export class RecordStore {
     for await (const document of this.#documents.find({ versionId })) yield this.toRecord(document);
   }
 
-  /**
-   * The version's records with these ids that exist, each read by `_id`: FerretDB's pushdown
-   * leaves `$in` to FerretDB, so `{versionId, id: {$in}}` would decode the version's whole
-   * collection, where a few reads by `_id` decode only these.
-   */
+  /** The version's records with these ids that exist, in id order (an `$in` the index serves, IN_READ_MAX ids a read). */
   async withIds(versionId: string, ids: readonly string[]): Promise<CatalogRecord[]> {
-    const found = await Promise.all(ids.map((id) => this.get(versionId, id)));
-    return found.filter((record) => record !== null);
+    const unique = [...new Set(ids)];
+    const found: CatalogRecord[] = [];
+    for (let start = 0; start < unique.length; start += IN_READ_MAX) {
+      found.push(...await this.#inIdOrder({ versionId, id: { $in: unique.slice(start, start + IN_READ_MAX) } }));
+    }
+    return found.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   /** The values of one top-level field across the version's records (ids, component names). */

@@ -5,7 +5,6 @@ package sqlite
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strings"
 
 	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
@@ -25,11 +24,17 @@ import (
 // their own, an index range, as their JSON text starts with '['); for a range or a sort, a "plain"
 // string, whose JSON text orders as the string does (no escape, no byte below '#', which would sort
 // before the closing quote; not an ObjectId, binData or regex, which sjson writes as strings too).
-// The rows where some ordered field is not plain have one branch, searched by the equalities. With
+// The rows where some ordered field is not plain have branches per such field, each an index
+// range: missing, not a string, or an odd string (a partial index holds those:
+// metadata/plain_indexes.go). With
 // a limit, only the all-regular branch is ordered and cut, which is exact: there every condition
 // is the filter's own, types included.
 
-var pushdownName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var pushdownName = metadata.PlainName
+
+// pushdownMaxIn bounds the values of an $in pushed down: each branch binds them again, and SQLite
+// takes at most 32,766 variables a statement; a longer $in is left to the handler.
+const pushdownMaxIn = 500
 
 // pushdownMaxFields bounds the branches (2^fields); conditions on further fields are left to the handler.
 const pushdownMaxFields = 4
@@ -52,6 +57,7 @@ type pushdown struct {
 	limit  int64
 	or     []string // the ors as SQL, for the regular branch, when the sort is pushed down
 	orArgs []any
+	alts   []pushdownAlt // an $or on one path (pushdown_path.go): each branch is cut into one per alternative
 }
 
 // pushdownQuery returns the query for selectClause with the filter, sort and limit pushed down
@@ -74,7 +80,7 @@ func pushdownQuery(selectClause string, natural bool, filter, sort *types.Docume
 	p.collect(filter)
 	p.sortBy(sort, limit)
 
-	if len(p.fields) == 0 {
+	if len(p.fields) == 0 && len(p.alts) == 0 {
 		return selectClause, nil, false
 	}
 
@@ -96,7 +102,10 @@ func (p *pushdown) collect(filter *types.Document) {
 		case key == "$and":
 			p.collectAll(values[i])
 		case key == "$or":
-			if arr, ok := values[i].(*types.Array); ok {
+			if alts, ok := pathAlternatives(values[i]); ok && p.alts == nil {
+				p.alts = alts
+				p.exact = false
+			} else if arr, ok := values[i].(*types.Array); ok {
 				p.ors = append(p.ors, arr)
 			} else {
 				p.exact = false
@@ -142,6 +151,10 @@ var pushdownOps = map[string]string{"$gt": ">", "$gte": ">=", "$lt": "<", "$lte"
 
 // condition adds one condition on a field, if it can be pushed down.
 func (p *pushdown) condition(name, op string, v any) bool {
+	if op == "$in" {
+		return p.in(name, v)
+	}
+
 	typ, texts := pushdownTexts(v)
 	sqlOp, isRange := pushdownOps[op]
 
@@ -166,6 +179,38 @@ func (p *pushdown) condition(name, op string, v any) bool {
 	} else {
 		f.eqs = append(f.eqs, texts)
 	}
+
+	return true
+}
+
+// in adds an $in of values of one type that pushdownTexts writes: one equality whose JSON texts
+// are those of all its values (an array holding one of them matches too, as for $eq).
+func (p *pushdown) in(name string, v any) bool {
+	arr, ok := v.(*types.Array)
+	if !ok || arr.Len() == 0 || arr.Len() > pushdownMaxIn {
+		return false
+	}
+
+	var typ string
+	var texts []string
+
+	for i := 0; i < arr.Len(); i++ {
+		t, some := pushdownTexts(must.NotFail(arr.Get(i)))
+		if t == "" || (typ != "" && t != typ) {
+			return false
+		}
+
+		typ = t
+		texts = append(texts, some...)
+	}
+
+	f := p.field(name)
+	if f == nil || (f.typ != "" && f.typ != typ) {
+		return false
+	}
+
+	f.typ = typ
+	f.eqs = append(f.eqs, texts)
 
 	return true
 }

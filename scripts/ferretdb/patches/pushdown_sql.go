@@ -4,6 +4,7 @@ package sqlite
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
@@ -16,15 +17,9 @@ func (f *pushdownField) expr() string {
 	return metadata.DefaultColumn + "->'" + f.name + "'"
 }
 
-// plain: the field is a string whose JSON text orders as the string does. An ObjectId, binData or
-// regex is written as a JSON string too: the second test, on the document's text (no JSON parse),
-// finds the type sjson gives the field (and, harmlessly, the same text anywhere else).
+// plain: the field is a string whose JSON text orders as the string does (metadata.PlainSQL).
 func (f *pushdownField) plain() string {
-	return fmt.Sprintf(
-		`coalesce(%[1]s > '"' AND %[1]s < '#' AND instr(%[1]s, '\') = 0 AND instr(%[1]s, ' ') = 0 AND instr(%[1]s, '!') = 0, 0) AND `+
-			`NOT (instr(%[2]s, '"%[3]s":{"t":"objectId"}') OR instr(%[2]s, '"%[3]s":{"t":"binData"') OR instr(%[2]s, '"%[3]s":{"t":"regex"'))`,
-		f.expr(), metadata.DefaultColumn, f.name,
-	)
+	return metadata.PlainSQL(f.name)
 }
 
 // typeExpr is the field's sjson type.
@@ -79,11 +74,12 @@ func (f *pushdownField) arrays() string {
 // query: one branch per combination of the equality fields holding their value or an array (no
 // condition on the ordered fields when one is an array); where all hold their value, one branch
 // where all ordered fields are plain strings (ordered and limited when the sort is pushed down)
-// and one where some is not.
+// and, for each ordered field, one where it is the first that is not: its term is the WHERE of
+// the partial index createIndex made for that field (metadata/plain_indexes.go), so the branch
+// SEARCHes that index, which holds only the rows where the field is not plain.
 func (p *pushdown) query(selectClause string) (string, []any) {
-	var branches, ordered []string
-	var split []*pushdownField
-	var args []any
+	var branches []pushdownBranch
+	var ordered, split []*pushdownField
 
 	for _, f := range p.fields {
 		if f.arrays() != "" {
@@ -91,61 +87,112 @@ func (p *pushdown) query(selectClause string) (string, []any) {
 		}
 
 		if f.ordered() {
-			ordered = append(ordered, f.plain())
+			ordered = append(ordered, f)
 		}
 	}
 
 	for mask := 0; mask < 1<<len(split); mask++ {
-		var conds []string
-		var condArgs []any
+		var b pushdownBranch
 
 		for _, f := range p.fields {
 			switch i := indexOf(split, f); {
 			case i >= 0 && mask&(1<<i) != 0:
-				conds = append(conds, f.arrays())
+				b.conds = append(b.conds, f.arrays())
 			case mask == 0 || !f.ordered():
 				cond, a := f.regular(mask == 0 && p.limit > 0)
-				conds = append(conds, cond)
-				condArgs = append(condArgs, a...)
+				b.conds = append(b.conds, cond)
+				b.args = append(b.args, a...)
 			}
 		}
 
 		if mask == 0 && p.limit > 0 {
-			conds = append(conds, p.or...)
-			condArgs = append(condArgs, p.orArgs...)
+			b.conds = append(b.conds, p.or...)
+			b.args = append(b.args, p.orArgs...)
+			b.limited = true
 		}
 
-		branch := selectClause + " WHERE " + strings.Join(conds, " AND ")
-		args = append(args, condArgs...)
+		branches = append(branches, b)
 
-		if mask == 0 && p.limit > 0 {
-			if len(p.order) > 0 {
-				branch += " ORDER BY " + strings.Join(p.order, ", ")
+		if mask == 0 {
+			for i := range ordered {
+				branches = append(branches, p.notPlain(ordered[:i], ordered[i])...)
 			}
-
-			branch = "SELECT * FROM (" + branch + " LIMIT ?)"
-			args = append(args, p.limit)
-		}
-
-		branches = append(branches, branch)
-
-		if mask == 0 && len(ordered) > 0 {
-			var equal []string
-
-			for _, f := range p.fields {
-				if !f.ordered() {
-					cond, a := f.regular(false)
-					equal = append(equal, cond)
-					args = append(args, a...)
-				}
-			}
-
-			equal = append(equal, "NOT ("+strings.Join(ordered, " AND ")+")")
-			branches = append(branches, selectClause+" WHERE "+strings.Join(equal, " AND "))
 		}
 	}
 
-	return strings.Join(branches, " UNION ALL "), args
+	var sqls []string
+	var args []any
+
+	for _, b := range branches {
+		if len(p.alts) == 0 {
+			sqls, args = b.sql(selectClause, p, sqls, args)
+			continue
+		}
+
+		for _, alt := range p.alts {
+			cut := pushdownBranch{conds: append(slices.Clone(b.conds), alt.cond), args: append(slices.Clone(b.args), alt.args...), limited: b.limited}
+			sqls, args = cut.sql(selectClause, p, sqls, args)
+		}
+	}
+
+	return strings.Join(sqls, " UNION ALL "), args
+}
+
+// pushdownBranch is one SELECT of the UNION ALL: its conditions, and whether it is the regular
+// branch ordered and cut by the sort and limit pushed down.
+type pushdownBranch struct {
+	conds   []string
+	args    []any
+	limited bool
+}
+
+// sql appends the branch's SELECT and its arguments.
+func (b pushdownBranch) sql(selectClause string, p *pushdown, sqls []string, args []any) ([]string, []any) {
+	q := selectClause
+	if len(b.conds) > 0 {
+		q += " WHERE " + strings.Join(b.conds, " AND ")
+	}
+
+	args = append(args, b.args...)
+
+	if b.limited {
+		if len(p.order) > 0 {
+			q += " ORDER BY " + strings.Join(p.order, ", ")
+		}
+
+		q = "SELECT * FROM (" + q + " LIMIT ?)"
+		args = append(args, p.limit)
+	}
+
+	return append(sqls, q), args
+}
+
+// notPlain: the rows where the equalities hold, the fields before are plain and first is not,
+// in three disjoint branches, each an index range: first is missing, is not a string, or is an
+// odd string (the partial index of metadata/plain_indexes.go holds just those rows).
+func (p *pushdown) notPlain(before []*pushdownField, first *pushdownField) []pushdownBranch {
+	var common pushdownBranch
+
+	for _, f := range p.fields {
+		if !f.ordered() {
+			cond, a := f.regular(false)
+			common.conds = append(common.conds, cond)
+			common.args = append(common.args, a...)
+		}
+	}
+
+	for _, f := range before {
+		common.conds = append(common.conds, f.plain())
+	}
+
+	expr := first.expr()
+	branches := make([]pushdownBranch, 0, 3)
+
+	for _, cond := range []string{expr + " IS NULL", expr + " >= '#'", metadata.OddStringSQL(first.name)} {
+		branches = append(branches, pushdownBranch{conds: append(slices.Clone(common.conds), cond), args: common.args})
+	}
+
+	return branches
 }
 
 func indexOf(fields []*pushdownField, f *pushdownField) int {

@@ -20,13 +20,16 @@ const builds = new Map<string, Promise<string>>();
  * document of the collection in Go. The patches (1) write the `_id` lookup as the `_id_` index has
  * it; (2) add pushdown*.go (scripts/ferretdb/patches/): a filter's conditions on
  * top-level string and number fields become a SQL prefilter on the expressions createIndex indexes,
- * and a sort on them with its limit (and a keyset $or) is pushed down when the whole filter is; (3-6) hand the find's sort and limit to the
+ * and a sort on them with its limit (and a keyset $or) is pushed down when the whole filter is, with
+ * plain_indexes.go: createIndex adds partial indexes over the rows whose key fields are not plain
+ * strings, so the pushdown's branch for those rows reads only them; (3-6) hand the find's sort and limit to the
  * backend beside the `$natural` sort it already takes, and read the query (and its explain) from
  * pushdown.go.
  */
 /** A replacement in a file of the module, or a file added from scripts/ferretdb/patches/. */
 type Patch = { file: string; from: string; to: string } | { file: string; add: string };
 const BACKEND = 'internal/backends/sqlite/collection.go';
+const REGISTRY = 'internal/backends/sqlite/metadata/registry.go';
 const PATCHES: Patch[] = [
   {
     file: 'internal/backends/sqlite/metadata/metadata.go',
@@ -36,6 +39,26 @@ const PATCHES: Patch[] = [
   { file: 'internal/backends/sqlite/pushdown.go', add: 'pushdown.go' },
   { file: 'internal/backends/sqlite/pushdown_sql.go', add: 'pushdown_sql.go' },
   { file: 'internal/backends/sqlite/pushdown_or.go', add: 'pushdown_or.go' },
+  { file: 'internal/backends/sqlite/pushdown_path.go', add: 'pushdown_path.go' },
+  { file: 'internal/backends/sqlite/metadata/plain_indexes.go', add: 'plain_indexes.go' },
+  {
+    file: REGISTRY,
+    from: '\tr.colls[dbName] = colls\n\n\treturn nil\n',
+    // Indexes made before the partial indexes existed get them, in the background, when the database is opened.
+    to: '\tr.colls[dbName] = colls\n\tr.addPlainIndexes(dbName, db, colls)\n\n\treturn nil\n',
+  },
+  {
+    file: REGISTRY,
+    from: '\t\tcreated = append(created, index.Name)\n\t\tc.Settings.Indexes = append(c.Settings.Indexes, index)\n',
+    to: '\t\tcreated = append(created, index.Name)\n\t\tc.Settings.Indexes = append(c.Settings.Indexes, index)\n\n' +
+      '\t\tif err := createPlainIndexes(ctx, db, c.TableName, index); err != nil {\n\t\t\t_ = r.indexesDrop(ctx, dbName, collectionName, created)\n\t\t\treturn lazyerrors.Error(err)\n\t\t}\n',
+  },
+  {
+    file: REGISTRY,
+    from: '\t\tq := fmt.Sprintf("DROP INDEX %q", c.TableName+"_"+name)\n\t\tif _, err := db.ExecContext(ctx, q); err != nil {\n\t\t\treturn lazyerrors.Error(err)\n\t\t}\n',
+    to: '\t\tq := fmt.Sprintf("DROP INDEX %q", c.TableName+"_"+name)\n\t\tif _, err := db.ExecContext(ctx, q); err != nil {\n\t\t\treturn lazyerrors.Error(err)\n\t\t}\n\n' +
+      '\t\tif err := dropPlainIndexes(ctx, db, c.TableName, c.Settings.Indexes[i]); err != nil {\n\t\t\treturn lazyerrors.Error(err)\n\t\t}\n',
+  },
   {
     file: 'internal/backends/collection.go',
     from: '\tOnlyRecordIDs bool\n',
