@@ -204,6 +204,11 @@ describe('database: filters, sorts and limits pushed down to the indexes', funct
     // range instead of a read of every row of the version: missing, not a string (from '#' on),
     // or an odd string (an ObjectId, a space, an escape), which the partial index createIndex made
     // over just those rows holds (plain_indexes.go).
+    // An index made later on the same equality (as versionId_importService_id was, on databases
+    // made before it) must not take the branch from the partial index. On the read-model
+    // benchmark's 300 MB database it did (every row of the version tested, 3.4 s a page) until
+    // each partial index was ANALYZEd; data this small did not show it, so this holds the plan.
+    await db.collection(COLLECTION).createIndex({ versionId: 1, 'kv.later': 1, id: 1 }, { name: 'versionId_later_id' });
     for (const read of reads.slice(1, 4)) {
       expect(await plan(db, read), JSON.stringify(read)).to.match(/SEARCH \S+ USING INDEX \S+\$odd\d \(<expr>=\?/)
         .and.to.match(/SEARCH \S+ USING (COVERING )?INDEX \S+ \((<expr>=\? AND )+<expr>>\?\)/);
