@@ -169,6 +169,15 @@ export class RecordNotFound extends ApiError {
     super();
     this.error = notFoundText;
   }
+
+  /**
+   * The contract's text for a record kind (decisions.md, The whole catalog): `<Kind> not found`,
+   * the kind in words with only its first capital kept (`SecurityScheme` → `Security scheme not
+   * found`). The descriptors of schemas/collections.json spell it for the catalog's own kinds.
+   */
+  static textOf(record: string): string {
+    return `${record.replace(/(?<=[a-z])([A-Z])/g, (upper) => ` ${upper.toLowerCase()}`)} not found`;
+  }
 }
 
 export class RouteNotFound extends ApiError {
