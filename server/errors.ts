@@ -60,6 +60,9 @@ export function idPrefixProblem(prefix: string, value: string): string {
   return given === undefined ? `is not a \`${prefix}\` id` : `is not a \`${prefix}\` id (its prefix is \`${given}\`)`;
 }
 
+/** What a service named by neither a slug nor a `svc_` id is told, in a query, a body or a tool's argument. */
+export const SERVICE_REF_INVALID = 'must be a service slug or `svc_` id';
+
 /**
  * Why an API description is refused before it costs what it would (400, `details` naming where):
  * the bounds of README's limits table, each derived from a record limit.
@@ -165,6 +168,15 @@ export class RecordNotFound extends ApiError {
   constructor(notFoundText: string) {
     super();
     this.error = notFoundText;
+  }
+
+  /**
+   * The contract's text for a record kind (decisions.md, The whole catalog): `<Kind> not found`,
+   * the kind in words with only its first capital kept (`SecurityScheme` → `Security scheme not
+   * found`). The descriptors of schemas/collections.json spell it for the catalog's own kinds.
+   */
+  static textOf(record: string): string {
+    return `${record.replace(/(?<=[a-z])([A-Z])/g, (upper) => ` ${upper.toLowerCase()}`)} not found`;
   }
 }
 

@@ -3,12 +3,13 @@
 //   DELETE {prefix}/insights/connections/{service}  it stopped (write)
 //   POST   {prefix}/insights/reports                a HAR, OTLP or NDJSON report of calls (write)
 //   GET    {prefix}/insights/endpoints              documented and observed endpoints, with status (read)
-import { InvalidRequest, RecordNotFound } from '../errors.ts';
+import { RecordNotFound, SERVICE_REF_INVALID } from '../errors.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../records/list-query.ts';
 import { serviceParameter, type Tag } from '../routes/documentation.ts';
-import type { Route, VersionContext } from '../routes/route.ts';
+import type { QueryValues, Route, VersionContext } from '../routes/route.ts';
 import { serviceNamed } from '../pipeline/stages.ts';
 import { FAMILIES } from '../routes/route.ts';
+import type { ConnectionRequest } from '../schemas/generated/types.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { ingest } from './ingest.ts';
@@ -56,20 +57,15 @@ export function insightRoutes(parts: InsightParts): Route[] {
           ...common, operationId: `connectAnalyzer${suffix}`,
           summary: 'Start (or keep alive) an analyzer connection',
           description: 'An analyzer reports for this service from now on: sets the Service\'s `hasConnection` to true and `lastConnectionAt` to now. Call it again as a heartbeat. These are Service record fields: the write moves the record\'s `updatedAt`. The answer is the connection, not the Service record (which can be large).',
-          body: { schema: { $ref: `${INSIGHTS}connectionRequest` }, example: { service: 'petstore' } },
+          body: { schema: { $ref: `${INSIGHTS}connectionRequest` }, example: { service: 'petstore' }, invalid: { '/': 'must be a JSON object', '/service': SERVICE_REF_INVALID } },
           responses: [{
             status: 200, description: 'The connection after the change.', schema: { $ref: `${INSIGHTS}connection` },
             example: { service: { id: 'svc_01M84F1JTPJ82S6K6669243TB0', slug: 'petstore' }, hasConnection: true, lastConnectionAt: '2026-11-24T08:00:00.000Z' },
           }],
           errors: [NOT_FOUND, 413, 415],
         },
-        async run({ version, body }) {
-          const ref = (body as { service?: unknown } | null)?.service;
-          if (typeof body !== 'object' || body === null || Array.isArray(body)) throw InvalidRequest.field('/', 'must be a JSON object');
-          const unknown = Object.keys(body).find((field) => field !== 'service');
-          if (unknown !== undefined) throw InvalidRequest.field(`/${unknown}`, 'is not a known field');
-          if (typeof ref !== 'string') throw InvalidRequest.field('/service', 'must be a service slug or `svc_` id');
-          const service = await named(version.versionId, ref, '/service');
+        async run({ version, body }: VersionContext<QueryValues, ConnectionRequest>) {
+          const service = await named(version.versionId, body.service, '/service');
           const now = new Date();
           const record = await touchService(services, version.versionId, service.id, { hasConnection: true, lastConnectionAt: now.toISOString() }, now);
           // Deleted meanwhile: the connection was made, on a service that is gone.

@@ -1,5 +1,5 @@
 // The life of a request, in order: authenticate → address (route parameters) → resolve the
-// version or project → authorize → admission (imports: their turn) → read the body → run the
+// version or project → authorize → admission (imports: their turn) → read and check the body → run the
 // operation → send the outcome. Each stage either passes its result on or throws an ApiError;
 // nothing here knows a collection.
 // Every route of every room is data (routes/route.ts) this one pipeline runs. The stages from
@@ -8,6 +8,7 @@ import type { Request, Response } from 'express';
 import type { Authenticate } from '../auth/authenticate.ts';
 import { Deadline, whileClientWaits } from './deadline.ts';
 import { Forbidden, InternalError, InvalidRequest, ServiceUnavailable, TooManyRequests, Unauthorized } from '../errors.ts';
+import { compileBodyCheck } from './body.ts';
 import { compileQueryCheck } from './query.ts';
 import { send } from '../http/respond.ts';
 import type { BodyReader, Outcome, ProjectContext, ResolvedVersion, Route } from '../routes/route.ts';
@@ -38,6 +39,7 @@ export const PIPELINE_OUTCOMES: readonly number[] = [InvalidRequest, Unauthorize
 export function handlerFor(route: Route, parts: PipelineParts): (req: Request, res: Response) => Promise<void> {
   const { schemas, versions } = parts;
   const checkQuery = compileQueryCheck(schemas.coercingAjv, route.doc.query ?? []);
+  const checkBody = route.body === 'json' ? compileBodyCheck(schemas.ajv, route.path, route.doc.body) : (body: unknown) => body;
   return async (req, res) => {
     // One budget for the request's database work; reading the body does not count against it.
     const deadline = new Deadline(parts.dbTimeoutMs);
@@ -53,7 +55,7 @@ export function handlerFor(route: Route, parts: PipelineParts): (req: Request, r
     const leave = route.admission && await route.admission(req, res);
     let outcome: Outcome;
     try {
-      const body = await readBodyOf(route, parts, req, res);
+      const body = checkBody(await readBodyOf(route, parts, req, res));
       const context: ProjectContext = {
         credential, projectId, id, body, query,
         forgetVersion: (versionId) => versions.forget(versionId),
@@ -72,7 +74,7 @@ export function handlerFor(route: Route, parts: PipelineParts): (req: Request, r
 }
 
 function readBodyOf(route: Route, parts: PipelineParts, req: Request, res: Response): Promise<unknown> {
-  if (route.body === 'json') return parts.readBody(req, res);
+  if (route.body === 'json' || route.body === 'record') return parts.readBody(req, res);
   if (route.body === 'document') return parts.readDocument(req, res);
   return route.body ? route.body(req, res) : Promise.resolve(undefined);
 }

@@ -4,7 +4,7 @@
 // budget. Each stage passes its result on or throws the ApiError the caller reports.
 import { authorize, type Access, type Credential } from '../auth/credential.ts';
 import type { Deadline } from './deadline.ts';
-import { Forbidden, InvalidRequest, RecordNotFound, UnknownAddress, type Surface } from '../errors.ts';
+import { Forbidden, InvalidRequest, RecordNotFound, SERVICE_REF_INVALID, UnknownAddress, type Surface } from '../errors.ts';
 import type { SchemaRegistry, Check } from '../schemas/registry.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import type { VersionType } from '../tenancy/versions.ts';
@@ -112,7 +112,7 @@ export async function reachProject(ref: string, { credential, access, versions, 
  * version has none. A name of neither form is 400, naming `argument` as the caller did.
  */
 export async function findService(schemas: SchemaRegistry, services: RecordStore, versionId: string, ref: string, argument: string): Promise<CatalogRecord | undefined> {
-  if (schemas.checkServiceRef(ref).length > 0) throw InvalidRequest.field(argument, 'must be a service slug or `svc_` id');
+  if (schemas.checkServiceRef(ref).length > 0) throw InvalidRequest.field(argument, SERVICE_REF_INVALID);
   // The forms cannot be confused: a slug has no `_`.
   if (services.collection.checkId(ref).length === 0) return (await services.get(versionId, ref)) ?? undefined;
   const { items } = await services.list({ versionId, filters: { slug: ref }, sort: [{ field: 'id', direction: 1 }], cursor: undefined, limit: 1 });

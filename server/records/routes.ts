@@ -21,7 +21,7 @@ export function recordRoutes(schemas: SchemaRegistry, stores: ReadonlyMap<string
       path,
       target: family.name,
       access: action.access,
-      body: action.body ? 'json' : false,
+      body: action.body ? 'record' : false,
       ...(action.item && { checkId: collection.checkId }),
       doc: docs[index]!,
       run: async ({ version, id, body, query }) => {

@@ -1,7 +1,7 @@
 // What a route says of itself for the document, in terms of schemas/ and the error classes: an
 // Endpoint carries it beside its run function (RouteDoc); routes mounted outside the pipeline
 // (health, metrics, self-description, MCP) declare a DocumentedRoute where they are mounted.
-import type { ApiError } from '../errors.ts';
+import { SERVICE_REF_INVALID, type ApiError } from '../errors.ts';
 import { SCHEMA_BASE } from '../schemas/registry.ts';
 
 /**
@@ -58,8 +58,16 @@ export interface DocumentedRoute {
   /** Schema of every `:name` in `path`, by name. */
   params?: Readonly<Record<string, Schema>>;
   query?: readonly QueryParameter[];
-  /** `mediaTypes` share `schema` and `example`; `otherMediaTypes` are bodies of another shape (an archive), each with its own schema. */
-  body?: { schema: Schema; mediaTypes?: readonly string[]; example?: unknown; otherMediaTypes?: Readonly<Record<string, Schema>> };
+  /**
+   * `mediaTypes` share `schema` and `example`; `otherMediaTypes` are bodies of another shape (an
+   * archive), each with its own schema. On a route whose body is `json` the pipeline checks the
+   * body by `schema`; `invalid` says, by JSON pointer, what a problem at that field is told
+   * instead of the schema's own words.
+   */
+  body?: {
+    schema: Schema; mediaTypes?: readonly string[]; example?: unknown; otherMediaTypes?: Readonly<Record<string, Schema>>;
+    invalid?: Readonly<Record<string, string>>;
+  };
   responses: readonly SuccessResponse[];
   /**
    * Error outcomes: a status of the status table (described with its usual `error` string), or
@@ -88,5 +96,5 @@ export function serviceRoute(route: Pick<DocumentedRoute, 'path' | 'operationId'
  * (resolved by pipeline/stages.ts findService), its description saying what it does there.
  */
 export function serviceParameter(description: string): QueryParameter {
-  return { name: 'service', description, schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceRef` }, invalid: 'must be a service slug or `svc_` id' };
+  return { name: 'service', description, schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceRef` }, invalid: SERVICE_REF_INVALID };
 }

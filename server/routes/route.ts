@@ -65,13 +65,14 @@ export type Target = 'V' | 'P' | 'project';
 export type QueryValues = Readonly<Record<string, unknown>>;
 
 /** What the stages before `run` found, on every route. */
-interface ContextBase<Query extends QueryValues> {
+interface ContextBase<Query extends QueryValues, Body> {
   credential: Credential;
   /** The project the route acts in (authorized for the route's access). */
   projectId: string;
   /** The item id of item routes, already checked. */
   id: string;
-  body: unknown;
+  /** The body: on a `json` route, as its documented schema checked it (defaults filled in). */
+  body: Body;
   /** The query, checked and typed by the route's `doc.query` schemas; any parameter they do not name is 400. */
   query: Query;
   /** Forgets a version this process cached (it was deleted). */
@@ -83,20 +84,25 @@ interface ContextBase<Query extends QueryValues> {
 }
 
 /** The context of a route that names a version: the version exists and the credential reaches it. */
-export interface VersionContext<Query extends QueryValues = QueryValues> extends ContextBase<Query> {
+export interface VersionContext<Query extends QueryValues = QueryValues, Body = unknown> extends ContextBase<Query, Body> {
   version: ResolvedVersion;
 }
 
 /** The context of a route that names a project only. */
-export type ProjectContext<Query extends QueryValues = QueryValues> = ContextBase<Query>;
+export type ProjectContext<Query extends QueryValues = QueryValues, Body = unknown> = ContextBase<Query, Body>;
 
 interface RouteBase {
   method: Method;
   /** Express path. */
   path: string;
   access: Access;
-  /** Whether it reads a JSON body, an API description (JSON or YAML, under IMPORT_BODY_LIMIT), or a body of its own kind. */
-  body: false | 'json' | 'document' | BodyReader;
+  /**
+   * What body it reads: JSON the pipeline checks by `doc.body.schema` (`json`); a record, which
+   * the work checks whole by its record schema once the route has placed it in its version, so
+   * that a patch is checked as the record it makes (`record`); an API description (JSON or YAML,
+   * under IMPORT_BODY_LIMIT); or a body of its own kind, which its reader checks.
+   */
+  body: false | 'json' | 'record' | 'document' | BodyReader;
   /** The `:id` parameter's check, for item routes. */
   checkId?: Check;
   /** Work the process takes only so much of at once (imports): admitted after authorization, before the body. */

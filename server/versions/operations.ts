@@ -8,7 +8,8 @@ import type { Tenancy } from '../tenancy/tenancy.ts';
 import type { Version, VersionType } from '../tenancy/versions.ts';
 
 import { checked, versionAddressIn } from '../pipeline/stages.ts';
-import type { Outcome, ProjectContext, VersionAddress, VersionContext } from '../routes/route.ts';
+import type { Outcome, ProjectContext, QueryValues, VersionAddress, VersionContext } from '../routes/route.ts';
+import type { NewCatalogVersion } from '../schemas/generated/types.ts';
 import type { VersionManager } from './manage.ts';
 
 export const VERSION_SCHEMA = `${SCHEMA_BASE}api/version.json`;
@@ -29,8 +30,6 @@ export function versionJson(version: Version): Record<string, unknown> {
 }
 
 export function versionOperations({ schemas, tenancy, manager, records }: VersionParts) {
-  const checkCreate = schemas.check(`${VERSION_SCHEMA}#/$defs/versionCreate`);
-
   /** The version the pipeline resolved, read whole; a version deleted meanwhile is out of reach. */
   async function current(context: VersionContext): Promise<Version> {
     const version = await tenancy.versions.find(context.version.versionId);
@@ -47,10 +46,7 @@ export function versionOperations({ schemas, tenancy, manager, records }: Versio
       };
     },
 
-    async create({ projectId, body, reachForRead }: ProjectContext): Promise<Outcome> {
-      const problems = checkCreate(body);
-      if (problems.length > 0) throw new InvalidRequest(problems);
-      const { type, slug, copyFrom } = body as { type: VersionType; slug: string; copyFrom?: string | { type: VersionType; slug: string } };
+    async create({ projectId, body: { type, slug, copyFrom }, reachForRead }: ProjectContext<QueryValues, NewCatalogVersion>): Promise<Outcome> {
       let sourceId: string | null = null;
       if (copyFrom !== undefined) {
         const address: VersionAddress = typeof copyFrom === 'string'

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { Ajv2020, type AnySchemaObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv, loadSchemaRegistry } from '../../server/schemas/registry.ts';
+import { CONTRACT_KINDS, CONTRACT_NATURAL_KEYS, notFoundOf } from '../support/contract.ts';
 import { ulid } from 'ulid';
 
 const SCHEMA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schemas');
@@ -230,17 +231,12 @@ describe('schemas/', () => {
       expectInvalid(`${ids}projectSlug`, 'a'.repeat(101));
     });
 
-    it('every record id field refers to the def of its kind', () => {
-      const expected: Record<string, string> = {
-        'path.json': 'pathId', 'request.json': 'requestId', 'service.json': 'serviceId', 'resource.json': 'resourceId',
-        'operation.json': 'operationId', 'parameter.json': 'parameterId', 'response.json': 'responseId',
-        'server.json': 'serverId', 'security-scheme.json': 'securitySchemeId', 'header.json': 'headerId',
-        'example.json': 'exampleId',
-      };
-      for (const [file, def] of Object.entries(expected)) {
-        const properties = schemas.get(`records/${file}`)!['properties'] as Record<string, Record<string, unknown>>;
-        expect(properties['id']!['$ref'], file).to.equal(`../defs/ids.json#/$defs/${def}`);
-        expect(properties['versionId']!['$ref'], file).to.equal('../defs/ids.json#/$defs/versionId');
+    it('every record id field refers to the def of its kind (`SecurityScheme` → securitySchemeId)', () => {
+      for (const collection of loadSchemaRegistry().collections) {
+        const properties = collection.schema['properties'] as Record<string, Record<string, unknown>>;
+        const def = `${collection.record[0]!.toLowerCase()}${collection.record.slice(1)}Id`;
+        expect(properties['id']!['$ref'], collection.name).to.equal(`../defs/ids.json#/$defs/${def}`);
+        expect(properties['versionId']!['$ref'], collection.name).to.equal('../defs/ids.json#/$defs/versionId');
       }
     });
   });
@@ -254,24 +250,14 @@ describe('schemas/', () => {
       expectValid(`${BASE}collection-descriptors.schema.json`, descriptors);
     });
 
-    it('serves every record kind of the contract', () => {
-      expect(descriptors.collections.map((c) => c.name)).to.deep.equal([
-        'services', 'resources', 'paths', 'operations', 'parameters', 'requests', 'responses', 'servers', 'security-schemes', 'headers', 'examples',
-      ]);
+    // A schema author may add kinds after the contract's; none of the contract's may go.
+    it('serves every record kind of the contract, in its order, first', () => {
+      expect(descriptors.collections.map((c) => c.name).slice(0, CONTRACT_KINDS.length)).to.deep.equal(CONTRACT_KINDS);
     });
 
     it('declares the natural keys, references and scope rules of decisions.md', () => {
       const byName = new Map(loadSchemaRegistry().collections.map((c) => [c.name, c]));
-      const keys = Object.fromEntries([...byName].filter(([, c]) => c.naturalKey.length > 0).map(([name, c]) => [name, c.naturalKey]));
-      expect(keys).to.deep.equal({
-        services: ['slug'],
-        paths: ['serviceId', 'path'],
-        operations: ['pathId', 'method'],
-        parameters: ['pathId', 'operationId', 'in', 'name'],
-        requests: ['operationId', 'contentMediaType'],
-        responses: ['operationId', 'statusCode', 'contentMediaType'],
-        'security-schemes': ['serviceId', 'name'],
-      });
+      for (const kind of CONTRACT_KINDS) expect(byName.get(kind)!.naturalKey, kind).to.deep.equal(CONTRACT_NATURAL_KEYS[kind] ?? []);
       for (const collection of byName.values()) {
         for (const [field, target] of collection.references) {
           expect(byName.has(target), `${collection.name}.${field} → ${target}`).to.equal(true);
@@ -287,8 +273,7 @@ describe('schemas/', () => {
         const schema = ajv.getSchema(collection.schema)?.schema as AnySchemaObject | undefined;
         expect(schema, collection.schema).to.be.an('object');
         expect(schema!['title']).to.equal(collection.record);
-        // `SecurityScheme` → `Security scheme not found`.
-        expect(collection.notFound).to.equal(`${collection.record.replace(/(?<=[a-z])([A-Z])/g, (upper) => ` ${upper.toLowerCase()}`)} not found`);
+        expect(collection.notFound).to.equal(notFoundOf(collection));
         const properties = schema!['properties'] as Record<string, Record<string, unknown>>;
         expect(properties['id']!['$ref'], 'id refers to an x-id-prefix def').to.match(/^\.\.\/defs\/ids\.json#\/\$defs\//);
         const declared = collection as { references?: Record<string, string>; naturalKey?: string[] };
@@ -299,6 +284,12 @@ describe('schemas/', () => {
           expect(properties[filter]!['$ref'], `${filter} is a reference field`).to.match(/^\.\.\/defs\/ids\.json#\/\$defs\/\w+Id$/);
         }
       }
+    });
+
+    it('the not-found rule gives the contract\'s own words (catalog-interface.md, decisions.md)', () => {
+      expect(notFoundOf({ record: 'Path' })).to.equal('Path not found');
+      expect(notFoundOf({ record: 'Request' })).to.equal('Request not found');
+      expect(notFoundOf({ record: 'SecurityScheme' })).to.equal('Security scheme not found');
     });
 
     it('the descriptor schema rejects bad descriptors and defaults filters to []', () => {

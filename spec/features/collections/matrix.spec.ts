@@ -8,6 +8,7 @@ import {
   Client, ISO_UTC_MS, ULID, VIAS, call, schemas, fieldSchema, listQueryFor, minimalOf, newIdOf, optionalTextField,
   otherKindId, referenceField, routeCases, sampleOf, urlOf, type Fields, type RouteCase,
 } from '../../support/records.ts';
+import { notFoundOf } from '../../support/contract.ts';
 import { serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
 import { ACTIONS } from '../../../server/records/table.ts';
 import { FAMILIES } from '../../../server/routes/route.ts';
@@ -20,24 +21,9 @@ const READS = ALL.filter((rc) => rc.route.action.access === 'read');
 const WITH_BODY = ALL.filter((rc) => rc.route.action.body);
 const ITEM = ALL.filter((rc) => rc.route.action.item);
 
-/** The not-found texts of the contract and issue 7; a collection they do not name reads `<Record> not found`. */
-const NOT_FOUND: Record<string, string> = {
-  services: 'Service not found',
-  resources: 'Resource not found',
-  paths: 'Path not found',
-  operations: 'Operation not found',
-  parameters: 'Parameter not found',
-  requests: 'Request not found',
-  responses: 'Response not found',
-  servers: 'Server not found',
-  'security-schemes': 'Security scheme not found',
-  headers: 'Header not found',
-  examples: 'Example not found',
-};
 /** The contract's defaults (decisions.md, Operations); other collections: their schema's. */
 const DEFAULTS: Record<string, Fields> = { paths: { kvStorage: {} }, requests: { kvStorage: {}, headers: {}, examples: {} } };
 
-const notFoundOf = (collection: CompiledCollection): string => NOT_FOUND[collection.name] ?? `${collection.record} not found`;
 const defaultsOf = (collection: CompiledCollection): Fields => DEFAULTS[collection.name] ?? { ...collection.defaults };
 
 /** A 400 with `details` entries of exactly `{field, message}`, one of them at `field`. */

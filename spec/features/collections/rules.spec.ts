@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import type { Response } from 'supertest';
 import { expectError, expectInvalid, tally } from '../../support/expect.ts';
 import { Client, schemas, collectionNamed, newIdOf, optionalTextField, sampleOf, uniqueWord, type Fields } from '../../support/records.ts';
+import { CONTRACT_NATURAL_KEYS } from '../../support/contract.ts';
 import { serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
 import type { CompiledCollection } from '../../../server/schemas/registry.ts';
 
@@ -38,7 +39,8 @@ describe('collections: rules', () => {
   });
 
   it('every natural key of decisions.md is declared', () => {
-    expect(KEYED.map((collection) => collection.name)).to.deep.equal(['services', 'paths', 'operations', 'parameters', 'requests', 'responses', 'security-schemes']);
+    const declared = new Map(KEYED.map((collection) => [collection.name, collection.naturalKey]));
+    for (const [kind, key] of Object.entries(CONTRACT_NATURAL_KEYS)) expect(declared.get(kind), kind).to.deep.equal(key);
   });
 
   for (const collection of KEYED) {
