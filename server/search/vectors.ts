@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { Binary, type AnyBulkWriteOperation, type Collection, type Db } from 'mongodb';
-import { IN_READ_MAX } from '../store/record-indexes.ts';
+import { inSlices } from '../store/record-indexes.ts';
 import type { CatalogRecord } from '../store/records.ts';
 import type { VersionView } from './endpoints.ts';
 import type { Embedder } from './model/embedder.ts';
@@ -183,8 +183,8 @@ export class SearchVectors {
 
   async #read(keys: readonly string[]): Promise<Map<string, Float32Array>> {
     const found = new Map<string, Float32Array>();
-    for (let start = 0; start < keys.length; start += IN_READ_MAX) {
-      const documents = await this.#collection.find({ _id: { $in: keys.slice(start, start + IN_READ_MAX) } }, { projection: { vector: 1 } }).toArray();
+    for (const slice of inSlices(keys)) {
+      const documents = await this.#collection.find({ _id: { $in: slice } }, { projection: { vector: 1 } }).toArray();
       for (const document of documents) found.set(document._id, vectorOf(document.vector));
     }
     return found;

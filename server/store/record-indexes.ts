@@ -11,6 +11,13 @@ import { KEY_FIELD } from './natural-keys.ts';
  */
 export const IN_READ_MAX = 500;
 
+/** Values in slices of IN_READ_MAX, one `$in` read each (a read per value costs a round trip each: 773 for an export of Netlify). */
+export function inSlices<T>(values: readonly T[]): T[][] {
+  const sliced: T[][] = [];
+  for (let start = 0; start < values.length; start += IN_READ_MAX) sliced.push(values.slice(start, start + IN_READ_MAX));
+  return sliced;
+}
+
 export interface IndexSpec {
   key: Record<string, number>;
   name: string;

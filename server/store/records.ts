@@ -11,7 +11,7 @@ import { CursorPositions } from './positions.ts';
 import { documentId, fromDocument, NaturalKeyTaken, sameStored, toDocument, type BulkWrites, type CatalogRecord, type ListQuery, type Page, type StoredDocument } from './record.ts';
 import { Revisions } from './revisions.ts';
 import { RecordPages } from './record-pages.ts';
-import { IN_READ_MAX, recordIndexes } from './record-indexes.ts';
+import { inSlices, recordIndexes } from './record-indexes.ts';
 
 // The record shapes and refusals live in record.ts; callers keep importing them from here, the store's door.
 export { CursorGone, documentId, NaturalKeyTaken, type BulkWrites, type CatalogRecord, type HeldWrite, type ListQuery, type Page } from './record.ts';
@@ -162,12 +162,8 @@ export class RecordStore {
 
   /** The version's records with these ids that exist, in id order (an `$in` the index serves, IN_READ_MAX ids a read). */
   async withIds(versionId: string, ids: readonly string[]): Promise<CatalogRecord[]> {
-    const unique = [...new Set(ids)];
-    const found: CatalogRecord[] = [];
-    for (let start = 0; start < unique.length; start += IN_READ_MAX) {
-      found.push(...await this.#inIdOrder({ versionId, id: { $in: unique.slice(start, start + IN_READ_MAX) } }));
-    }
-    return found.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const found = await Promise.all(inSlices([...new Set(ids)]).map((slice) => this.#inIdOrder({ versionId, id: { $in: slice } })));
+    return found.flat().sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   /** The values of one top-level field across the version's records (ids, component names). */

@@ -6,6 +6,7 @@
 import { componentRefsIn } from '../json/pointer.ts';
 import { earlierMadeUpName } from '../ownership/operation-names.ts';
 import { inDocumentOrder } from '../store/mark.ts';
+import { inSlices } from '../store/record-indexes.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 
 export interface OperationRecords {
@@ -38,7 +39,7 @@ export async function reachedResources(resources: RecordStore, versionId: string
   let pending = [...new Set(values.flatMap((value) => componentRefsIn(value, 'schemas')))];
   while (pending.length > 0) {
     for (const name of pending) asked.add(name);
-    const read = await Promise.all(pending.map((name) => resources.matching(versionId, { name })));
+    const read = await Promise.all(inSlices(pending).map((names) => resources.matching(versionId, { name: names })));
     const next = new Set<string>();
     for (const record of read.flat().sort(inDocumentOrder)) {
       // Two services' schemas of one name: the last in document order, as a version-wide lookup by name has it.

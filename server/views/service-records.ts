@@ -1,15 +1,15 @@
 // One service's records as of now, read as an export reads them (`all` of each kind) but only
 // what the service may own: each kind by the references that lead to it from the kinds already
-// read (paths by `serviceId`, operations by `pathId`, ...), one indexed equality per owner, so an
-// export costs what its service holds, not its version. Two kinds cannot be read so narrowly:
-// those owned through the import's mark (`kvStorage.x-catalog.service`: Resources, Headers,
-// Examples), a dotted field the database's pushdown leaves to FerretDB (docs/database.md), read
-// by the mark (the version's records of that kind are decoded, as an import of the service
-// reads them), plus the schemas the service's records name from elsewhere; and security
-// schemes, read whole (a version holds few, and a requirement may name a version-wide one).
+// read (paths by `serviceId`, operations by `pathId`, ...), one indexed `$in` of the owners' ids
+// per slice, so an export costs what its service holds, not its version. The kinds owned through
+// the import's mark (`kvStorage.x-catalog.service`: Resources, Headers, Examples) are read by the
+// mark (the service's, or none: `versionId_importService_id`), plus the schemas the service's
+// records name from elsewhere; security schemes are read whole (a version holds few, and a
+// requirement may name a version-wide one).
 import type { Db } from 'mongodb';
 import { serviceKinds, SERVICES } from '../ownership/service-records.ts';
 import type { CompiledCollection } from '../schemas/registry.ts';
+import { inSlices } from '../store/record-indexes.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { reachedResources } from './operation-records.ts';
 
@@ -63,7 +63,7 @@ async function kindOfService(store: RecordStore, kind: CompiledCollection, versi
   if (kind.name === 'security-schemes') return store.all(versionId);
   const byOwner = kind.owner === undefined ? [] : await store.markedOrUnmarked(versionId, kind.owner, service.id);
   const byReference = await Promise.all([...kind.references].flatMap(([field, target]) =>
-    (read.get(target) ?? []).map((owner) => store.matching(versionId, { [field]: owner.id }))));
+    inSlices((read.get(target) ?? []).map((owner) => owner.id)).map((ids) => store.matching(versionId, { [field]: ids }))));
   return unique([...byOwner, ...byReference.flat()]);
 }
 
