@@ -1,6 +1,6 @@
 // Which module may import which. The house stands in floors: no folder of server/ imports one
 // that imports it back, no file is in an import cycle, and the vocabulary of routes (routes/)
-// imports nothing above it (issue 27). Issue 18 found layers reaching into each other: search
+// imports nothing above it. Layers once reached into each other: search
 // read the import's private marker, export and import imported each other, and imports kept a
 // lock registry of their own past the record store's.
 import { expect } from 'chai';

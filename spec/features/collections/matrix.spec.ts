@@ -20,7 +20,7 @@ const READS = ALL.filter((rc) => rc.route.action.access === 'read');
 const WITH_BODY = ALL.filter((rc) => rc.route.action.body);
 const ITEM = ALL.filter((rc) => rc.route.action.item);
 
-/** The not-found texts of the contract and issue 7; a collection they do not name reads `<Record> not found`. */
+/** The not-found texts of the contract; a collection they do not name reads `<Record> not found`. */
 const NOT_FOUND: Record<string, string> = {
   services: 'Service not found',
   resources: 'Resource not found',
