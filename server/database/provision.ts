@@ -112,7 +112,8 @@ async function attachToRunning(port: number): Promise<DatabaseServer | undefined
   return { uri, kind, reused: true, stop: async () => {} };
 }
 
-function freePort(): Promise<number> {
+/** A port free on the loopback now (the embedded server's when none is configured; tools and benches take theirs here too). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();

@@ -4,8 +4,8 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { ServiceProcess } from '../../spec/support/process.ts';
-import { collectionNamed, newIdOf, sampleOf } from '../../spec/support/records.ts';
+import type { ServiceProcess } from '../support/process.ts';
+import { collectionNamed, newIdOf, sampleOf } from '../support/records.ts';
 import { databasePid, freePort, startService, type ServiceSetup } from './processes.ts';
 
 export type Fault = 'service-kill' | 'service-stop' | 'database-kill' | 'database-stop';
