@@ -11,7 +11,7 @@ import { openRuntime } from '../server/boot.ts';
 import { naturalKeyOf } from '../server/store/natural-keys.ts';
 import { loadConfig } from '../server/config.ts';
 import { MemorySampler } from './bench/memory.ts';
-import { freePort } from './chaos/processes.ts';
+import { freePort } from '../server/database/provision.ts';
 
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
 const SIZES = sizes.length > 0 ? sizes : [10_000, 100_000];

@@ -8,6 +8,7 @@
 // the absolute `$id`s (https://catalog.example/...) are resolved from the local files only.
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
 
 type Schema = { [keyword: string]: unknown };
@@ -199,19 +200,26 @@ export async function staleness(dir = SCHEMA_DIR, output = OUTPUT): Promise<stri
   return `${relative} is stale: it no longer matches schemas/. Run \`npm run types\` and commit the result.`;
 }
 
+/**
+ * `--check`: exit 1 naming the file when it is stale. `--schemas DIR` and `--out FILE` stand for
+ * schemas/ and the generated file (the tests run the generator on throwaway copies).
+ */
 async function main(argv: string[]): Promise<number> {
-  if (argv.includes('--check')) {
-    const problem = await staleness();
+  const { values } = parseArgs({ args: argv, options: { check: { type: 'boolean' }, schemas: { type: 'string' }, out: { type: 'string' } } });
+  const dir = values.schemas ?? SCHEMA_DIR;
+  const output = values.out ?? OUTPUT;
+  if (values.check) {
+    const problem = await staleness(dir, output);
     if (problem) console.error(problem);
     return problem ? 1 : 0;
   }
-  const text = await generate();
-  const relative = path.relative(root, OUTPUT);
-  if (fs.existsSync(OUTPUT) && fs.readFileSync(OUTPUT, 'utf8') === text) {
+  const text = await generate(dir);
+  const relative = path.relative(root, output);
+  if (fs.existsSync(output) && fs.readFileSync(output, 'utf8') === text) {
     console.log(`${relative} is up to date`);
   } else {
-    fs.mkdirSync(path.dirname(OUTPUT), { recursive: true });
-    fs.writeFileSync(OUTPUT, text);
+    fs.mkdirSync(path.dirname(output), { recursive: true });
+    fs.writeFileSync(output, text);
     console.log(`wrote ${relative}`);
   }
   return 0;

@@ -62,8 +62,8 @@ export async function openRuntime(config: Config, logger: Logger, schemas: Schem
     const database = await connectDatabase(uri, config.databaseName, { timeoutMs: config.dbTimeoutMs, longTimeoutMs: config.dbLongTimeoutMs });
     logger.info({ server: database.server.label, database: config.databaseName, embedded: databaseServer.kind !== 'external' }, 'database ready');
     const runtime = await assemble(config, schemas, database, databaseServer, logger);
-    // A stalled engine answers pings but no reads (issue 25): the supervisor reads a record every
-    // second and restarts a server that fails three times in a row.
+    // A stalled engine (FerretDB with its SQLite file locked) answers pings but no reads: the
+    // supervisor reads a record every second and restarts a server that fails three times in a row.
     databaseServer.watchReads?.((timeoutMs) => database.readable(timeoutMs), config.dbTimeoutMs);
     return runtime;
   } catch (error) {

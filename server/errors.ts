@@ -362,7 +362,7 @@ export function isTransientDatabaseError(thrown: unknown): boolean {
   if (!(thrown instanceof MongoError)) return false;
   // PoolRequestedRetry: a call whose connection the driver interrupted when its monitor lost the
   // server (a frozen database); a bulk write wraps it in a MongoBulkWriteError with no code, which
-  // answered 500 to an import (issue 25).
+  // answered 500 to an import.
   if (['TransientTransactionError', 'RetryableWriteError', 'SystemOverloadedError', 'RetryableError', 'PoolRequestedRetry'].some((label) => thrown.hasErrorLabel(label))) return true;
   if (thrown instanceof MongoServerError && typeof thrown.code === 'number' && TRANSIENT_CODES.has(thrown.code)) return true;
   return BUSY.test(thrown.message);

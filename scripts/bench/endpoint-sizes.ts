@@ -103,7 +103,7 @@ try {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-/** The answer as get_endpoint gave it before issue 24: the records less kvStorage and versionId, one per media type, every referenced schema whole. */
+/** The answer as get_endpoint gave it before its answer was trimmed: the records less kvStorage and versionId, one per media type, every referenced schema whole. */
 function before(parts: { endpoint: Record<string, unknown>; operation: CatalogRecord; parameters: CatalogRecord[]; requests: CatalogRecord[]; responses: CatalogRecord[]; components: Map<string, unknown> }): unknown {
   const plain = ({ kvStorage: _kv, versionId: _version, ...rest }: CatalogRecord) => rest;
   const schemas: Record<string, unknown> = {};

@@ -1,6 +1,6 @@
 // `npm run bench:import`: what an import costs into an empty version and into one holding four
 // other large APIs (GitHub, Stripe, Kubernetes, Slack, as the search benchmark imports them),
-// side by side and alternated, reported as a ratio (issue 25: an import must read and write
+// side by side and alternated, reported as a ratio (an import must read and write
 // only its own service's records; target ≤ 1.3×). An import is timed as the route runs it: the
 // sync, then its records handed to the version's search index (search/indexes.ts imported; each
 // version's index is kept, as in a service that imported them). Options: --description ID

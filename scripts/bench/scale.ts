@@ -1,4 +1,4 @@
-// `npm run bench:scale`: the catalog-scale scenario of issue 10 on the embedded database the
+// `npm run bench:scale`: the catalog-scale scenario on the embedded database the
 // service starts (FerretDB 1.24 on SQLite): 10 versions × 5,000 Paths, then a get by id, a
 // first and a deep page of 50 filtered and sorted Paths of one version (sorted by path, and by id,
 // the list's default), and of Responses with status code 200 (as many as Paths, by id), measured with the driver alone (the service adds the same small cost on

@@ -34,8 +34,8 @@ export interface TargetContext {
 // Both credentials everywhere: a token needs no key lookup, so the two show what authentication costs.
 const READ_VARIANTS: readonly VariantName[] = ['service', 'service-pat', 'bare-memory', 'bare-db'];
 const WRITE_VARIANTS: readonly VariantName[] = ['service', 'service-pat', 'bare-db'];
-// Family P's scenarios also send their request by version id, in the same rounds: issue 10 wants
-// P within 5% of V, and only variants measured back to back make a steady ratio.
+// Family P's scenarios also send their request by version id, in the same rounds: P should stay
+// within 5% of V, and only variants measured back to back make a steady ratio.
 const FAMILY_P_VARIANTS: readonly VariantName[] = ['service', 'service-v', ...READ_VARIANTS.slice(1)];
 /** The largest page the interface allows. */
 export const BIG_PAGE = 1000;

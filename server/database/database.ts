@@ -17,7 +17,7 @@ export interface Database {
   server: ServerInfo;
   /**
    * Resolves when a record can be read within `timeoutMs`; rejects otherwise. A read, not a
-   * ping: a stalled engine (issue 25) answered pings while every read of records hung.
+   * ping: a stalled engine (FerretDB with its SQLite file locked) answered pings while every read of records hung.
    */
   readable(timeoutMs: number): Promise<void>;
   /** Ends every database call in flight at once (shutdown: what is left of work nobody will wait for). */

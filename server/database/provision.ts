@@ -19,7 +19,7 @@ export async function provisionDatabase(given: ProvisionOptions): Promise<Databa
   if (!['auto', 'mongodb', 'ferretdb'].includes(engine)) throw new Error(`unknown database engine "${engine}" (auto, mongodb or ferretdb)`);
   const options = { ...given, dataDir: path.resolve(given.dataDir), cacheDir: path.resolve(given.cacheDir) };
 
-  // A server of this data folder that is going away is waited for, never attached to (issue 25).
+  // A server of this data folder that is going away is waited for, never attached to: attached, it would die under us.
   await waitForDyingServer(options.dataDir, log);
   const running = await attachToRunning(port);
   if (running) {
@@ -112,7 +112,8 @@ async function attachToRunning(port: number): Promise<DatabaseServer | undefined
   return { uri, kind, reused: true, stop: async () => {} };
 }
 
-function freePort(): Promise<number> {
+/** A port free on the loopback now (the embedded server's when none is configured; tools and benches take theirs here too). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();

@@ -1,7 +1,7 @@
 // The gate every import of every tenant passes before its body is read: at most `concurrency`
 // run at once, and the memory they are expected to take together stays within `memoryBudget`.
 // The others wait in one first-come queue, up to `queue` of them; beyond it, and for an import
-// that could never fit the budget, 503 with Retry-After. Measured without it (issue's attack):
+// that could never fit the budget, 503 with Retry-After. Measured without it (concurrent large dry runs):
 // two 2.7 MB dry runs at once took the process from 0.83 to 2.63 GB, stalling every tenant's
 // requests 4.9 s, and three or four would have passed the heap. A waiting import has read no
 // body (its socket holds it), so the queue costs next to no memory.

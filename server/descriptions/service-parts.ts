@@ -2,7 +2,7 @@
 // (OpenAPI 3.1 `webhooks`, a Path Item per name), and each component of the sections no record
 // kind holds (responses, parameters, request bodies...), is one document of the `service-parts`
 // collection. GitHub's 300-odd webhooks put 20,000 keys on the Service record, twice the default
-// RECORD_MAX_KEYS (issue 25); one webhook is a few dozen. Not records: no API of their own, no
+// RECORD_MAX_KEYS; one webhook is a few dozen. Not records: no API of their own, no
 // updatedAt, no part of a version diff; copied and purged with their version (a companion of
 // version-records.ts), synced by the import, laid back by export, deleted with their Service record.
 import type { AnyBulkWriteOperation, Collection as MongoCollection, Db, Document } from 'mongodb';

@@ -244,8 +244,8 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
 }
 
 /**
- * The records an import plans from. Only the service's own are read (issue 25: an import cost
- * what the whole version held): the service by its slug, then each kind's records marked as the
+ * The records an import plans from. Only the service's own are read (reading the whole version made
+ * an import cost what the whole version held): the service by its slug, then each kind's records marked as the
  * service's or unmarked (made over HTTP); the other services' records are marked as theirs.
  */
 async function readService(target: ImportTarget, names: readonly string[], slug: string): Promise<ServiceRecords> {

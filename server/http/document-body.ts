@@ -20,7 +20,7 @@ export function documentBodyReader(limitBytes: number, maxDepth: number, archive
     if (!type) {
       throw new UnsupportedMediaType([{ field: 'Content-Type', message: 'must be application/json, application/yaml or application/zip' }]);
     }
-    // Over the limit: 413 with details, as the body limit's (issue 25), from the header before
+    // Over the limit: 413 with details, as the body limit's (one shape for every too-large body), from the header before
     // reading when it declares too much, else when the stream passes the limit.
     const tooLarge = (field: string) => new PayloadTooLarge([{ field, message: `is larger than the ${limitBytes} bytes an API description may have (IMPORT_BODY_LIMIT)` }]);
     const declared = Number(req.headers['content-length']);

@@ -21,7 +21,7 @@ export const HEALTH_ROUTE = serviceRoute({
 
 /**
  * `readable`: one read of a record (a ping is not enough: a stalled engine answered pings while
- * every read hung, issue 25). `timeoutMs`: DB_TIMEOUT_MS, so health answers as soon as a
+ * every read hung). `timeoutMs`: DB_TIMEOUT_MS, so health answers as soon as a
  * catalog request would give up.
  */
 export function health(readable: (timeoutMs: number) => Promise<void>, timeoutMs: number): RequestHandler {

@@ -9,7 +9,7 @@ import { sendText } from './respond.ts';
 
 /**
  * What metrics read from the embedded database server: how often it was restarted. The
- * supervision of the embedded server (issue 9, defect 3) keeps this count; a server that does
+ * supervision of the embedded server (supervise.ts) keeps this count; a server that does
  * not keep one (an external MongoDB) counts as never restarted.
  */
 export interface RestartCounting {

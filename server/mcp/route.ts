@@ -10,12 +10,13 @@ import * as z from 'zod/v4';
 import { Router, type RequestHandler } from 'express';
 import type { Authenticate } from '../auth/authenticate.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
-import { MAX_ARGUMENT_LENGTH } from '../routes/tool.ts';
+import { MAX_ARGUMENT_LENGTH, type ToolRegistration } from '../routes/tool.ts';
 import { Deadline } from '../pipeline/deadline.ts';
 import { MethodNotAllowed } from '../errors.ts';
 import type { BodyReader } from '../routes/route.ts';
 import type { DocumentedRoute, Schema, Tag } from '../routes/documentation.ts';
 import { SCHEMA_BASE } from '../schemas/registry.ts';
+import { toolList } from './tool-list.ts';
 import { catalogMcpServer, type ToolParts } from './tools.ts';
 
 export const MCP_PATH = '/mcp';
@@ -59,34 +60,40 @@ export const AGENTS_TAG: Tag = {
   description: 'The catalog for agents: Model Context Protocol tools (every room\'s), with the same credentials and reach as the interface.',
 };
 
-export const MCP_ROUTE: DocumentedRoute = {
-  method: 'POST', path: MCP_PATH, operationId: 'mcp', tag: AGENTS_TAG.name, access: 'read',
-  summary: 'Model Context Protocol (Streamable HTTP)',
-  description: 'JSON-RPC 2.0 messages of the Model Context Protocol, stateless (no session id; GET and DELETE are 405). The request must accept both answer types, `Accept: application/json, text/event-stream` (the Streamable HTTP transport\'s rule), else 406; answers are always JSON. The server\'s `instructions` say what the catalog is and which tool to call first; every tool is annotated `readOnlyHint`. Tools: `list_projects {}` (the projects the credential reaches), `list_versions {project}`, `list_services {version}`, `search_endpoints {version, query, service?, limit?}`, `get_endpoint {version, operation, service?}` (within 16 KB; an operationId of several services without `service` is an error listing them), `get_openapi {version, service, path?, operation?, tag?, cursor?}` (the document, sliced to a path, operation or tag with the components they reach, in pages within 16 KB that `x-page.nextCursor` leads through), `compare_versions {version, against, service?}` (as GET {prefix}/changes), `list_insights {version, service?, status?}` (traffic insights); search hits and `get_endpoint` carry `observed`; `version` is a `ver_` id or `project/type/slug`, `service` a slug or `svc_` id; every string argument is at most ' + MAX_ARGUMENT_LENGTH + ' characters (longer is a tool error). Each message of a batch counts as one request against the rate limit: a batch that does not fit in what is left is refused whole (429). A tool sees only the projects the credential reaches; failures are tool errors with the HTTP interface\'s `error` text (`Forbidden`, `Operation not found`, ...).',
-  body: {
-    schema: oneOrBatch(message, 'A JSON-RPC 2.0 request, notification or response (MCP)'),
-    mediaTypes: ['application/json'],
-    example: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
-  },
-  responses: [
-    { status: 200, description: 'The JSON-RPC responses to the requests sent: one, or an array for a batch of several. A failed call is a JSON-RPC error in a 200.', schema: oneOrBatch(response, 'A JSON-RPC 2.0 response') },
-    { status: 202, description: 'Only notifications or responses were sent: accepted, no body.' },
-    {
-      status: 400,
-      description: 'The body is not JSON, or nested too deep (the service\'s `Error`), or not a JSON-RPC 2.0 message, or a batch with more than one `initialize` (a JSON-RPC error).',
-      schema: { anyOf: [ERROR, rpcError] },
-      example: { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' }, id: null },
+/**
+ * POST /mcp as the document describes it, its tools listed from their registrations (each
+ * room's, in the rooms' order), so that the list cannot fall behind the tools served.
+ */
+export function mcpRoute(tools: readonly ToolRegistration[]): DocumentedRoute {
+  return {
+    method: 'POST', path: MCP_PATH, operationId: 'mcp', tag: AGENTS_TAG.name, access: 'read',
+    summary: 'Model Context Protocol (Streamable HTTP)',
+    description: 'JSON-RPC 2.0 messages of the Model Context Protocol, stateless (no session id; GET and DELETE are 405). The request must accept both answer types, `Accept: application/json, text/event-stream` (the Streamable HTTP transport\'s rule), else 406; answers are always JSON. The server\'s `instructions` say what the catalog is and which tool to call first; every tool is annotated `readOnlyHint`. `version` is a `ver_` id or `project/type/slug`, `service` a slug or `svc_` id; every string argument is at most ' + MAX_ARGUMENT_LENGTH + ' characters (longer is a tool error). Each message of a batch counts as one request against the rate limit: a batch that does not fit in what is left is refused whole (429). A tool sees only the projects the credential reaches; failures are tool errors with the HTTP interface\'s `error` text (`Forbidden`, `Operation not found`, ...).\n\nTools (`?`: optional):\n\n' + toolList(tools),
+    body: {
+      schema: oneOrBatch(message, 'A JSON-RPC 2.0 request, notification or response (MCP)'),
+      mediaTypes: ['application/json'],
+      example: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
     },
-    {
-      status: 406,
-      description: '`Accept` does not list both `application/json` and `text/event-stream` (a JSON-RPC error).',
-      schema: rpcError,
-      example: { jsonrpc: '2.0', error: { code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' }, id: null },
-    },
-  ],
-  // Rate-limited as the pipeline's routes are, each message of a batch counted (429).
-  errors: [401, 405, 413, 415, 429, 500, 503],
-};
+    responses: [
+      { status: 200, description: 'The JSON-RPC responses to the requests sent: one, or an array for a batch of several. A failed call is a JSON-RPC error in a 200.', schema: oneOrBatch(response, 'A JSON-RPC 2.0 response') },
+      { status: 202, description: 'Only notifications or responses were sent: accepted, no body.' },
+      {
+        status: 400,
+        description: 'The body is not JSON, or nested too deep (the service\'s `Error`), or not a JSON-RPC 2.0 message, or a batch with more than one `initialize` (a JSON-RPC error).',
+        schema: { anyOf: [ERROR, rpcError] },
+        example: { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' }, id: null },
+      },
+      {
+        status: 406,
+        description: '`Accept` does not list both `application/json` and `text/event-stream` (a JSON-RPC error).',
+        schema: rpcError,
+        example: { jsonrpc: '2.0', error: { code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' }, id: null },
+      },
+    ],
+    // Rate-limited as the pipeline's routes are, each message of a batch counted (429).
+    errors: [401, 405, 413, 415, 429, 500, 503],
+  };
+}
 
 export function mcpRouter(parts: ToolParts & { authenticate: Authenticate; limiter: RateLimiter; readBody: BodyReader }): Router {
   const router = Router();

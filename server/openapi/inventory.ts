@@ -4,7 +4,7 @@
 // are the same set.
 import { HEALTH_ROUTE } from '../http/health.ts';
 import { METRICS_ROUTE } from '../http/metrics.ts';
-import { AGENTS_TAG, MCP_ROUTE } from '../mcp/route.ts';
+import { AGENTS_TAG, mcpRoute } from '../mcp/route.ts';
 import { PIPELINE_OUTCOMES } from '../pipeline/handler.ts';
 import { SERVICE_TAG, type DocumentedRoute } from '../routes/documentation.ts';
 import type { Room } from '../routes/room.ts';
@@ -18,7 +18,7 @@ export function serviceDocumentation(rooms: readonly Room[]): DocumentInput {
     HEALTH_ROUTE,
     METRICS_ROUTE,
     ...selfDescriptionRoutes,
-    MCP_ROUTE,
+    mcpRoute(rooms.flatMap((room) => room.tools ?? [])),
     ...rooms.flatMap((room) => [
       ...(room.routes ?? []).map(({ method, path, access, doc }) => ({ ...doc, method, path, access, errors: [...PIPELINE_OUTCOMES, ...doc.errors] })),
       ...(room.own?.documented ?? []),

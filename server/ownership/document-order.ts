@@ -1,5 +1,5 @@
 // Positions of a re-imported document's records that keep the stored ones where they can: an
-// insertion or removal must not move (and so rewrite) every record after it (issue 25).
+// insertion or removal must not move (and so rewrite) every record after it (a one-operation change must write about one record).
 //
 // The records that keep their relative order are the longest strictly increasing run of their
 // stored positions, in document order; they keep their positions. The others (new records, moved

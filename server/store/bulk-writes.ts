@@ -8,7 +8,7 @@ import { documentId, type BulkWrites, type CatalogRecord, type NaturalKeyTaken, 
 const BULK_BATCH = 500;
 
 /**
- * Replaces per bulk command, far fewer (issue 25: a re-import of Asana with one operation removed
+ * Replaces per bulk command, far fewer (one per statement: a re-import of Asana with one operation removed
  * never answered, and wedged the service). FerretDB 1.24's `update` handler (handler/msg_update.go,
  * updateDocument) runs each statement of one command as a query then a write, and closes each
  * statement's query iterator only when the whole command ends (`defer closer.Close()` inside the

@@ -1,4 +1,4 @@
-// Issue 9 defects 4, 5, 6, 8 and 9 (routing, Location): what the service answers to bodies,
+// What the service answers to bodies,
 // heads and addresses that are wrong, oversized or hostile. Each test failed before its fix.
 import { expect } from 'chai';
 import zlib from 'node:zlib';
@@ -11,7 +11,7 @@ import { serviceForSuite, JWT_SECRET, bearer, givenTenant, startService, type Te
 
 const serviceId = `svc_${'0'.repeat(26)}`;
 
-describe('Bad requests (issue 9)', () => {
+describe('Bad requests', () => {
   let service: TestService;
   let tenant: Tenant;
 
@@ -24,7 +24,7 @@ describe('Bad requests (issue 9)', () => {
     return test.serialize((bytes: unknown) => bytes as string).send(body);
   };
 
-  describe('defect 6: bodies', () => {
+  describe('bodies', () => {
     for (const [encoding, corrupt] of [
       ['gzip', Buffer.concat([zlib.gzipSync('{"path":"/a"}').subarray(0, 12), Buffer.from('garbage-garbage')])],
       ['deflate', Buffer.from('this is not deflate data')],
@@ -68,7 +68,7 @@ describe('Bad requests (issue 9)', () => {
     });
   });
 
-  describe('defect 4: what one record may cost', () => {
+  describe('what one record may cost', () => {
     it('a record with more object keys than RECORD_MAX_KEYS is 400 before validation', async () => {
       const kvStorage = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`k${i}`, i]));
       const res = await post(JSON.stringify({ serviceId, path: '/many', kvStorage }), { 'Content-Type': 'application/json' });
@@ -83,7 +83,7 @@ describe('Bad requests (issue 9)', () => {
     });
   });
 
-  describe('defect 9: routing and Location', () => {
+  describe('routing and Location', () => {
     it('a trailing slash or another letter case is 404, not the route', async () => {
       for (const url of [`${tenant.prefixes.V}/paths/`, `${tenant.prefixes.V}/Paths`, `${tenant.prefixes.P.replace('/v2/catalog/', '/V2/Catalog/')}/paths`]) {
         expectError(await service.request.get(url).set(bearer(tenant.key)), 404, 'Not found');
@@ -108,7 +108,7 @@ describe('Bad requests (issue 9)', () => {
   });
 });
 
-describe('Bad requests on the wire (issue 9, defects 5 and 8)', function () {
+describe('Bad requests on the wire', function () {
   this.timeout(90_000);
   let running: ServiceProcess;
   let port: number;
@@ -128,7 +128,7 @@ describe('Bad requests on the wire (issue 9, defects 5 and 8)', function () {
 
   const head = (lines: string[]) => `${lines.join('\r\n')}\r\n\r\n`;
 
-  it('defect 5: a Content-Length over the body limit is 413 at once (the body never sent), and the connection closes', async () => {
+  it('a Content-Length over the body limit is 413 at once (the body never sent), and the connection closes', async () => {
     const answer = await rawRequest(port, head([
       `POST ${tenant.prefixes.V}/paths HTTP/1.1`, 'Host: x', `Authorization: Bearer ${tenant.key}`,
       'Content-Type: application/json', `Content-Length: ${10 * 1024 * 1024}`,
@@ -139,7 +139,7 @@ describe('Bad requests on the wire (issue 9, defects 5 and 8)', function () {
     expect(answer.closed).to.equal(true);
   });
 
-  it('defect 5: a request that fails authentication is answered without its body being read, and the connection closes', async () => {
+  it('a request that fails authentication is answered without its body being read, and the connection closes', async () => {
     const answer = await rawRequest(port, head([
       `POST ${tenant.prefixes.V}/paths HTTP/1.1`, 'Host: x', 'Authorization: Bearer catk_wrong',
       'Content-Type: application/json', 'Content-Length: 60000',
@@ -150,28 +150,28 @@ describe('Bad requests on the wire (issue 9, defects 5 and 8)', function () {
     expect(answer.closed).to.equal(true);
   });
 
-  it("defect 8: Node's own 400 (bad bytes in the URL) has the error body", async () => {
+  it("Node's own 400 (bad bytes in the URL) has the error body", async () => {
     const answer = await rawRequest(port, Buffer.from('GET /v2/\u0001bad HTTP/1.1\r\nHost: x\r\n\r\n', 'latin1'));
     expect(answer.status).to.equal(400);
     expect(answer.headers['content-type']).to.match(/^application\/json/);
     expect(JSON.parse(answer.body)).to.have.property('error', 'Invalid request');
   });
 
-  it("defect 8: Node's own 431 (oversized headers) has the error body", async () => {
+  it("Node's own 431 (oversized headers) has the error body", async () => {
     const answer = await rawRequest(port, head(['GET /healthz HTTP/1.1', 'Host: x', `X-Big: ${'a'.repeat(20_000)}`]));
     expect(answer.status).to.equal(431);
     expect(answer.headers['content-type']).to.match(/^application\/json/);
     expect(JSON.parse(answer.body)).to.deep.equal({ error: 'Invalid request', details: [{ field: 'headers', message: 'are larger than the server accepts' }] });
   });
 
-  it("defect 8: a request line that is not HTTP has the error body", async () => {
+  it("a request line that is not HTTP has the error body", async () => {
     const answer = await rawRequest(port, 'HELLO\r\n\r\n');
     expect(answer.status).to.equal(400);
     expect(JSON.parse(answer.body)).to.have.property('error', 'Invalid request');
   });
 });
 
-describe('Validation details of a oneOf (issue 9, defect 9)', () => {
+describe('Validation details of a oneOf', () => {
   let service: TestService;
   let tenant: Tenant;
 
@@ -186,7 +186,7 @@ describe('Validation details of a oneOf (issue 9, defect 9)', () => {
   });
 });
 
-describe('Refusals take the same work whatever is refused (issue 9, defect 9)', () => {
+describe('Refusals take the same work whatever is refused', () => {
   let service: TestService;
 
   before(async () => {

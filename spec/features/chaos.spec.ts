@@ -1,7 +1,7 @@
 // A short chaos run (`npm run chaos` runs longer ones): the service as a real process, killed
 // and its database killed and frozen under write load; no acknowledged write may be lost.
 import { expect } from 'chai';
-import { describeChaos, runChaos } from '../../scripts/chaos/run.ts';
+import { describeChaos, runChaos } from '../chaos/run.ts';
 
 describe('Chaos: kills and freezes under write load', function () {
   // Under a minute alone; longer on a machine shared by several test runs.

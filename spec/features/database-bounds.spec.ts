@@ -1,4 +1,4 @@
-// Issue 9 defect 2, server side: every database call of a request carries `maxTimeMS` = what is
+// Server side: every database call of a request carries `maxTimeMS` = what is
 // left of its budget (DB_TIMEOUT_MS), so the database stops work nobody waits for any more;
 // whole-version work carries DB_LONG_TIMEOUT_MS instead. Seen through command monitoring on the
 // service's own client. On a database of this suite's own: the slow-query test fills a collection.
@@ -48,7 +48,7 @@ const dataCommands = (seen: readonly Seen[]) => seen.filter((entry) => DATA_COMM
 const maxTimeOf = (entry: Seen) => (entry.started.command as Document)['maxTimeMS'] as number | undefined;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('Every database call is bounded server side too (issue 9, defect 2)', function () {
+describe('Every database call is bounded server side too', function () {
   this.timeout(120_000);
   const BUDGET_MS = 3000;
   const LONG_MS = 123_000;

@@ -1,4 +1,4 @@
-// Issue 9 defects 2 and 3 on a FerretDB of this suite's own (not the run's shared database):
+// A database that freezes or dies, on a FerretDB of this suite's own (not the run's shared database):
 // frozen, every request is answered 503 within DB_TIMEOUT_MS; killed, it is restarted.
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
@@ -73,7 +73,7 @@ async function serviceOnOwnDatabase(engine: 'ferretdb' | 'mongodb', dataDir: str
   return { runtime, request, url: `/v2/catalog/versions/${version.id}/paths`, key, unusedKey };
 }
 
-describe('An embedded database that freezes or dies (issue 9)', function () {
+describe('An embedded database that freezes or dies', function () {
   this.timeout(60_000);
   let dataDir: string;
   let runtime: Runtime;
@@ -93,7 +93,7 @@ describe('An embedded database that freezes or dies (issue 9)', function () {
     if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
   });
 
-  it('defect 2: frozen (SIGSTOP), /healthz and catalog requests answer 503 with Retry-After, then recover', async () => {
+  it('frozen (SIGSTOP), /healthz and catalog requests answer 503 with Retry-After, then recover', async () => {
     expect((await request.get(url).set(bearer(key))).status).to.equal(200);
     const pid = databasePid(runtime);
     process.kill(pid, 'SIGSTOP');
@@ -123,7 +123,7 @@ describe('An embedded database that freezes or dies (issue 9)', function () {
     expect((await request.get(url).set(bearer(key))).status).to.equal(200);
   });
 
-  it('defect 3: killed (SIGKILL), it is restarted, counted, and the service recovers without a restart', async () => {
+  it('killed (SIGKILL), it is restarted, counted, and the service recovers without a restart', async () => {
     const restarted = new Promise<number>((resolve) => runtime.databaseServer.onRestart!(resolve));
     const before = runtime.databaseServer.restarts;
     process.kill(databasePid(runtime), 'SIGKILL');
@@ -138,7 +138,7 @@ describe('An embedded database that freezes or dies (issue 9)', function () {
 // was written on, so mongod is played by spec/support/bin/mongod: a stand-in that keeps mongod's
 // process contract with mongodb-memory-server and serves through FerretDB. What is under test is
 // the service's side: the launch through mongodb-memory-server, the supervision and the data kept.
-describe('An embedded mongod that dies (issue 9, defect 3; mongod played by a stand-in)', function () {
+describe('An embedded mongod that dies (mongod played by a stand-in)', function () {
   this.timeout(60_000);
   const STAND_IN = path.resolve(import.meta.dirname, '..', 'support', 'bin', 'mongod');
   const ENV = ['MONGOMS_SYSTEM_BINARY', 'STAND_IN_FERRETDB', 'STAND_IN_VERSION'] as const;

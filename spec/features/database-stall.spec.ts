@@ -1,6 +1,6 @@
-// Issue 25: the service as a real process on an embedded FerretDB of its own that stalls during
+// The service as a real process on an embedded FerretDB of its own that stalls during
 // an import: its writes held by a lock on its SQLite file (FerretDB keeps answering pings and
-// reads, as in the issue, and holds the writes), or frozen whole (SIGSTOP). The import answers 503
+// reads, as seen on a real stall, and holds the writes), or frozen whole (SIGSTOP). The import answers 503
 // within DB_LONG_TIMEOUT_MS; frozen, /healthz says the database does not answer, the supervisor
 // restarts it and the service recovers without a SIGCONT; the work of a client that went away is
 // abandoned; shutdown ends with a call stuck in the database and takes the database down, even on
@@ -79,7 +79,7 @@ function freePort(): Promise<number> {
   });
 }
 
-describe('A database that stalls during an import (issue 25)', function () {
+describe('A database that stalls during an import', function () {
   this.timeout(120_000);
   let dataDir: string;
   let env: Record<string, string>;

@@ -1,8 +1,8 @@
 // A bounded, seeded run of the HTTP fuzz suite (`npm run fuzz` runs longer ones).
 import { expect } from 'chai';
-import { generateRequests } from '../../scripts/fuzz/requests.ts';
-import { describeReport, runFuzz } from '../../scripts/fuzz/run.ts';
-import { fuzzWorld, type FuzzWorld } from '../../scripts/fuzz/setup.ts';
+import { generateRequests } from '../fuzz/requests.ts';
+import { describeReport, runFuzz } from '../fuzz/run.ts';
+import { fuzzWorld, type FuzzWorld } from '../fuzz/setup.ts';
 
 const REQUESTS = 200;
 const SEED = 20261123;

@@ -37,7 +37,7 @@ describe('Logs', () => {
     lines.length = 0;
   });
 
-  describe('never hold a credential (defect 7)', () => {
+  describe('never hold a credential', () => {
     const urls: [string, (t: Tenant) => string][] = [
       ['?access_token=catk_…', (t) => `${t.prefixes.V}/paths?access_token=${SECRET_KEY}`],
       ['credential-like query parameters', (t) => `${t.prefixes.V}/paths?token=tok-s3cret-1&api_key=ak-s3cret-2&key=k-s3cret-3&jwt=j-s3cret-4&client_secret=cs-s3cret-5&password=pw-s3cret-6`],
@@ -102,7 +102,7 @@ describe('Logs', () => {
     });
   });
 
-  describe('database unavailable (defect 9)', () => {
+  describe('database unavailable', () => {
     it('logs one warn line per cause, and no stack per request', async () => {
       const own: Record<string, unknown>[] = [];
       const down = await serviceLoggingTo(own);

@@ -1,5 +1,5 @@
 // The rooms of server/rooms.ts are what the service serves: each room's routes, tags and MCP
-// tools come from its entry in the list, so a room left out of the list is nowhere (issue 27).
+// tools come from its entry in the list, so a room left out of the list is nowhere.
 import { expect } from 'chai';
 import { pino } from 'pino';
 import supertest from 'supertest';

@@ -159,7 +159,7 @@ describe('storage codec', () => {
   });
 
   // FerretDB decodes every stored key of every document of a collection on each scan (a list),
-  // so a record of ~10,000 keys made every list of its collection cost ~0.6 s (issue 17, D6).
+  // so a record of ~10,000 keys made every list of its collection cost ~0.6 s.
   describe("a record's fields: large ones stored as JSON text", () => {
     const wide = (entries: number) => Object.fromEntries(Array.from({ length: entries }, (_, i) => [`k.${i}`, i % 2 ? [-0, 'a\u0000'] : { $ref: '#' }]));
     // JSON.stringify prints -0 as 0; a decoded -0 prints as -0.

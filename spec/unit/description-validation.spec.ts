@@ -4,10 +4,10 @@
 import { expect } from 'chai';
 import { validate } from '@scalar/openapi-parser';
 import { validateAside } from '../../server/descriptions/validation.ts';
-import { readSpec } from '../../scripts/bench/descriptions.ts';
+import { readDescription } from '../support/directory.ts';
 
 type Json = Record<string, any>;
-const giphy = (): Json => JSON.parse(readSpec('giphy.com.json').toString('utf8')) as Json;
+const giphy = (): Json => readDescription('giphy.com.json');
 
 describe('descriptions: validation on a thread of its own', function () {
   this.timeout(60_000);

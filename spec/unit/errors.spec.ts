@@ -74,12 +74,12 @@ describe('Errors: translating what others throw', () => {
     ['body-parser: charset', Object.assign(new Error('unsupported charset'), { type: 'charset.unsupported' }), 415, 'Invalid request'],
     ['Express: bad percent-encoding', new URIError('URI malformed'), 400, 'Invalid request'],
     ['the driver: connection lost', new MongoNetworkError('connection 3 to 127.0.0.1:27017 closed'), 503, 'Service Unavailable'],
-    // Issue 9 defect 1: transient database errors were 500.
+    // Transient database errors were once 500.
     ['FerretDB on SQLite: database is locked', new MongoServerError({ errmsg: 'database is locked (5) (SQLITE_BUSY)', code: 1 }), 503, 'Service Unavailable'],
     ['MongoDB: a write labelled retryable', new MongoServerError({ errmsg: 'not primary', code: 10107, errorLabels: ['RetryableWriteError'] }), 503, 'Service Unavailable'],
     ['MongoDB: a transient transaction error', new MongoServerError({ errmsg: 'write conflict', code: 112, errorLabels: ['TransientTransactionError'] }), 503, 'Service Unavailable'],
     ['MongoDB: maxTimeMS expired', new MongoServerError({ errmsg: 'operation exceeded time limit', code: 50 }), 503, 'Service Unavailable'],
-    ['the driver: a bulk write interrupted when its monitor lost the server (issue 25)', new MongoServerError({ errmsg: 'Connection to 127.0.0.1:27018 interrupted due to server monitor timeout', errorLabels: ['PoolRequestedRetry'] }), 503, 'Service Unavailable'],
+    ['the driver: a bulk write interrupted when its monitor lost the server', new MongoServerError({ errmsg: 'Connection to 127.0.0.1:27018 interrupted due to server monitor timeout', errorLabels: ['PoolRequestedRetry'] }), 503, 'Service Unavailable'],
     ['the driver: socket timeout (a frozen database)', new MongoNetworkTimeoutError('connection 1 to 127.0.0.1:27018 timed out'), 503, 'Service Unavailable'],
     // Seen by npm run chaos and the frozen-database test under load: the socket died under the driver.
     ['a database socket ended by the other party', Object.assign(new Error('This socket has been ended by the other party'), { code: 'EPIPE' }), 503, 'Service Unavailable'],

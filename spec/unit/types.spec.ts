@@ -1,11 +1,37 @@
-// Unit tests for scripts/types.ts, the generator of server/schemas/generated/types.ts: it
+// Tests of scripts/types.ts (run as the command it is), the generator of server/schemas/generated/types.ts: it
 // names types after titles, keeps shared defs shared, resolves $refs from local files only,
 // copes with the 2020-12 keywords the schemas use, is deterministic, and reports staleness.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { generate, staleness, OUTPUT } from '../../scripts/types.ts';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { repoRoot } from '../../server/config.ts';
+
+const GENERATOR = path.join(repoRoot, 'scripts', 'types.ts');
+const OUTPUT = path.join(repoRoot, 'server', 'schemas', 'generated', 'types.ts');
+
+/** Runs the generator as `npm run types` does (a command: tests import no script), its output in a throwaway file. */
+async function run(args: string[]): Promise<void> {
+  try {
+    await promisify(execFile)(process.execPath, [GENERATOR, ...args]);
+  } catch (error) {
+    throw new Error(String((error as { stderr?: string }).stderr || error));
+  }
+}
+
+/** The types `npm run types` generates from the schemas/ folder `dir`; rejects with what it printed when it refuses. */
+async function generate(dir: string): Promise<string> {
+  const output = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'types-out-')), 'types.ts');
+  await run(['--schemas', dir, '--out', output]);
+  return fs.readFileSync(output, 'utf8');
+}
+
+/** What `npm run types -- --check` prints when `output` is not what schemas/ generate; undefined when it is. */
+async function staleness(output: string): Promise<string | undefined> {
+  return run(['--check', '--out', output]).then(() => undefined, (error: unknown) => String(error));
+}
 
 const BASE = 'https://catalog.example/schemas/';
 const DRAFT = 'https://json-schema.org/draft/2020-12/schema';
@@ -117,6 +143,7 @@ describe('generated TypeScript types (scripts/types.ts)', function () {
   it('names the stale file when the output differs from what schemas/ generate', async () => {
     const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'types-spec-')), 'types.ts');
     fs.writeFileSync(copy, `${fs.readFileSync(OUTPUT, 'utf8')}// edited by hand\n`);
-    expect(await staleness(undefined, copy)).to.match(/types\.ts is stale: .*Run `npm run types`/);
+    expect(await staleness(copy)).to.match(/types\.ts is stale: .*Run `npm run types`/);
+    expect(await staleness(OUTPUT)).to.equal(undefined);
   });
 });

@@ -1,4 +1,4 @@
-// npm run bench:search:prior -- <view.json>: service priors (issue 24) measured on the TUNING half
+// npm run bench:search:prior -- <view.json>: service priors measured on the TUNING half
 // only (the held-out half is never loaded here), whole version, beside the served fusion: each of
 // the served ranking's candidates (its final score: fused, naming, shape, service named) times how
 // much the query seems to be about the candidate's service, then ordered again. Not served: the

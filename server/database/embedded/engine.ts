@@ -17,7 +17,7 @@ export interface DatabaseServer {
   onRestart?(listener: (count: number) => void): void;
   /**
    * Supervised embedded servers only: from now on, `readable` is called every second, bounded by
-   * `timeoutMs`; a server that fails it three times in a row, with no answer for 10 s, is killed and restarted (issue 25).
+   * `timeoutMs`; a server that fails it three times in a row, with no answer for 10 s, is killed and restarted (a stalled engine still answers pings).
    */
   watchReads?(readable: (timeoutMs: number) => Promise<void>, timeoutMs: number): void;
   /** Supervised embedded servers only: ends the server process at once (SIGKILL), for a shutdown out of time or a second signal. */

@@ -1,4 +1,4 @@
-// Who runs the embedded database of a data folder (issue 25): a file beside the data names the
+// Who runs the embedded database of a data folder: a file beside the data names the
 // server's process, the service that started it, its port and whether it is stopping, so that a
 // new start waits for a server that is going away instead of attaching to it while it dies.
 import * as fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Supervision of an embedded database server (issue 9, defect 3; issue 25): one that dies while
+// Supervision of an embedded database server: one that dies while
 // we still want it, or stops answering reads of records, is started again on the same port and
 // data, with a growing pause between attempts, logged and counted; the driver reconnects by
 // itself. The same for FerretDB and mongod.

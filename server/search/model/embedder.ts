@@ -11,7 +11,7 @@ import { FOLDER_RECIPE, type PinnedFile, type Recipe } from './models.ts';
 
 /**
  * Texts per run. Small: on a shared 2-core machine batches of 8–16 short texts embed fastest and
- * hold little memory (measured in issue 24); padding to the batch's longest costs the rest.
+ * hold little memory (measured when choosing it); padding to the batch's longest costs the rest.
  */
 export const BATCH = 8;
 

@@ -1,7 +1,6 @@
 // What a change breaks, through the three entry points (GET {prefix}/changes, the import's dry
 // run, failOn=breaking) on both families, and the MCP tool compare_versions; a second version out
 // of the credential's reach is 403 as anywhere else.
-import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { expect } from 'chai';
@@ -11,7 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { serviceForSuite, givenTenant, bearer, tokenFor, type TestService, type Tenant } from '../../support/service.ts';
 import { compareDocuments } from '../../../server/changes/compare.ts';
 import { prepareDocument } from '../../../server/descriptions/document.ts';
-import { PAIRS } from '../../../scripts/changes/reference.ts';
+import { readDescription } from '../../support/directory.ts';
 import { pets, petsWith } from './pets.ts';
 
 describe('changes: what a change breaks for clients', function () {
@@ -111,8 +110,7 @@ describe('changes: what a change breaks for clients', function () {
 
   describe('a real pair through the catalog (Adyen Transfers v4 → latest)', () => {
     it('answers what the two documents compare to: the export loses nothing a client sees', async () => {
-      const pair = PAIRS.find((candidate) => candidate.name.startsWith('Adyen Transfers'))!;
-      const [older, newer] = [pair.before, pair.after].map((file) => JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>);
+      const [older, newer] = ['adyen.com/TransferService-v4.json', 'adyen.com/TransferService.json'].map(readDescription);
       for (const [prefix, doc] of [[tenant.prefixes.V, older], [branch.prefixes.V, newer]] as const) {
         const res = await service.request.post(`${prefix}/imports/openapi?service=transfers`).set(bearer(tenant.key)).send(doc);
         expect(res.status, JSON.stringify(res.body).slice(0, 500)).to.equal(201);

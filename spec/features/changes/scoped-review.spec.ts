@@ -6,15 +6,18 @@ import { changesBetween, plannedSnapshot, snapshotFrom, type ChangeReport } from
 import { scopedPlan } from '../../../server/changes/plan-scope.ts';
 import { prepareDocument } from '../../../server/descriptions/document.ts';
 import { importDocument, type ImportPlan } from '../../../server/descriptions/sync.ts';
-import { pickSpecs, readSpec } from '../../../scripts/bench/descriptions.ts';
-import { withoutOneOperation, withPathFirst } from '../../../scripts/regression/checks.ts';
+import { readDescription, withoutOneOperation, withPathFirst } from '../../support/directory.ts';
 import { bearer, givenTenant, serviceForSuite, type TestService } from '../../support/service.ts';
 
 type Json = Record<string, any>;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
-/** Asana and Giphy, and descriptions spread over the package's size range (below 2 MB, for the test run's time, the largest of them among them). */
-const DESCRIPTIONS = ['asana.com.json', 'giphy.com.json', ...pickSpecs(8, 1, 2_000_000).map(({ id }) => id)];
+/** Asana and Giphy, and descriptions spread over the package's size range (below 2 MB, for the test run's time; smallest first, the largest of them last). */
+const DESCRIPTIONS = [
+  'asana.com.json', 'giphy.com.json',
+  'ipinfodb.com.json', 'azure.com/postgresql-PrivateLinkResources.json', 'slideroom.com.json', 'azure.com/containerservice-openShiftManagedClusters.json',
+  'googleapis.com/adsensehost.json', 'azure.com/sql-advisors.json', 'googleapis.com/gkeonprem.json', 'github.com/ghes-2.21.json', 'here.com/tracking.json',
+];
 
 /** The edits of a day's re-import, each a function of the document (undefined: not applicable to it). */
 const EDITS: Record<string, (document: Json) => Json | undefined> = {
@@ -63,7 +66,7 @@ describe('changes: an import\'s report compares only the paths it touches', func
   it(`finds what the whole service's comparison finds, for ${Object.keys(EDITS).length} edits of ${DESCRIPTIONS.length} real descriptions`, async () => {
     let compared = 0;
     for (const file of DESCRIPTIONS) {
-      const document = JSON.parse(readSpec(file).toString('utf8')) as Json;
+      const document = readDescription(file);
       const tenant = await givenTenant(service);
       const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=described`).set(bearer(tenant.key)).send(document);
       if (res.status !== 201) continue; // refused (invalid OpenAPI): nothing to re-import
@@ -83,7 +86,7 @@ describe('changes: an import\'s report compares only the paths it touches', func
   });
 
   it('compares the whole service when a schema, a server or a version-wide scheme may show under any path', async () => {
-    const giphy = JSON.parse(readSpec('giphy.com.json').toString('utf8')) as Json;
+    const giphy = readDescription('giphy.com.json') as Json;
     const tenant = await givenTenant(service);
     expect((await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=giphy`).set(bearer(tenant.key)).send(giphy)).status).to.equal(201);
     const schema = structuredClone(giphy);
@@ -102,7 +105,7 @@ describe('changes: an import\'s report compares only the paths it touches', func
   });
 
   it('answers the dry run over HTTP with the one breaking change of one operation removed', async () => {
-    const asana = JSON.parse(readSpec('asana.com.json').toString('utf8')) as Json;
+    const asana = readDescription('asana.com.json') as Json;
     const tenant = await givenTenant(service);
     expect((await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=asana`).set(bearer(tenant.key)).send(asana)).status).to.equal(201);
     const removed = withoutOneOperation(asana)!;

@@ -1,5 +1,5 @@
 // Descriptions built to expand: a few kilobytes whose references stand for a tree of millions of
-// objects (issue 39), over each kind of component a reference may name, optionally padded up to
+// objects, over each kind of component a reference may name, optionally padded up to
 // megabytes. Shared by the specs that import them and the fuzz that generates them; described by
 // small values (Built) so that a child process builds the large ones itself.
 import { stringify as toYaml } from 'yaml';

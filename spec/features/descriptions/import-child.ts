@@ -1,6 +1,6 @@
 // A child process importing descriptions as dry runs, for the specs of the import's bounds: run
 // with a bounded heap (--max-old-space-size), so that a description exhausting memory kills this
-// child and fails its spec instead of killing the test runner (issue 39). Not a spec itself.
+// child and fails its spec instead of killing the test runner. Not a spec itself.
 // argv[2]: a JSON file {prefix, key, cases}; each case names a document built by expanding.ts.
 // env MONGODB_URI: the run's database. Prints one JSON line per case, then one with peak RSS.
 import fs from 'node:fs';

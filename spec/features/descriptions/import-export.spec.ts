@@ -234,7 +234,7 @@ describe('descriptions: OpenAPI import and export', function () {
     expect(out.body.paths['/pets'].get.servers).to.deep.equal([{ url: '{protocol}://{hostname}', variables }]);
   });
 
-  it('has its own body limit (IMPORT_BODY_LIMIT): 413 above it, with details like the body limit\'s (issue 25)', async () => {
+  it('has its own body limit (IMPORT_BODY_LIMIT): 413 above it, with details like the body limit\'s', async () => {
     const small = await startService({ IMPORT_BODY_LIMIT: '1kb' });
     try {
       const message = 'is larger than the 1024 bytes an API description may have (IMPORT_BODY_LIMIT)';

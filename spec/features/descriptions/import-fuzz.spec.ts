@@ -1,4 +1,4 @@
-// A fuzz of descriptions built to expand (issue 39): fan-out × depth over callbacks, responses,
+// A fuzz of descriptions built to expand: fan-out × depth over callbacks, responses,
 // request bodies, parameters, path items, examples and schemas, some padded up to 10 MB, JSON or
 // YAML, imported as dry runs in one child process whose heap is bounded. Every one answers a
 // legitimate 200 or is refused naming the bound it passes, and the child's peak RSS stays below
@@ -10,7 +10,7 @@ import { SECTION_NAMES, type Built } from './expanding.ts';
 import { CHILD_HEAP_MB, importedInChild } from './in-child.ts';
 
 /**
- * The peak RSS the child may reach (issue 39 asks the fuzz for a documented memory bound): its
+ * The peak RSS the child may reach (the fuzz documents a memory bound, so a leak fails it): its
  * heap bound plus what lies outside the heap (code, the validation thread's heap, buffers of a
  * 10 MB body), with room for machines that map more code: a bound to catch a leak or an
  * expansion past the heap's guard, not a target. Measured: see docs/openapi-import-export.md.

@@ -98,7 +98,7 @@ describe('descriptions: the record limits hold for imported records', function (
     }
   });
 
-  it('imports webhooks of more than 50,000 keys in all at the default limits, exports them back in order, re-imports them unchanged and copies them (GitHub\'s, issue 25)', async () => {
+  it('imports webhooks of more than 50,000 keys in all at the default limits, exports them back in order, re-imports them unchanged and copies them (as GitHub\'s need)', async () => {
     // 150 webhooks of ~360 keys each: on the Service record they would be 54,000 keys (limit 50,000).
     const hook = (i: number) => ({ post: { operationId: `hook-${i}`, requestBody: { content: { 'application/json': { schema: wide(175) } } }, responses: { 200: { description: 'ok' } } } });
     const document = { ...petstore(), openapi: '3.1.0', webhooks: Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`event-${i}`, hook(i)])) };

@@ -11,13 +11,13 @@ import { OFF_THREAD_BYTES, prepareAside } from '../../../server/descriptions/pre
 import { importDocument } from '../../../server/descriptions/sync.ts';
 import { RECORD_DEFAULTS } from '../../../server/config.ts';
 import { InvalidRequest } from '../../../server/errors.ts';
-import { readSpec } from '../../../scripts/bench/descriptions.ts';
+import { readDescription } from '../../support/directory.ts';
 import { bearer, givenTenant, serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
 
 type Json = Record<string, any>;
 /** OpenAPI 3.0 with many shared schemas (Asana), 3.0 from Swagger 2.0 (Gitea), 3.1 (Vercel). */
 const DESCRIPTIONS = ['asana.com.json', 'gitea.io.json', 'vercel.com.json'];
-const description = (id: string): Json => JSON.parse(readSpec(id).toString('utf8')) as Json;
+const description = (id: string): Json => readDescription(id);
 
 /** The answer with the service's id, which each version makes anew, named alike. */
 const sameIds = (answer: unknown, serviceId: string): unknown => JSON.parse(JSON.stringify(answer).replaceAll(serviceId, 'svc_SAME'));

@@ -1,14 +1,11 @@
 // A re-import plans from the records the last import of the service left in this process
 // (descriptions/imported-records.ts), and only while nothing else was written to the version:
 // its answers are those of a plan read from the database, on this instance or another.
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect } from 'chai';
-import { DIRECTORY } from '../../../scripts/bench/descriptions.ts';
-import { withoutOneOperation } from '../../../scripts/regression/checks.ts';
+import { readDescription, withoutOneOperation } from '../../support/directory.ts';
 import { bearer, givenTenant, instancePairForSuite, type Tenant, type TestService } from '../../support/service.ts';
 
-const asana = () => JSON.parse(fs.readFileSync(path.join(DIRECTORY, 'asana.com.json'), 'utf8')) as Record<string, unknown>;
+const asana = () => readDescription('asana.com.json');
 
 describe('descriptions: a re-import planned from the records the last import left', function () {
   this.timeout(180_000);

@@ -1,15 +1,13 @@
 // Operations without an operationId get a readable name made of method and path, unique in the
 // service and kept by a re-import; the `<method> <path>` names they had before still lead to them.
 // On Bitbucket's description, where 215 operations have none.
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect } from 'chai';
-import { DIRECTORY } from '../../../scripts/bench/descriptions.ts';
+import { readDescription } from '../../support/directory.ts';
 import { madeUpOperationId } from '../../../server/ownership/operation-names.ts';
 import { callTool, mcpAgents } from '../../support/mcp.ts';
 import { serviceForSuite, bearer, type TestService, type Tenant } from '../../support/service.ts';
 
-const BITBUCKET = JSON.parse(fs.readFileSync(path.join(DIRECTORY, 'bitbucket.org.json'), 'utf8')) as Record<string, unknown>;
+const BITBUCKET = readDescription('bitbucket.org.json');
 const PULL_REQUESTS = '/repositories/{workspace}/{repo_slug}/pullrequests';
 
 describe('descriptions: names of operations without an operationId', function () {

@@ -1,20 +1,18 @@
-// Re-imports of real descriptions (issue 25): a sample of the regression suite of
+// Re-imports of real descriptions: a sample of the regression suite of
 // scripts/regression (import; unchanged re-import; compare with itself and with a copy; one
 // operation removed; a path inserted first), and what a user or analyzer set surviving a re-import.
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect } from 'chai';
-import { DIRECTORY } from '../../../scripts/bench/descriptions.ts';
+import { readDescription } from '../../support/directory.ts';
 import { checkDescription, type Failure } from '../../../scripts/regression/checks.ts';
 import { bearer, givenTenant, serviceForSuite, type TestService, type Tenant } from '../../support/service.ts';
 
-/** Asana (the stall of issue 25: 1,900 records, path parameters repeated on operations) and a few small ones of other shapes. */
+/** Asana (whose re-import once stalled the service: 1,900 records, path parameters repeated on operations) and a few small ones of other shapes. */
 const SAMPLE = ['asana.com.json', 'adafruit.com.json', 'medcorder.com.json', 'evemarketer.com.json'];
 
-const read = (id: string) => JSON.parse(fs.readFileSync(path.join(DIRECTORY, id), 'utf8')) as Record<string, unknown>;
+const read = readDescription;
 const lines = (failures: readonly Failure[]) => failures.map(({ step, message }) => `${step}: ${message}`);
 
-describe('descriptions: re-imports of real descriptions write only what changed (issue 25)', function () {
+describe('descriptions: re-imports of real descriptions write only what changed', function () {
   this.timeout(180_000);
   let service: TestService;
   let tenant: Tenant;

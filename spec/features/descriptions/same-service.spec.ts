@@ -1,13 +1,11 @@
 // A re-import that names no service, of a description one of the version's services holds
 // already under another slug, answers 409 naming it instead of making a second copy beside it
 // (Spotify's: `spotify-web-api` beside `spotify`).
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect } from 'chai';
-import { DIRECTORY } from '../../../scripts/bench/descriptions.ts';
+import { readDescription } from '../../support/directory.ts';
 import { serviceForSuite, bearer, type TestService, type Tenant } from '../../support/service.ts';
 
-const SPOTIFY = JSON.parse(fs.readFileSync(path.join(DIRECTORY, 'spotify.com.json'), 'utf8')) as Record<string, unknown>;
+const SPOTIFY = readDescription('spotify.com.json');
 
 describe('descriptions: an import without a service of a description the version holds', function () {
   this.timeout(120_000);

@@ -1,4 +1,4 @@
-// Issue 27 item 4: what a schema author adds in schemas/ alone is never lost by the OpenAPI
+// What a schema author adds in schemas/ alone is never lost by the OpenAPI
 // import and export. In a copy of schemas/: an optional `owner` on Path and Response travels
 // through export → import under `x-catalog-fields`; two service-owned kinds with no OpenAPI
 // mapping (Notes without a natural key, Labels with one) survive a re-import of their service.
@@ -67,7 +67,7 @@ async function extendedSchemas(dir: string): Promise<void> {
   });
 }
 
-describe('descriptions: fields and kinds added in schemas/ survive import and export (issue 27)', function () {
+describe('descriptions: fields and kinds added in schemas/ survive import and export', function () {
   this.timeout(60_000);
   let dir: string;
   let service: TestService;

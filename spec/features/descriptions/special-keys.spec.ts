@@ -1,7 +1,7 @@
 // Keys JavaScript treats specially (`__proto__`, `constructor`, `prototype`) are data like any
 // other: a schema, security scheme or example so named, and such keys inside extensions and
-// schemas, survive import and export, and a record's kvStorage keeps them through export (issue
-// 39: `__proto__` vanished silently, leaving a dangling `$ref`). The documents are written as
+// schemas, survive import and export, and a record's kvStorage keeps them through export (a
+// `__proto__` once vanished silently, leaving a dangling `$ref`). The documents are written as
 // text: in an object literal, `__proto__` would set the prototype instead of making a key.
 import { expect } from 'chai';
 import { parse as parseYaml } from 'yaml';

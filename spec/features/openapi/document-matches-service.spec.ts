@@ -1,6 +1,6 @@
 // The document says what the service does: request schemas are what the service enforces (a body
 // the document calls valid is accepted, one it refuses is refused), examples are sent and
-// accepted, and the outcomes it lists are the ones the service answers (issue 18, section 5).
+// accepted, and the outcomes it lists are the ones the service answers.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { expect } from 'chai';

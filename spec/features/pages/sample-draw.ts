@@ -6,6 +6,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { isDeepStrictEqual } from 'node:util';
 import type { Call } from '../../support/sample-calls.ts';
+import { mulberry32 } from '../../support/random.ts';
 
 type Json = Record<string, unknown>;
 
@@ -189,15 +190,4 @@ function shuffled<T>(items: T[], random: () => number): T[] {
     [copy[index], copy[other]] = [copy[other]!, copy[index]!];
   }
   return copy;
-}
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

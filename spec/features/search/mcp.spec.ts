@@ -51,6 +51,21 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
     return await client.callTool({ name, arguments: args }) as CallToolResult;
   }
 
+  it('lists in its OpenAPI document every tool tools/list gives, each with its arguments (optional ones marked `?`)', async () => {
+    const client = await connect(tokenFor([tenant.project.id], { readOnly: true }));
+    const { tools } = await client.listTools();
+    const served = tools.map((tool) => {
+      const required = new Set(tool.inputSchema.required ?? []);
+      const args = Object.keys(tool.inputSchema.properties ?? {}).map((arg) => (required.has(arg) ? arg : `${arg}?`));
+      return `${tool.name} {${args.join(', ')}}`;
+    });
+    const res = await service.request.get('/v2/openapi.json');
+    expect(res.status).to.equal(200);
+    const description = String(res.body.paths['/mcp'].post.description);
+    const documented = [...description.matchAll(/^- `([^`]+)`: /gm)].map((match) => match[1]);
+    expect(documented).to.deep.equal(served);
+  });
+
   it('initialises with a read-only personal access token, lists the tools and calls each', async () => {
     const client = await connect(tokenFor([tenant.project.id], { readOnly: true }));
     expect(client.getServerVersion()?.name).to.equal('catalog-service');

@@ -6,15 +6,15 @@
 //   --near-limits W    weight (against 16) of bodies near a record limit: keys, nesting or size
 //   --db-timeout-ms    the service's DB_TIMEOUT_MS (default 4000, the service's own default)
 // `npm run fuzz -- --conformance [--max-examples N] [--seed S] [--report-dir D] [--operations REGEX]`: instead,
-// schemathesis checks the service against its own OpenAPI document (scripts/fuzz/conformance.ts).
+// schemathesis checks the service against its own OpenAPI document (conformance.ts).
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeFigures, runConformance } from './fuzz/conformance.ts';
-import { generateRequests } from './fuzz/requests.ts';
-import { describeReport, runFuzz } from './fuzz/run.ts';
-import { fuzzWorld } from './fuzz/setup.ts';
-import { startTestDatabase, stopTestDatabase } from '../spec/support/database.ts';
+import { describeFigures, runConformance } from './conformance.ts';
+import { generateRequests } from './requests.ts';
+import { describeReport, runFuzz } from './run.ts';
+import { fuzzWorld } from './setup.ts';
+import { startTestDatabase, stopTestDatabase } from '../support/database.ts';
 
 const { values } = parseArgs({
   options: {

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { loadConfig } from '../../server/config.ts';
 import { routeTable, type RecordRoute as Route } from '../../server/records/table.ts';
-import { schemas, exactJson, newIdOf, sampleOf, writableFields } from '../../spec/support/records.ts';
+import { schemas, exactJson, newIdOf, sampleOf, writableFields } from '../support/records.ts';
 
 export interface FuzzRequest {
   method: string;

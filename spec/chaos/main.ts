@@ -2,7 +2,7 @@
 // embedded FerretDB, writes driven through kills and freezes of both; prints cycles, writes
 // acknowledged and lost, time to 503 and time to recover. Exits 1 if an acknowledged write is lost.
 import { parseArgs } from 'node:util';
-import { describeChaos, runChaos } from './chaos/run.ts';
+import { describeChaos, runChaos } from './run.ts';
 
 const { values } = parseArgs({
   options: {

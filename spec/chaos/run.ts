@@ -4,8 +4,9 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { ServiceProcess } from '../../spec/support/process.ts';
-import { collectionNamed, newIdOf, sampleOf } from '../../spec/support/records.ts';
+import type { ServiceProcess } from '../support/process.ts';
+import { collectionNamed, newIdOf, sampleOf } from '../support/records.ts';
+import { mulberry32 } from '../support/random.ts';
 import { databasePid, freePort, startService, type ServiceSetup } from './processes.ts';
 
 export type Fault = 'service-kill' | 'service-stop' | 'database-kill' | 'database-stop';
@@ -248,16 +249,4 @@ function spread(values: number[]): string {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** A small seeded PRNG, so a run's faults and moments can be replayed. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -1,8 +1,10 @@
 // The chaos run's processes: the service (`node server/index.ts`, as `npm start` runs it) on fixed
 // ports and a data directory kept across restarts, and the embedded FerretDB it starts.
 import fs from 'node:fs';
-import net from 'node:net';
-import { spawnService, type ServiceProcess } from '../../spec/support/process.ts';
+import { freePort } from '../../server/database/provision.ts';
+import { spawnService, type ServiceProcess } from '../support/process.ts';
+
+export { freePort };
 
 export interface ServiceSetup {
   port: number;
@@ -38,16 +40,4 @@ export function databasePid(port: number): number | undefined {
     if (/ferretdb$/.test(argv[0] ?? '') && argv.includes(`--listen-addr=127.0.0.1:${port}`)) return Number(entry);
   }
   return undefined;
-}
-
-/** A port free on the loopback now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -2,9 +2,9 @@
 // collection, and a bystander tenant. Built from the tests' own fixtures.
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { testDatabase } from '../../spec/support/database.ts';
-import { Client, schemas, sampleOf } from '../../spec/support/records.ts';
-import { givenTenant, startService, tokenFor, type TestService } from '../../spec/support/service.ts';
+import { testDatabase } from '../support/database.ts';
+import { Client, schemas, sampleOf } from '../support/records.ts';
+import { givenTenant, startService, tokenFor, type TestService } from '../support/service.ts';
 import type { Targets } from './requests.ts';
 import type { FuzzTarget } from './run.ts';
 

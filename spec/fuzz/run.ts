@@ -127,7 +127,7 @@ function send(baseUrl: string, request: FuzzRequest, agent: http.Agent): Promise
   return new Promise((resolve, reject) => {
     const req = http.request({
       host: base.hostname, port: base.port, method: request.method, path: request.url, agent,
-      // Framing stays valid (chunked, or a true Content-Length): Node's own parser errors are another matter (issue 9, defect 8).
+      // Framing stays valid (chunked, or a true Content-Length): Node's own parser errors are another matter (bad-requests.spec.ts sends those).
       headers: { ...request.headers, ...(request.body === undefined || request.headers['transfer-encoding'] ? {} : { 'content-length': String(Buffer.byteLength(request.body)) }) },
       timeout: ANSWER_TIMEOUT_MS,
     }, (res) => {
