@@ -18,65 +18,88 @@ import (
 // cost a read of every row their equalities select. Most such rows are index ranges of the
 // field's JSON text: missing (NULL), or not a string (a number, a date, an array, an object, true,
 // false or null: text from '#' on, as JSON text starts with '"', '[', '{', '-', a digit or a
-// letter). The others are strings that are not plain (an escape, a byte below '#', an ObjectId,
-// binData or regex, which sjson writes as strings too), which no range finds: so each index
-// createIndex makes gets, for each of its top-level key fields, a partial index with the same
-// columns over just those rows, none at all in a catalog whose ids and keys are plain strings.
-// SQLite uses a partial index when the query's WHERE holds its WHERE term as written, which is
-// why both are written by OddStringSQL.
+// letter). The others are "odd" strings (an escape, a space or '!', which sort before the closing
+// quote; an ObjectId, binData or regex, which sjson writes as strings too), which no range finds:
+// so each index gets, for each top-level key field after its first (an index's first field is
+// its equality, as `versionId` is the catalog's; a one-field index's field is its range), a
+// partial index with its columns over just the rows where that field is an odd string: none at
+// all in a catalog whose ids and keys are plain strings. The columns matter: SQLite's planner
+// takes a partial index over another index on the same equalities only when it SEARCHes them
+// too. It uses a partial index when the query's WHERE holds its WHERE term as written, which is
+// why both are written by OddStringSQL; each insert evaluates it once per such index and field.
 
 // PlainName is a field name the pushdown writes into SQL (as a JSON path label): top-level, no quoting needed.
 var PlainName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// PlainSQL is true where the field is a string whose JSON text orders as the string does: no
-// escape, no byte below '#' (which would sort before the closing quote). An ObjectId, binData
-// or regex is written as a JSON string too: the second test, on the document's text (no JSON
-// parse), finds the type sjson gives the field (and, harmlessly, the same text anywhere else).
+// PlainSQL is true where the field is a string whose JSON text orders as the string does.
 func PlainSQL(field string) string {
 	expr := DefaultColumn + "->'" + field + "'"
 
+	return fmt.Sprintf(`%[1]s GLOB '"*' AND NOT (%[2]s)`, expr, oddSQL(field))
+}
+
+// OddStringSQL is true where the field's JSON text is a string's but the field is not plain: the
+// WHERE of the partial indexes, and the term of the pushdown's branch for those rows. It says
+// "a string" with instr, not PlainSQL's GLOB, which SQLite turns into a range of the field on
+// any index keyed on it: the planner then searched the version's strings and tested each.
+func OddStringSQL(field string) string {
+	expr := DefaultColumn + "->'" + field + "'"
+
+	return fmt.Sprintf(`(%[2]s) AND instr(%[1]s, '"') = 1`, expr, oddSQL(field))
+}
+
+// oddSQL: sjson gives the field a type it writes as a string (the type in the document's
+// schema, `$s`), or its JSON text holds a byte that sorts before the closing quote: a space, '!',
+// or the '\' of an escape (the other bytes below '#' are escaped). SQLite parses a document's
+// JSON once for all of an insert's partial indexes; these are lookups in it.
+func oddSQL(field string) string {
+	expr := DefaultColumn + "->'" + field + "'"
+
 	return fmt.Sprintf(
-		`coalesce(%[1]s > '"' AND %[1]s < '#' AND instr(%[1]s, '\') = 0 AND instr(%[1]s, ' ') = 0 AND instr(%[1]s, '!') = 0, 0) AND `+
-			`NOT (instr(%[2]s, '"%[3]s":{"t":"objectId"}') OR instr(%[2]s, '"%[3]s":{"t":"binData"') OR instr(%[2]s, '"%[3]s":{"t":"regex"'))`,
+		`%[2]s->>'$."$s".p.%[3]s.t' IN ('objectId', 'binData', 'regex') OR %[1]s GLOB '*[ !\]*'`,
 		expr, DefaultColumn, field,
 	)
 }
 
-// OddStringSQL is true where the field's JSON text is a string's but the field is not plain: the
-// WHERE of the partial indexes, and the term of the pushdown's branch for those rows.
-func OddStringSQL(field string) string {
-	expr := DefaultColumn + "->'" + field + "'"
-
-	return fmt.Sprintf(`coalesce(%[1]s > '"' AND %[1]s < '#', 0) AND NOT (%[2]s)`, expr, PlainSQL(field))
-}
-
-// plainIndexName is the partial index of index's key field i: `$` keeps it apart from the
+// plainIndexName is index's partial index of key field i: `$` keeps it apart from the
 // `<table>_<name>` of an index a client names.
 func plainIndexName(table string, index IndexInfo, i int) string {
 	return fmt.Sprintf("%s_%s$odd%d", table, index.Name, i)
 }
 
-// createPlainIndexes makes index's partial indexes where they are missing (a new index's, or
-// those addPlainIndexes makes for indexes made before this build).
-func createPlainIndexes(ctx context.Context, db *fsql.DB, table string, index IndexInfo) error {
-	columns := make([]string, 0, len(index.Key))
+// plainFields are the positions of index's key fields that get a partial index; none when a key
+// field is not top-level (the pushdown writes no SQL for it).
+func plainFields(index IndexInfo) []int {
+	var fields []int
 
-	for _, key := range index.Key {
+	for i, key := range index.Key {
 		if !PlainName.MatchString(key.Field) {
 			return nil
 		}
 
-		column := fmt.Sprintf("%s->%q", DefaultColumn, key.Field)
-		if key.Descending {
-			column += " DESC"
+		if i > 0 || len(index.Key) == 1 {
+			fields = append(fields, i)
 		}
-
-		columns = append(columns, column)
 	}
 
+	return fields
+}
+
+// createPlainIndexes makes index's partial indexes where they are missing (a new index's, or
+// those addPlainIndexes makes for indexes made before this build).
+func createPlainIndexes(ctx context.Context, db *fsql.DB, table string, index IndexInfo) error {
+	columns := make([]string, len(index.Key))
+
 	for i, key := range index.Key {
+		columns[i] = fmt.Sprintf("%s->%q", DefaultColumn, key.Field)
+		if key.Descending {
+			columns[i] += " DESC"
+		}
+	}
+
+	for _, i := range plainFields(index) {
 		name := plainIndexName(table, index, i)
-		q := fmt.Sprintf("CREATE INDEX IF NOT EXISTS %q ON %q (%s) WHERE %s", name, table, strings.Join(columns, ", "), OddStringSQL(key.Field))
+		q := fmt.Sprintf("CREATE INDEX IF NOT EXISTS %q ON %q (%s) WHERE %s", name, table, strings.Join(columns, ", "), OddStringSQL(index.Key[i].Field))
 
 		if _, err := db.ExecContext(ctx, q); err != nil {
 			return err
@@ -96,7 +119,7 @@ func createPlainIndexes(ctx context.Context, db *fsql.DB, table string, index In
 
 // dropPlainIndexes drops index's partial indexes (dropping the table drops them with it).
 func dropPlainIndexes(ctx context.Context, db *fsql.DB, table string, index IndexInfo) error {
-	for i := range index.Key {
+	for _, i := range plainFields(index) {
 		if _, err := db.ExecContext(ctx, fmt.Sprintf("DROP INDEX IF EXISTS %q", plainIndexName(table, index, i))); err != nil {
 			return err
 		}

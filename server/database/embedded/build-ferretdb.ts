@@ -21,8 +21,8 @@ const builds = new Map<string, Promise<string>>();
  * it; (2) add pushdown*.go (scripts/ferretdb/patches/): a filter's conditions on
  * top-level string and number fields become a SQL prefilter on the expressions createIndex indexes,
  * and a sort on them with its limit (and a keyset $or) is pushed down when the whole filter is, with
- * plain_indexes.go: createIndex adds partial indexes over the rows whose key fields are not plain
- * strings, so the pushdown's branch for those rows reads only them; (3-6) hand the find's sort and limit to the
+ * plain_indexes.go: createIndex adds partial indexes over the rows whose key fields (after the
+ * first) are odd strings, so the pushdown's branch for those rows reads only them; (3-6) hand the find's sort and limit to the
  * backend beside the `$natural` sort it already takes, and read the query (and its explain) from
  * pushdown.go.
  */
