@@ -27,7 +27,9 @@ import type { VersionResolver } from '../pipeline/resolve.ts';
 import type { ResolvedVersion } from '../routes/route.ts';
 import { KeptExports } from './exports.ts';
 import type { VersionPlace } from './urls.ts';
-import { operationNeighbourhood } from '../views/operation-records.ts';
+import { LRUCache } from 'lru-cache';
+import { operationNeighbourhood, operationsOfPaths } from '../views/operation-records.ts';
+import type { Listed } from './navigation.ts';
 import { serviceScoped } from '../views/service-records.ts';
 
 export interface CatalogParts {
@@ -50,10 +52,14 @@ export class PageCatalog {
   readonly #parts: CatalogParts;
   /** The services' exports the changes pages compare, and their comparisons, kept per version revision (exports.ts). */
   readonly exports: KeptExports;
+  readonly #revisions: Revisions;
+  /** Each service's operations as its side panel lists them, per version revision (a few hundred KB for GitHub's). */
+  readonly #listed = new LRUCache<string, Promise<Listed[]>>({ max: 32 });
 
   constructor(parts: CatalogParts) {
     this.#parts = parts;
-    this.exports = new KeptExports(parts.stores, new Revisions(parts.stores.get('services')!.db));
+    this.#revisions = new Revisions(parts.stores.get('services')!.db);
+    this.exports = new KeptExports(parts.stores, this.#revisions);
   }
 
   /** The version the route's parameters name, if the credential may read it (else the interface's 400 or 403). */
@@ -128,9 +134,10 @@ export class PageCatalog {
    * took most of its time), the statuses made for the page's operations alone from the
    * service's observations (traffic is no write: it is read on every page).
    */
-  async servicePage(version: ResolvedVersion, view: VersionView, service: CatalogRecord, page: { start: number; size: number }): Promise<{ total: number; items: EndpointItem[]; shadow: EndpointItem[] }> {
+  async servicePage(version: ResolvedVersion, view: VersionView, service: CatalogRecord, page: { start: number; size: number; only?: (listed: Listed) => boolean }): Promise<{ total: number; items: EndpointItem[]; shadow: EndpointItem[] }> {
     const listing = listingOf(view, service);
-    const shown = listing.operations.slice(page.start, page.start + page.size);
+    const listed = page.only ? listing.operations.filter(page.only) : listing.operations;
+    const shown = listed.slice(page.start, page.start + page.size);
     const ids = new Set(shown.map(({ operation }) => operation.id));
     const observations = await this.#parts.observations.of(version.versionId, [service.id]);
     // Each observation is the documented operation's that owns its endpoint, else a shadow endpoint.
@@ -142,7 +149,7 @@ export class PageCatalog {
       services: [service], paths: [...new Map(inViewOrder.map(({ path }) => [path.id, path])).values()], operations: inViewOrder.map(({ operation }) => operation),
     }, [...owned, ...shadows], { since, limit: Number.MAX_SAFE_INTEGER });
     const byId = new Map(items.filter((item) => item.operation !== null).map((item) => [item.operation!.id, item]));
-    return { total: listing.operations.length, items: shown.map(({ operation }) => byId.get(operation.id)!).filter((item) => item !== undefined), shadow: items.filter((item) => item.operation === null) };
+    return { total: listed.length, items: shown.map(({ operation }) => byId.get(operation.id)!).filter((item) => item !== undefined), shadow: items.filter((item) => item.operation === null) };
   }
 
   /** The insights endpoints view of one operation of the service: its status, count and last call. */
@@ -152,6 +159,34 @@ export class PageCatalog {
     const since = new Date(Date.now() - DEFAULT_SINCE_DAYS * 86_400_000);
     const { items } = endpointsPage({ services: [service], paths: path ? [path] : [], operations: [operation] }, observations, { since, limit: Number.MAX_SAFE_INTEGER });
     return items.find((item) => item.operation?.id === operation.id);
+  }
+
+  /** The service's operations in page order, from the version's search view (the service page). */
+  listed(view: VersionView, service: CatalogRecord): readonly Listed[] {
+    return listingOf(view, service).operations;
+  }
+
+  /**
+   * The service's operations in page order for an operation page's side panel: the view holds
+   * the service and all its paths (operationNeighbourhood), the operations are read by their
+   * paths with the listed fields alone (views/operation-records.ts), kept while the version's
+   * revision stays (store/revisions.ts), so a warm page reads one revision, and no search index.
+   */
+  async listedAround(version: ResolvedVersion, view: VersionView, service: CatalogRecord): Promise<readonly Listed[]> {
+    const paths = view.of('paths').filter((path) => path['serviceId'] === service.id);
+    const deadline = new Deadline(this.#parts.dbTimeoutMs);
+    const read = () => deadline.bound(async () => inPageOrder(await operationsOfPaths(this.#parts.stores.get('operations')!, version.versionId, paths), paths));
+    // The revision first, the records after: a write in between leaves a newer revision than the one they are kept under.
+    const revision = (await deadline.bound(() => this.#revisions.of(version.versionId)))?.version;
+    if (revision === undefined) return read();
+    const key = JSON.stringify([version.versionId, revision, service.id]);
+    let listed = this.#listed.get(key);
+    if (!listed) {
+      listed = read();
+      this.#listed.set(key, listed);
+      listed.catch(() => this.#listed.get(key) === listed && this.#listed.delete(key));
+    }
+    return listed;
   }
 
   /** The operations before and after this one in the service's page order (by path, then method), as the service page lists them. */
@@ -239,6 +274,15 @@ function listingOf(view: VersionView, service: CatalogRecord): Listing {
     ofView.set(service.id, listing);
   }
   return listing;
+}
+
+/** Operations with their paths, by path then method (the order listingOf makes). */
+function inPageOrder(operations: readonly CatalogRecord[], paths: readonly CatalogRecord[]): Listed[] {
+  const byId = new Map(paths.map((path) => [path.id, path]));
+  return operations.flatMap((operation) => {
+    const path = byId.get(String(operation['pathId']));
+    return path ? [{ operation, path }] : [];
+  }).sort((a, b) => String(a.path['path']).localeCompare(String(b.path['path'])) || String(a.operation['method']).toUpperCase().localeCompare(String(b.operation['method']).toUpperCase()));
 }
 
 /** The component schemas the records' schemas reference, and those they reference in turn, by name (null: named but missing). */

@@ -55,6 +55,25 @@ export function samplesOf(input: SampleInput): Sample[] {
   ];
 }
 
+/**
+ * A response's body as text: the description's own example, else one made from its schema by
+ * openapi-sampler (write-only properties left out); JSON pretty-printed. Undefined where the
+ * response has neither (no body).
+ */
+export function responseExample(response: Fields, schemas: Readonly<Record<string, unknown>>): string | undefined {
+  const schema = isObject(response['schema']) ? response['schema'] : undefined;
+  let body = firstExample(response['examples']) ?? exampleIn(response['kvStorage']) ?? (schema && exampleIn(schema));
+  if (body === undefined && schema && Object.keys(schema).length > 0) {
+    try {
+      body = sample(schema as never, { skipWriteOnly: true, quiet: true, enablePatterns: true, maxSampleDepth: 8 }, { components: { schemas } });
+    } catch {
+      // A schema the sampler cannot walk: no made-up example.
+    }
+  }
+  if (body === undefined) return undefined;
+  return typeof body === 'string' && !isJson(response['contentMediaType']) ? body : JSON.stringify(body, null, 2);
+}
+
 /** How a language quotes httpsnippet's placeholder, and how we write a JSON value in it. */
 interface Language { quoted: string; json: (value: unknown) => string }
 

@@ -6,6 +6,7 @@
 import { componentRefsIn } from '../json/pointer.ts';
 import { earlierMadeUpName } from '../ownership/operation-names.ts';
 import { inDocumentOrder } from '../store/mark.ts';
+import { IN_READ_MAX } from '../store/record-indexes.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 
 export interface OperationRecords {
@@ -133,6 +134,23 @@ async function operationsNearby(operations: RecordStore, versionId: string, path
   };
   const [own, before, after] = await Promise.all([of(path), firstWithAny(-1), firstWithAny(1)]);
   return [...own, ...before, ...after];
+}
+
+/** What a list of a service's operations shows of each (the pages' side panel): no description, no body. */
+export const LISTED_OPERATION_FIELDS = ['pathId', 'method', 'operationId', 'summary', 'tags', 'deprecated'] as const;
+
+/**
+ * The operations of these paths (a service's, as operationNeighbourhood reads them) with the
+ * listed fields alone: one indexed `$in` read per IN_READ_MAX paths, never the version's other
+ * services, and not the descriptions that make GitHub's operations a few megabytes.
+ */
+export async function operationsOfPaths(operations: RecordStore, versionId: string, paths: readonly CatalogRecord[]): Promise<CatalogRecord[]> {
+  const ids = paths.map((path) => path.id);
+  const reads: Array<Promise<CatalogRecord[]>> = [];
+  for (let start = 0; start < ids.length; start += IN_READ_MAX) {
+    reads.push(operations.matching(versionId, { pathId: ids.slice(start, start + IN_READ_MAX) }, LISTED_OPERATION_FIELDS));
+  }
+  return (await Promise.all(reads)).flat();
 }
 
 /** The operation of these paths an earlier made-up name (`<method> <path>`, before readable names) stands for. */
