@@ -43,6 +43,8 @@ export interface Navigation {
 export interface NavigationAsked {
   /** The words asked for (`?filter=`), '' for every operation. */
   filter: string;
+  /** Only the operations of this tag (`?tag=`, the service page's), '' for every tag. */
+  tag?: string;
   /** The id of the operation the page shows. */
   current?: string;
   /** The page the filter form asks again. */
@@ -57,8 +59,8 @@ const items = new WeakMap<readonly Listed[], Item[]>();
 /** The panel for this listing (kept per listing, which the catalog keeps per version revision). */
 export function navigationOf(listed: readonly Listed[], asked: NavigationAsked): Navigation {
   const all = itemsOf(listed);
-  const words = asked.filter.toLowerCase().split(/\s+/).filter((word) => word !== '');
-  const matched = words.length === 0 ? all : all.filter((item) => words.every((word) => item.haystack.includes(word)));
+  const words = wordsOf(asked.filter);
+  const matched = words.length === 0 && !asked.tag ? all : all.filter((item) => matches(item, words, asked.tag ?? ''));
   const byTag = new Map<string, Item[]>();
   for (const item of matched) {
     for (const tag of item.tags) {
@@ -77,7 +79,7 @@ export function navigationOf(listed: readonly Listed[], asked: NavigationAsked):
     return {
       tag, count: byTag.get(tag)!.length, entries: shown,
       open: shown.some((entry) => entry.current) || words.length > 0 || matched.length <= OPEN_ALL_UP_TO,
-      elsewhere: `${asked.service}?filter=${encodeURIComponent(tag)}`,
+      elsewhere: `${asked.service}?tag=${encodeURIComponent(tag)}`,
     };
   });
   return { action: asked.action, filter: asked.filter, total: all.length, matched: matched.length, shown: window.length, groups };
@@ -88,11 +90,17 @@ export function filterAsked(value: unknown): string {
   return typeof value === 'string' ? value.slice(0, 200) : '';
 }
 
-/** Whether an operation matches the filter's words, as the panel matches them (the service page's list uses it too). */
-export function matchesFilter(listed: Listed, filter: string): boolean {
-  const words = filter.toLowerCase().split(/\s+/).filter((word) => word !== '');
-  const haystack = itemOf(listed).haystack;
-  return words.every((word) => haystack.includes(word));
+/** Whether an operation matches the filter's words and has the tag (when one is asked), as the panel matches them (the service page's list uses it too). */
+export function matchesFilter(listed: Listed, filter: string, tag = ''): boolean {
+  return matches(itemOf(listed), wordsOf(filter), tag);
+}
+
+function matches(item: Item, words: readonly string[], tag: string): boolean {
+  return (tag === '' || item.tags.includes(tag)) && words.every((word) => item.haystack.includes(word));
+}
+
+function wordsOf(filter: string): string[] {
+  return filter.toLowerCase().split(/\s+/).filter((word) => word !== '');
 }
 
 /** NAV_LIMIT entries around the current one (else the first ones). */

@@ -30,7 +30,8 @@ export const servicePage: PageWork = async (req, visitor, catalog) => {
   const askedPage = Number.isInteger(asked) && asked >= 1 ? asked : 1;
   // `?filter=` narrows the list as it narrows the side panel.
   const filter = filterAsked(req.query['filter']);
-  const only = filter.trim() === '' ? undefined : (listed: Parameters<typeof matchesFilter>[0]) => matchesFilter(listed, filter);
+  const tag = filterAsked(req.query['tag']);
+  const only = filter.trim() === '' && tag === '' ? undefined : (listed: Parameters<typeof matchesFilter>[0]) => matchesFilter(listed, filter, tag);
   let listed = await catalog.servicePage(version, view, service, { start: (askedPage - 1) * OPERATIONS_PER_PAGE, size: OPERATIONS_PER_PAGE, ...(only && { only }) });
   const pages = Math.max(1, Math.ceil(listed.total / OPERATIONS_PER_PAGE));
   // Past the last page: the first, as before.
@@ -47,9 +48,9 @@ export const servicePage: PageWork = async (req, visitor, catalog) => {
   });
   const tags = [...new Set(shown.flatMap((operation) => operation.tags))].sort();
   const here = pageUrls.service(version.place, slug);
-  const pageAt = (number: number) => `${here}?page=${number}${filter ? `&filter=${encodeURIComponent(filter)}` : ''}`;
+  const pageAt = (number: number) => `${here}?${new URLSearchParams({ page: String(number), ...(filter && { filter }), ...(tag && { tag }) }).toString()}`;
   const nav = navigationOf(catalog.listed(view, service), {
-    filter, action: here, service: here, hrefOf: (name) => pageUrls.operation(version.place, slug, name),
+    filter, tag, action: here, service: here, hrefOf: (name) => pageUrls.operation(version.place, slug, name),
   });
   const frame = await frameOf(version, catalog);
   const serverUrls = view.of('servers').filter((server) => server['serviceId'] === service.id).map((server) => String(server['url']));
@@ -64,7 +65,7 @@ export const servicePage: PageWork = async (req, visitor, catalog) => {
         page: pageNumber, pages, total: listed.total,
         previous: pageNumber > 1 ? pageAt(pageNumber - 1) : undefined, next: pageNumber < pages ? pageAt(pageNumber + 1) : undefined,
       },
-      filter, nav, script: 'nav.js',
+      filter, tag, nav, script: 'nav.js',
       shadow: listed.shadow.map((item) => ({ method: item.method, path: item.path, count: item.count, lastSeenAt: item.lastSeenAt ?? '' })),
       servers: serversOf(view, serverUrls),
       links: {

@@ -132,6 +132,13 @@ describe('pages on large real descriptions, on a phone and a wide screen', funct
     // Every word somewhere in the method, path, summary, operationId or tags: 43 of GitHub's 1,000 and more.
     expect(shown.length).to.be.below(100);
     expect(await page.locator('table.operations tbody tr').count()).to.equal(shown.length);
+    // A tag outside the panel's window (GitHub has more than it shows) links to the service page listing that tag alone.
+    await page.goto(`${origin}${at()}/services/github`);
+    const outside = page.locator('#side p.group').last();
+    const [tag, count] = [await outside.locator('a').textContent(), Number(/\((\d+)\)/.exec(String(await outside.textContent()))![1])];
+    await Promise.all([page.waitForURL(/\?tag=/), outside.locator('a').click()]);
+    expect(await page.locator('section.tag h3').allTextContents()).to.deep.equal([tag]);
+    expect(await page.locator('table.operations tbody tr').count()).to.equal(Math.min(count, 200));
     await plain.close();
 
     const scripted = await context.newPage();
