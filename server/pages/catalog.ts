@@ -28,9 +28,12 @@ import type { ResolvedVersion } from '../routes/route.ts';
 import { KeptExports } from './exports.ts';
 import type { VersionPlace } from './urls.ts';
 import { LRUCache } from 'lru-cache';
-import { operationNeighbourhood, operationsOfPaths } from '../views/operation-records.ts';
-import type { Listed } from './navigation.ts';
+import { operationNeighbourhood, operationsOfPaths, servicePaths } from '../views/operation-records.ts';
+import { inPageOrder, type Listed } from './navigation.ts';
 import { serviceScoped } from '../views/service-records.ts';
+
+/** The version revision an operation's view was read at (its paths are kept under it). */
+const REVISION = Symbol('revision');
 
 export interface CatalogParts {
   schemas: SchemaRegistry;
@@ -53,8 +56,11 @@ export class PageCatalog {
   /** The services' exports the changes pages compare, and their comparisons, kept per version revision (exports.ts). */
   readonly exports: KeptExports;
   readonly #revisions: Revisions;
-  /** Each service's operations as its side panel lists them, per version revision (a few hundred KB for GitHub's). */
-  readonly #listed = new LRUCache<string, Promise<Listed[]>>({ max: 32 });
+  /**
+   * Per version revision and service: its paths (what an operation's page finds it among, and its
+   * neighbours), and its operations as the side panel lists them (a few hundred KB for GitHub's).
+   */
+  readonly #kept = new LRUCache<string, Promise<readonly CatalogRecord[] | readonly Listed[]>>({ max: 64 });
 
   constructor(parts: CatalogParts) {
     this.#parts = parts;
@@ -103,8 +109,12 @@ export class PageCatalog {
    * so that a page costs what its operation holds, on a fresh process too.
    */
   async operationView(version: ResolvedVersion, slug: string, name: string): Promise<VersionView> {
-    const read = await new Deadline(this.#parts.dbTimeoutMs).bound(() => operationNeighbourhood(this.#parts.stores, version.versionId, slug, name));
-    return viewFrom(version.versionId, read as Array<[Name, CatalogRecord[]]>);
+    const deadline = new Deadline(this.#parts.dbTimeoutMs);
+    // The revision first, the records after: a write in between leaves a newer revision than the one they are kept under.
+    const revision = (await deadline.bound(() => this.#revisions.of(version.versionId)))?.version;
+    const pathsOf = async (service: CatalogRecord) => [...await this.#keep(['paths', version.versionId, revision, service.id], () => servicePaths(this.#parts.stores, version.versionId, service))] as CatalogRecord[];
+    const read = await deadline.bound(() => operationNeighbourhood(this.#parts.stores, version.versionId, slug, name, pathsOf));
+    return Object.assign(viewFrom(version.versionId, read as Array<[Name, CatalogRecord[]]>), { [REVISION]: revision });
   }
 
   /** `GET …/search`'s hits for these options: the same ranking, each hit with what was observed of it. */
@@ -175,18 +185,24 @@ export class PageCatalog {
   async listedAround(version: ResolvedVersion, view: VersionView, service: CatalogRecord): Promise<readonly Listed[]> {
     const paths = view.of('paths').filter((path) => path['serviceId'] === service.id);
     const deadline = new Deadline(this.#parts.dbTimeoutMs);
-    const read = () => deadline.bound(async () => inPageOrder(await operationsOfPaths(this.#parts.stores.get('operations')!, version.versionId, paths), paths));
-    // The revision first, the records after: a write in between leaves a newer revision than the one they are kept under.
-    const revision = (await deadline.bound(() => this.#revisions.of(version.versionId)))?.version;
-    if (revision === undefined) return read();
-    const key = JSON.stringify([version.versionId, revision, service.id]);
-    let listed = this.#listed.get(key);
-    if (!listed) {
-      listed = read();
-      this.#listed.set(key, listed);
-      listed.catch(() => this.#listed.get(key) === listed && this.#listed.delete(key));
+    // The revision operationView read its paths at: the operations are kept under the same one.
+    const revision = (view as { [REVISION]?: string })[REVISION];
+    return this.#keep(['listed', version.versionId, revision, service.id],
+      () => deadline.bound(async () => inPageOrder(await operationsOfPaths(this.#parts.stores.get('operations')!, version.versionId, paths), paths))) as Promise<readonly Listed[]>;
+  }
+
+  /** What `read` gives, kept under this key while its revision stays (not kept without one: a deleted version); a failed read is not kept. */
+  #keep<T extends readonly CatalogRecord[] | readonly Listed[]>(key: [string, string, string | undefined, string], read: () => Promise<T>): Promise<T> {
+    if (key[2] === undefined) return read();
+    const text = JSON.stringify(key);
+    let kept = this.#kept.get(text) as Promise<T> | undefined;
+    if (!kept) {
+      const made = read();
+      kept = made;
+      this.#kept.set(text, made);
+      made.catch(() => this.#kept.get(text) === made && this.#kept.delete(text));
     }
-    return listed;
+    return kept;
   }
 
   /** The operations before and after this one in the service's page order (by path, then method), as the service page lists them. */
@@ -274,15 +290,6 @@ function listingOf(view: VersionView, service: CatalogRecord): Listing {
     ofView.set(service.id, listing);
   }
   return listing;
-}
-
-/** Operations with their paths, by path then method (the order listingOf makes). */
-function inPageOrder(operations: readonly CatalogRecord[], paths: readonly CatalogRecord[]): Listed[] {
-  const byId = new Map(paths.map((path) => [path.id, path]));
-  return operations.flatMap((operation) => {
-    const path = byId.get(String(operation['pathId']));
-    return path ? [{ operation, path }] : [];
-  }).sort((a, b) => String(a.path['path']).localeCompare(String(b.path['path'])) || String(a.operation['method']).toUpperCase().localeCompare(String(b.operation['method']).toUpperCase()));
 }
 
 /** The component schemas the records' schemas reference, and those they reference in turn, by name (null: named but missing). */

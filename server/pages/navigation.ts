@@ -132,3 +132,12 @@ function itemOf({ operation, path }: Listed): Item {
     haystack: [method, text, summary, name, ...tags].join(' ').toLowerCase(),
   };
 }
+
+/** Operations with their paths, by path then method (the order listingOf makes). */
+export function inPageOrder(operations: readonly CatalogRecord[], paths: readonly CatalogRecord[]): Listed[] {
+  const byId = new Map(paths.map((path) => [path.id, path]));
+  return operations.flatMap((operation) => {
+    const path = byId.get(String(operation['pathId']));
+    return path ? [{ operation, path }] : [];
+  }).sort((a, b) => String(a.path['path']).localeCompare(String(b.path['path'])) || String(a.operation['method']).toUpperCase().localeCompare(String(b.operation['method']).toUpperCase()));
+}
