@@ -105,15 +105,16 @@ export class PageCatalog {
 
   /**
    * What an operation's page shows of its version, as a view: the service of this slug, its
-   * paths, the operation and the records it names, read for it alone (views/operation-records.ts),
-   * so that a page costs what its operation holds, on a fresh process too.
+   * paths (kept per version revision), the operation and the records it names, read for it alone
+   * (views/operation-records.ts), so that a page costs what its operation holds, on a fresh
+   * process too. Its previous and next come from the service's listing (listedAround).
    */
   async operationView(version: ResolvedVersion, slug: string, name: string): Promise<VersionView> {
     const deadline = new Deadline(this.#parts.dbTimeoutMs);
     // The revision first, the records after: a write in between leaves a newer revision than the one they are kept under.
     const revision = (await deadline.bound(() => this.#revisions.of(version.versionId)))?.version;
     const pathsOf = async (service: CatalogRecord) => [...await this.#keep(['paths', version.versionId, revision, service.id], () => servicePaths(this.#parts.stores, version.versionId, service))] as CatalogRecord[];
-    const read = await deadline.bound(() => operationNeighbourhood(this.#parts.stores, version.versionId, slug, name, pathsOf));
+    const read = await deadline.bound(() => operationNeighbourhood(this.#parts.stores, version.versionId, slug, name, { pathsOf, nearby: false }));
     return Object.assign(viewFrom(version.versionId, read as Array<[Name, CatalogRecord[]]>), { [REVISION]: revision });
   }
 
@@ -203,13 +204,6 @@ export class PageCatalog {
       made.catch(() => this.#kept.get(text) === made && this.#kept.delete(text));
     }
     return kept;
-  }
-
-  /** The operations before and after this one in the service's page order (by path, then method), as the service page lists them. */
-  neighbours(view: VersionView, service: CatalogRecord, operation: CatalogRecord): { previous?: CatalogRecord; next?: CatalogRecord } {
-    const { operations } = listingOf(view, service);
-    const at = operations.findIndex((listed) => listed.operation.id === operation.id);
-    return { ...(at > 0 && { previous: operations[at - 1]!.operation }), ...(at >= 0 && at < operations.length - 1 && { next: operations[at + 1]!.operation }) };
   }
 
   /** An operation as MCP's get_endpoint gives it: hit form, parameters, bodies, responses, schemas. */

@@ -141,3 +141,9 @@ export function inPageOrder(operations: readonly CatalogRecord[], paths: readonl
     return path ? [{ operation, path }] : [];
   }).sort((a, b) => String(a.path['path']).localeCompare(String(b.path['path'])) || String(a.operation['method']).toUpperCase().localeCompare(String(b.operation['method']).toUpperCase()));
 }
+
+/** The operations before and after this one in the listing (the service page's order). */
+export function neighboursIn(listed: readonly Listed[], operation: CatalogRecord): { previous?: CatalogRecord; next?: CatalogRecord } {
+  const at = listed.findIndex((entry) => entry.operation.id === operation.id);
+  return { ...(at > 0 && { previous: listed[at - 1]!.operation }), ...(at >= 0 && at < listed.length - 1 && { next: listed[at + 1]!.operation }) };
+}

@@ -9,7 +9,7 @@ import type { VersionView } from '../search/endpoints.ts';
 import type { CatalogRecord } from '../store/records.ts';
 import type { ReachedVersion, PageCatalog } from './catalog.ts';
 import { baseUrl, howToCall, NO_CREDENTIAL, schemaRows, schemaTree, serversOf } from './operation-view.ts';
-import { filterAsked, navigationOf } from './navigation.ts';
+import { filterAsked, navigationOf, neighboursIn } from './navigation.ts';
 import { responseExample, samplesOf } from './samples.ts';
 import type { PageWork } from './work.ts';
 import type { Visitor } from './visitors.ts';
@@ -34,9 +34,10 @@ export const operationPage: PageWork = async (req, visitor, catalog) => {
   const traffic = await catalog.operationTraffic(version, view, service, operation);
   const serviceSlug = String(service['slug']);
   const frame = await frameOf(version, catalog);
-  const { previous, next } = catalog.neighbours(view, service, operation);
+  const listed = await catalog.listedAround(version, view, service);
+  const { previous, next } = neighboursIn(listed, operation);
   const operationHref = (name: string) => pageUrls.operation(version.place, serviceSlug, name);
-  const nav = navigationOf(await catalog.listedAround(version, view, service), {
+  const nav = navigationOf(listed, {
     filter: filterAsked(req.query['filter']), current: operation.id, action: operationHref(String(operation['operationId'] ?? operation.id)),
     service: pageUrls.service(version.place, serviceSlug), hrefOf: operationHref,
   });

@@ -59,7 +59,8 @@ type Read = Array<[string, CatalogRecord[]]>;
  * (aroundOperation). Empty lists where the service or operation is not there (the page's 404
  * says which).
  */
-export async function operationNeighbourhood(stores: ReadonlyMap<string, RecordStore>, versionId: string, slug: string, name: string, pathsOf?: PathsOf): Promise<Read> {
+export async function operationNeighbourhood(stores: ReadonlyMap<string, RecordStore>, versionId: string, slug: string, name: string, options: NeighbourhoodOptions = {}): Promise<Read> {
+  const { pathsOf, nearby: withNearby = true } = options;
   const store = (collection: string) => stores.get(collection)!;
   const services = await store('services').matching(versionId, { slug });
   const service = services[0];
@@ -70,7 +71,7 @@ export async function operationNeighbourhood(stores: ReadonlyMap<string, RecordS
   const operation = mine(named)[0] ?? mine(byId ? [byId] : [])[0] ?? await earlierNamed(store('operations'), versionId, paths, name);
   const path = paths.find((candidate) => candidate.id === operation?.['pathId']);
   if (!operation || !path || !service) return [['services', services], ['paths', paths], ['operations', []]];
-  const nearby = await operationsNearby(store('operations'), versionId, paths, path);
+  const nearby = withNearby ? await operationsNearby(store('operations'), versionId, paths, path) : [];
   const around = await aroundOperation(stores, operation, path, service);
   return [['paths', paths], ...around.filter(([collection]) => collection !== 'paths')
     .map(([collection, records]): [string, CatalogRecord[]] => [collection, collection === 'operations' ? unique([...records, ...nearby]) : records])];
@@ -78,6 +79,12 @@ export async function operationNeighbourhood(stores: ReadonlyMap<string, RecordS
 
 /** How the caller reads a service's paths (the pages keep them per version revision: GitHub's 700 are a tenth of a second on FerretDB). */
 export type PathsOf = (service: CatalogRecord) => Promise<CatalogRecord[]>;
+
+export interface NeighbourhoodOptions {
+  pathsOf?: PathsOf;
+  /** Whether to read the operations of the nearest paths (for previous and next links); not where the caller holds the service's listing. */
+  nearby?: boolean;
+}
 
 /** The service's paths, one indexed read. */
 export function servicePaths(stores: ReadonlyMap<string, RecordStore>, versionId: string, service: CatalogRecord): Promise<CatalogRecord[]> {
