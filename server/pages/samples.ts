@@ -71,7 +71,19 @@ export function responseExample(response: Fields, schemas: Readonly<Record<strin
     }
   }
   if (body === undefined) return undefined;
-  return typeof body === 'string' && !isJson(response['contentMediaType']) ? body : JSON.stringify(body, null, 2);
+  return shortened(typeof body === 'string' && !isJson(response['contentMediaType']) ? body : JSON.stringify(body, null, 2));
+}
+
+/** Characters of a response example shown at most: GitHub's emojis example alone is 170 KB, most of its page's weight and time. */
+export const EXAMPLE_MAX_CHARS = 16_000;
+
+/** An example cut at a line's end past EXAMPLE_MAX_CHARS, with a last line saying how much is left out. */
+function shortened(text: string): string {
+  if (text.length <= EXAMPLE_MAX_CHARS) return text;
+  const cut = text.lastIndexOf('\n', EXAMPLE_MAX_CHARS);
+  const kept = text.slice(0, cut > 0 ? cut : EXAMPLE_MAX_CHARS);
+  const left = text.slice(kept.length).split('\n').length - 1;
+  return `${kept}\n… ${left} more lines: the whole example is in the service's OpenAPI export`;
 }
 
 /** How a language quotes httpsnippet's placeholder, and how we write a JSON value in it. */
