@@ -16,6 +16,7 @@ import { openRuntime } from '../../server/boot.ts';
 import { loadConfig, repoRoot } from '../../server/config.ts';
 import { endpointDetail, viewOf } from '../../server/search/endpoints.ts';
 import { VersionIndex } from '../../server/search/ranking.ts';
+import { largestOperation } from './largest-operation.ts';
 import { TUNING } from './search/tasks.ts';
 
 const SERVICES = ['github', 'stripe', 'kubernetes', 'slack'];
@@ -59,12 +60,15 @@ try {
   const cookie = await signIn(secret);
   const operation = ((await (await fetch(`${origin}${prefix}/operations?limit=1`, { headers: { Authorization: `Bearer ${secret}` } })).json()) as { items: Array<{ id: string }> }).items[0]!.id;
   const at = `/catalog/${project.slug}/branch/main`;
+  const githubFile = TUNING.sources.find((source) => source.slug === 'github')!.file;
+  const githubLargest = largestOperation(JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules', githubFile), 'utf8')) as Record<string, unknown>).operationId;
   const pages: Array<[string, string]> = [
     ['home', '/catalog'],
     ['version (4 services)', at],
     ['search "delete a repository"', `${at}/search?q=delete+a+repository`],
     ['service github (page 1 of 200 ops)', `${at}/services/github`],
     ['operation repos/delete', `${at}/services/github/operations/repos%2Fdelete`],
+    [`operation ${githubLargest} (GitHub's largest)`, `${at}/services/github/operations/${encodeURIComponent(githubLargest)}`],
     ['changes github against its own version', `${at}/services/github/changes?against=branch/main`],
   ];
   const interfaceGet = `${prefix}/operations/${operation}`;
@@ -90,7 +94,8 @@ try {
   // minutes, behind the imports): the page and the interface GET then share the machine alike.
   say(`embeddings of the imported operations: waited ${await settled()}`);
   say();
-  const assets = (await Promise.all(['/assets/pages/pages.css', '/assets/pages/search.js'].map(async (url) => (await timed(url, {})).body)));
+  // Every page loads both stylesheets and one script (search.js or nav.js): all four weighed, an upper bound.
+  const assets = (await Promise.all(['frame.css', 'pages.css', 'search.js', 'nav.js'].map(async (name) => (await timed(`/assets/pages/${name}`, {})).body)));
   const assetBytes = assets.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
   const assetGzip = assets.reduce((sum, text) => sum + gzipSync(text).length, 0);
   const table = async (list: ReadonlyArray<[string, string]>, api: string): Promise<void> => {

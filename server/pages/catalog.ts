@@ -27,8 +27,13 @@ import type { VersionResolver } from '../pipeline/resolve.ts';
 import type { ResolvedVersion } from '../routes/route.ts';
 import { KeptExports } from './exports.ts';
 import type { VersionPlace } from './urls.ts';
-import { operationNeighbourhood } from '../views/operation-records.ts';
+import { LRUCache } from 'lru-cache';
+import { operationNeighbourhood, operationsOfPaths, servicePaths } from '../views/operation-records.ts';
+import { inPageOrder, type Listed } from './navigation.ts';
 import { serviceScoped } from '../views/service-records.ts';
+
+/** The version revision an operation's view was read at (its paths are kept under it). */
+const REVISION = Symbol('revision');
 
 export interface CatalogParts {
   schemas: SchemaRegistry;
@@ -50,10 +55,17 @@ export class PageCatalog {
   readonly #parts: CatalogParts;
   /** The services' exports the changes pages compare, and their comparisons, kept per version revision (exports.ts). */
   readonly exports: KeptExports;
+  readonly #revisions: Revisions;
+  /**
+   * Per version revision and service: its paths (what an operation's page finds it among, and its
+   * neighbours), and its operations as the side panel lists them (a few hundred KB for GitHub's).
+   */
+  readonly #kept = new LRUCache<string, Promise<readonly CatalogRecord[] | readonly Listed[]>>({ max: 64 });
 
   constructor(parts: CatalogParts) {
     this.#parts = parts;
-    this.exports = new KeptExports(parts.stores, new Revisions(parts.stores.get('services')!.db));
+    this.#revisions = new Revisions(parts.stores.get('services')!.db);
+    this.exports = new KeptExports(parts.stores, this.#revisions);
   }
 
   /** The version the route's parameters name, if the credential may read it (else the interface's 400 or 403). */
@@ -93,12 +105,17 @@ export class PageCatalog {
 
   /**
    * What an operation's page shows of its version, as a view: the service of this slug, its
-   * paths, the operation and the records it names, read for it alone (views/operation-records.ts),
-   * so that a page costs what its operation holds, on a fresh process too.
+   * paths (kept per version revision), the operation and the records it names, read for it alone
+   * (views/operation-records.ts), so that a page costs what its operation holds, on a fresh
+   * process too. Its previous and next come from the service's listing (listedAround).
    */
   async operationView(version: ResolvedVersion, slug: string, name: string): Promise<VersionView> {
-    const read = await new Deadline(this.#parts.dbTimeoutMs).bound(() => operationNeighbourhood(this.#parts.stores, version.versionId, slug, name));
-    return viewFrom(version.versionId, read as Array<[Name, CatalogRecord[]]>);
+    const deadline = new Deadline(this.#parts.dbTimeoutMs);
+    // The revision first, the records after: a write in between leaves a newer revision than the one they are kept under.
+    const revision = (await deadline.bound(() => this.#revisions.of(version.versionId)))?.version;
+    const pathsOf = async (service: CatalogRecord) => [...await this.#keep(['paths', version.versionId, revision, service.id], () => servicePaths(this.#parts.stores, version.versionId, service))] as CatalogRecord[];
+    const read = await deadline.bound(() => operationNeighbourhood(this.#parts.stores, version.versionId, slug, name, { pathsOf, nearby: false }));
+    return Object.assign(viewFrom(version.versionId, read as Array<[Name, CatalogRecord[]]>), { [REVISION]: revision });
   }
 
   /** `GET …/search`'s hits for these options: the same ranking, each hit with what was observed of it. */
@@ -128,9 +145,10 @@ export class PageCatalog {
    * took most of its time), the statuses made for the page's operations alone from the
    * service's observations (traffic is no write: it is read on every page).
    */
-  async servicePage(version: ResolvedVersion, view: VersionView, service: CatalogRecord, page: { start: number; size: number }): Promise<{ total: number; items: EndpointItem[]; shadow: EndpointItem[] }> {
+  async servicePage(version: ResolvedVersion, view: VersionView, service: CatalogRecord, page: { start: number; size: number; only?: (listed: Listed) => boolean }): Promise<{ total: number; items: EndpointItem[]; shadow: EndpointItem[] }> {
     const listing = listingOf(view, service);
-    const shown = listing.operations.slice(page.start, page.start + page.size);
+    const listed = page.only ? listing.operations.filter(page.only) : listing.operations;
+    const shown = listed.slice(page.start, page.start + page.size);
     const ids = new Set(shown.map(({ operation }) => operation.id));
     const observations = await this.#parts.observations.of(version.versionId, [service.id]);
     // Each observation is the documented operation's that owns its endpoint, else a shadow endpoint.
@@ -142,7 +160,7 @@ export class PageCatalog {
       services: [service], paths: [...new Map(inViewOrder.map(({ path }) => [path.id, path])).values()], operations: inViewOrder.map(({ operation }) => operation),
     }, [...owned, ...shadows], { since, limit: Number.MAX_SAFE_INTEGER });
     const byId = new Map(items.filter((item) => item.operation !== null).map((item) => [item.operation!.id, item]));
-    return { total: listing.operations.length, items: shown.map(({ operation }) => byId.get(operation.id)!).filter((item) => item !== undefined), shadow: items.filter((item) => item.operation === null) };
+    return { total: listed.length, items: shown.map(({ operation }) => byId.get(operation.id)!).filter((item) => item !== undefined), shadow: items.filter((item) => item.operation === null) };
   }
 
   /** The insights endpoints view of one operation of the service: its status, count and last call. */
@@ -154,11 +172,38 @@ export class PageCatalog {
     return items.find((item) => item.operation?.id === operation.id);
   }
 
-  /** The operations before and after this one in the service's page order (by path, then method), as the service page lists them. */
-  neighbours(view: VersionView, service: CatalogRecord, operation: CatalogRecord): { previous?: CatalogRecord; next?: CatalogRecord } {
-    const { operations } = listingOf(view, service);
-    const at = operations.findIndex((listed) => listed.operation.id === operation.id);
-    return { ...(at > 0 && { previous: operations[at - 1]!.operation }), ...(at >= 0 && at < operations.length - 1 && { next: operations[at + 1]!.operation }) };
+  /** The service's operations in page order, from the version's search view (the service page). */
+  listed(view: VersionView, service: CatalogRecord): readonly Listed[] {
+    return listingOf(view, service).operations;
+  }
+
+  /**
+   * The service's operations in page order for an operation page's side panel: the view holds
+   * the service and all its paths (operationNeighbourhood), the operations are read by their
+   * paths with the listed fields alone (views/operation-records.ts), kept while the version's
+   * revision stays (store/revisions.ts), so a warm page reads one revision, and no search index.
+   */
+  async listedAround(version: ResolvedVersion, view: VersionView, service: CatalogRecord): Promise<readonly Listed[]> {
+    const paths = view.of('paths').filter((path) => path['serviceId'] === service.id);
+    const deadline = new Deadline(this.#parts.dbTimeoutMs);
+    // The revision operationView read its paths at: the operations are kept under the same one.
+    const revision = (view as { [REVISION]?: string })[REVISION];
+    return this.#keep(['listed', version.versionId, revision, service.id],
+      () => deadline.bound(async () => inPageOrder(await operationsOfPaths(this.#parts.stores.get('operations')!, version.versionId, paths), paths))) as Promise<readonly Listed[]>;
+  }
+
+  /** What `read` gives, kept under this key while its revision stays (not kept without one: a deleted version); a failed read is not kept. */
+  #keep<T extends readonly CatalogRecord[] | readonly Listed[]>(key: [string, string, string | undefined, string], read: () => Promise<T>): Promise<T> {
+    if (key[2] === undefined) return read();
+    const text = JSON.stringify(key);
+    let kept = this.#kept.get(text) as Promise<T> | undefined;
+    if (!kept) {
+      const made = read();
+      kept = made;
+      this.#kept.set(text, made);
+      made.catch(() => this.#kept.get(text) === made && this.#kept.delete(text));
+    }
+    return kept;
   }
 
   /** An operation as MCP's get_endpoint gives it: hit form, parameters, bodies, responses, schemas. */

@@ -9,7 +9,8 @@ import type { VersionView } from '../search/endpoints.ts';
 import type { CatalogRecord } from '../store/records.ts';
 import type { ReachedVersion, PageCatalog } from './catalog.ts';
 import { baseUrl, howToCall, NO_CREDENTIAL, schemaRows, schemaTree, serversOf } from './operation-view.ts';
-import { samplesOf } from './samples.ts';
+import { filterAsked, navigationOf, neighboursIn } from './navigation.ts';
+import { responseExample, samplesOf } from './samples.ts';
 import type { PageWork } from './work.ts';
 import type { Visitor } from './visitors.ts';
 import { pageUrls } from './urls.ts';
@@ -33,7 +34,14 @@ export const operationPage: PageWork = async (req, visitor, catalog) => {
   const traffic = await catalog.operationTraffic(version, view, service, operation);
   const serviceSlug = String(service['slug']);
   const frame = await frameOf(version, catalog);
-  const { previous, next } = catalog.neighbours(view, service, operation);
+  const listed = await catalog.listedAround(version, view, service);
+  const { previous, next } = neighboursIn(listed, operation);
+  const operationHref = (name: string) => pageUrls.operation(version.place, serviceSlug, name);
+  const nav = navigationOf(listed, {
+    filter: filterAsked(req.query['filter']), current: operation.id, action: operationHref(String(operation['operationId'] ?? operation.id)),
+    service: pageUrls.service(version.place, serviceSlug), hrefOf: operationHref,
+  });
+  const responses = detail['responses'] as Array<Record<string, unknown>>;
   const linkTo = (other: CatalogRecord | undefined) => other && {
     label: `${String(other['method']).toUpperCase()} ${String(view.byId('paths', other['pathId'])?.['path'] ?? '')}`,
     href: pageUrls.operation(version.place, serviceSlug, String(other['operationId'] ?? other.id)),
@@ -51,11 +59,12 @@ export const operationPage: PageWork = async (req, visitor, catalog) => {
         type: schemaRows(parameter['schema'])[0]?.type ?? 'any', description: parameter['description'] ?? (isObject(parameter['schema']) ? parameter['schema']['description'] : undefined) ?? '',
       })),
       requests: requests.map((request) => ({ mediaType: request['contentMediaType'] ?? '', description: request['description'] ?? '', ...shown(request['schema']) })),
-      responses: (detail['responses'] as Array<Record<string, unknown>>).map((response) => ({
+      responses: responses.map((response) => ({
         status: response['statusCode'] ?? 'default', mediaType: response['contentMediaType'] ?? '', description: response['description'] ?? '', ...shown(response['schema']),
       })),
       schemas: Object.entries(detail['schemas'] as Record<string, unknown>).map(([name, schema]) => ({ name, ...shown(schema) })),
-      previous: linkTo(previous), next: linkTo(next),
+      previous: linkTo(previous), next: linkTo(next), nav, script: 'nav.js',
+      examples: examplesOf(responses, detail['schemas'] as Record<string, unknown>),
       alternatives, noCredential: detail['securityDeclared'] === true ? NO_CREDENTIAL.declared : NO_CREDENTIAL.undeclared,
       samples: samplesOf({ method, base, path, parameters, schemes: (security[0] ?? []) as never, requests, schemas: detail['schemas'] as Record<string, unknown> }),
       traffic: traffic ? { status: traffic.status, count: traffic.count, lastSeenAt: traffic.lastSeenAt ?? 'never' } : undefined,
@@ -91,6 +100,15 @@ async function changesFor(req: Request, visitor: Visitor, catalog: PageCatalog, 
   const changes = report.changes.filter((change) => change.operation?.method.toUpperCase() === method && change.operation.path === path)
     .sort((a, b) => (a.level === b.level ? 0 : a.level === 'breaking' ? -1 : 1));
   return { against, changes };
+}
+
+/** An example body of the first success response that has one, and of the first other response that has one. */
+function examplesOf(responses: ReadonlyArray<Record<string, unknown>>, schemas: Record<string, unknown>): Array<{ status: string; mediaType: string; code: string }> {
+  const made = responses.map((response) => ({ status: String(response['statusCode'] ?? 'default'), mediaType: String(response['contentMediaType'] ?? ''), code: responseExample(response, schemas) }))
+    .filter((example): example is { status: string; mediaType: string; code: string } => example.code !== undefined);
+  const success = made.find((example) => example.status.startsWith('2'));
+  const other = made.find((example) => !example.status.startsWith('2'));
+  return [success, other].filter((example) => example !== undefined);
 }
 
 /** A schema as the twin lists it (rows) and as the page shows it (a tree). */

@@ -111,5 +111,6 @@ const KEPT: sanitizeHtml.IOptions = {
 export function describe(text: unknown): string {
   if (typeof text !== 'string' || text.trim() === '') return '';
   const html = describer.render(text);
-  return text.includes('<') ? sanitizeHtml(html, KEPT) : html;
+  // A code block scrolls sideways in its own box: focusable, so a keyboard can scroll it too.
+  return (text.includes('<') ? sanitizeHtml(html, KEPT) : html).replaceAll('<pre>', '<pre tabindex="0">');
 }

@@ -55,6 +55,37 @@ export function samplesOf(input: SampleInput): Sample[] {
   ];
 }
 
+/**
+ * A response's body as text: the description's own example, else one made from its schema by
+ * openapi-sampler (write-only properties left out); JSON pretty-printed. Undefined where the
+ * response has neither (no body).
+ */
+export function responseExample(response: Fields, schemas: Readonly<Record<string, unknown>>): string | undefined {
+  const schema = isObject(response['schema']) ? response['schema'] : undefined;
+  let body = firstExample(response['examples']) ?? exampleIn(response['kvStorage']) ?? (schema && exampleIn(schema));
+  if (body === undefined && schema && Object.keys(schema).length > 0) {
+    try {
+      body = sample(schema as never, { skipWriteOnly: true, quiet: true, enablePatterns: true, maxSampleDepth: 8 }, { components: { schemas } });
+    } catch {
+      // A schema the sampler cannot walk: no made-up example.
+    }
+  }
+  if (body === undefined) return undefined;
+  return shortened(typeof body === 'string' && !isJson(response['contentMediaType']) ? body : JSON.stringify(body, null, 2));
+}
+
+/** Characters of a response example shown at most: GitHub's emojis example alone is 170 KB, most of its page's weight and time. */
+export const EXAMPLE_MAX_CHARS = 16_000;
+
+/** An example cut at a line's end past EXAMPLE_MAX_CHARS, with a last line saying how much is left out. */
+function shortened(text: string): string {
+  if (text.length <= EXAMPLE_MAX_CHARS) return text;
+  const cut = text.lastIndexOf('\n', EXAMPLE_MAX_CHARS);
+  const kept = text.slice(0, cut > 0 ? cut : EXAMPLE_MAX_CHARS);
+  const left = text.slice(kept.length).split('\n').length - 1;
+  return `${kept}\n… ${left} more lines: the whole example is in the service's OpenAPI export`;
+}
+
 /** How a language quotes httpsnippet's placeholder, and how we write a JSON value in it. */
 interface Language { quoted: string; json: (value: unknown) => string }
 

@@ -5,6 +5,7 @@ import type { Request, Response } from 'express';
 import { stringify as toYaml } from 'yaml';
 import type { PageCatalog } from './catalog.ts';
 import type { PageWork } from './work.ts';
+import { filterAsked, matchesFilter, navigationOf } from './navigation.ts';
 import { serversOf } from './operation-view.ts';
 import { REFERENCE_POLICY } from './render.ts';
 import { pageUrls } from './urls.ts';
@@ -27,11 +28,15 @@ export const servicePage: PageWork = async (req, visitor, catalog) => {
   // Paged, so that a service of 22,000 operations (Microsoft Graph beta) is still a light page.
   const asked = Number(req.query['page'] ?? 1);
   const askedPage = Number.isInteger(asked) && asked >= 1 ? asked : 1;
-  let listed = await catalog.servicePage(version, view, service, { start: (askedPage - 1) * OPERATIONS_PER_PAGE, size: OPERATIONS_PER_PAGE });
+  // `?filter=` narrows the list as it narrows the side panel.
+  const filter = filterAsked(req.query['filter']);
+  const tag = filterAsked(req.query['tag']);
+  const only = filter.trim() === '' && tag === '' ? undefined : (listed: Parameters<typeof matchesFilter>[0]) => matchesFilter(listed, filter, tag);
+  let listed = await catalog.servicePage(version, view, service, { start: (askedPage - 1) * OPERATIONS_PER_PAGE, size: OPERATIONS_PER_PAGE, ...(only && { only }) });
   const pages = Math.max(1, Math.ceil(listed.total / OPERATIONS_PER_PAGE));
   // Past the last page: the first, as before.
   const pageNumber = askedPage <= pages ? askedPage : 1;
-  if (pageNumber !== askedPage) listed = await catalog.servicePage(version, view, service, { start: 0, size: OPERATIONS_PER_PAGE });
+  if (pageNumber !== askedPage) listed = await catalog.servicePage(version, view, service, { start: 0, size: OPERATIONS_PER_PAGE, ...(only && { only }) });
   const shown = listed.items.map((item) => {
     const record = view.byId('operations', item.operation!.id);
     return {
@@ -43,6 +48,10 @@ export const servicePage: PageWork = async (req, visitor, catalog) => {
   });
   const tags = [...new Set(shown.flatMap((operation) => operation.tags))].sort();
   const here = pageUrls.service(version.place, slug);
+  const pageAt = (number: number) => `${here}?${new URLSearchParams({ page: String(number), ...(filter && { filter }), ...(tag && { tag }) }).toString()}`;
+  const nav = navigationOf(catalog.listed(view, service), {
+    filter, tag, action: here, service: here, hrefOf: (name) => pageUrls.operation(version.place, slug, name),
+  });
   const frame = await frameOf(version, catalog);
   const serverUrls = view.of('servers').filter((server) => server['serviceId'] === service.id).map((server) => String(server['url']));
   return {
@@ -54,13 +63,14 @@ export const servicePage: PageWork = async (req, visitor, catalog) => {
       groups: tags.map((tag) => ({ tag, operations: shown.filter((operation) => operation.tags.includes(tag)) })),
       paging: {
         page: pageNumber, pages, total: listed.total,
-        previous: pageNumber > 1 ? `${here}?page=${pageNumber - 1}` : undefined, next: pageNumber < pages ? `${here}?page=${pageNumber + 1}` : undefined,
+        previous: pageNumber > 1 ? pageAt(pageNumber - 1) : undefined, next: pageNumber < pages ? pageAt(pageNumber + 1) : undefined,
       },
+      filter, tag, nav, script: 'nav.js',
       shadow: listed.shadow.map((item) => ({ method: item.method, path: item.path, count: item.count, lastSeenAt: item.lastSeenAt ?? '' })),
       servers: serversOf(view, serverUrls),
       links: {
         json: pageUrls.exportApi(version.place, slug, 'json'), yaml: pageUrls.exportApi(version.place, slug, 'yaml'),
-        reference: pageUrls.reference(version.place, slug), changes: pageUrls.changes(version.place, slug),
+        reference: pageUrls.reference(version.place, slug), changes: pageUrls.changes(version.place, slug), all: here,
       },
     },
   };

@@ -205,10 +205,15 @@ export class RecordStore {
     return this.#inIdOrder({ versionId, $or: [{ [field]: value }, { [field]: { $exists: false } }] });
   }
 
-  /** The version's records whose top-level fields equal `fields` (an array value: any of its items), in id order. */
-  async matching(versionId: string, fields: Readonly<Record<string, string | readonly string[]>>): Promise<CatalogRecord[]> {
+  /**
+   * The version's records whose top-level fields equal `fields` (an array value: any of its
+   * items), in id order; with `only`, each with those top-level fields alone (and its id), the
+   * others read as their defaults, as `allWith` reads them.
+   */
+  async matching(versionId: string, fields: Readonly<Record<string, string | readonly string[]>>, only?: readonly string[]): Promise<CatalogRecord[]> {
     const filter = Object.fromEntries(Object.entries(fields).map(([field, value]) => [field, typeof value === 'string' ? value : { $in: [...value] }]));
-    return this.#inIdOrder({ ...filter, versionId });
+    const projection = only && { _id: 0, ...Object.fromEntries(['id', 'versionId', ...only].map((field) => [encodeKey(field), 1])) };
+    return this.#inIdOrder({ ...filter, versionId }, projection);
   }
 
   /** The records a filter finds, in id order (the unique index's), optionally with only some fields. */

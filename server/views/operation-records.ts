@@ -59,21 +59,36 @@ type Read = Array<[string, CatalogRecord[]]>;
  * (aroundOperation). Empty lists where the service or operation is not there (the page's 404
  * says which).
  */
-export async function operationNeighbourhood(stores: ReadonlyMap<string, RecordStore>, versionId: string, slug: string, name: string): Promise<Read> {
+export async function operationNeighbourhood(stores: ReadonlyMap<string, RecordStore>, versionId: string, slug: string, name: string, options: NeighbourhoodOptions = {}): Promise<Read> {
+  const { pathsOf, nearby: withNearby = true } = options;
   const store = (collection: string) => stores.get(collection)!;
   const services = await store('services').matching(versionId, { slug });
   const service = services[0];
-  const paths = service ? await store('paths').matching(versionId, { serviceId: service.id }) : [];
+  const paths = !service ? [] : pathsOf ? await pathsOf(service) : await servicePaths(stores, versionId, service);
   const pathIds = new Set(paths.map((path) => path.id));
   const mine = (operations: readonly CatalogRecord[]) => operations.filter((operation) => pathIds.has(String(operation['pathId'])));
   const [named, byId] = service ? await Promise.all([store('operations').matching(versionId, { operationId: name }), store('operations').get(versionId, name)]) : [[], null];
   const operation = mine(named)[0] ?? mine(byId ? [byId] : [])[0] ?? await earlierNamed(store('operations'), versionId, paths, name);
   const path = paths.find((candidate) => candidate.id === operation?.['pathId']);
   if (!operation || !path || !service) return [['services', services], ['paths', paths], ['operations', []]];
-  const nearby = await operationsNearby(store('operations'), versionId, paths, path);
+  const nearby = withNearby ? await operationsNearby(store('operations'), versionId, paths, path) : [];
   const around = await aroundOperation(stores, operation, path, service);
   return [['paths', paths], ...around.filter(([collection]) => collection !== 'paths')
     .map(([collection, records]): [string, CatalogRecord[]] => [collection, collection === 'operations' ? unique([...records, ...nearby]) : records])];
+}
+
+/** How the caller reads a service's paths (the pages keep them per version revision: GitHub's 700 are a tenth of a second on FerretDB). */
+export type PathsOf = (service: CatalogRecord) => Promise<CatalogRecord[]>;
+
+export interface NeighbourhoodOptions {
+  pathsOf?: PathsOf;
+  /** Whether to read the operations of the nearest paths (for previous and next links); not where the caller holds the service's listing. */
+  nearby?: boolean;
+}
+
+/** The service's paths, one indexed read. */
+export function servicePaths(stores: ReadonlyMap<string, RecordStore>, versionId: string, service: CatalogRecord): Promise<CatalogRecord[]> {
+  return stores.get('paths')!.matching(versionId, { serviceId: service.id });
 }
 
 /**
@@ -134,6 +149,19 @@ async function operationsNearby(operations: RecordStore, versionId: string, path
   };
   const [own, before, after] = await Promise.all([of(path), firstWithAny(-1), firstWithAny(1)]);
   return [...own, ...before, ...after];
+}
+
+/** What a list of a service's operations shows of each (the pages' side panel): no description, no body. */
+export const LISTED_OPERATION_FIELDS = ['pathId', 'method', 'operationId', 'summary', 'tags', 'deprecated'] as const;
+
+/**
+ * The operations of these paths (a service's, as operationNeighbourhood reads them) with the
+ * listed fields alone: one indexed `$in` read per slice of paths (inSlices), never the version's other
+ * services, and not the descriptions that make GitHub's operations a few megabytes.
+ */
+export async function operationsOfPaths(operations: RecordStore, versionId: string, paths: readonly CatalogRecord[]): Promise<CatalogRecord[]> {
+  const reads = inSlices(paths.map((path) => path.id)).map((ids) => operations.matching(versionId, { pathId: ids }, LISTED_OPERATION_FIELDS));
+  return (await Promise.all(reads)).flat();
 }
 
 /** The operation of these paths an earlier made-up name (`<method> <path>`, before readable names) stands for. */

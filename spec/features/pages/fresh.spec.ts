@@ -55,6 +55,15 @@ describe('pages: reads fresh after a write', function () {
   const operationPage = (operationId: string) => markdown(`${versionPath(tenant)}/services/shop/operations/${operationId}`);
   const htmlPage = (operationId: string) => supertest(fixture.service.app).get(`${versionPath(tenant)}/services/shop/operations/${operationId}`).set(bearer(tenant.readOnlyKey)).set('Accept', 'text/html');
 
+  it("shows a write to an operation in the side panel of the service's other operations' pages right away", async () => {
+    const panel = async () => [...(await htmlPage('getItem')).text.matchAll(/<li><a href="[^"]+\/operations\/(\w+)"[^>]*><span class="m m-\w+">\w+<\/span> ([^<]+)<\/a><\/li>/g)].map((match) => `${match[1]} ${match[2]}`);
+    expect(await panel()).to.deep.equal(['listItems /items', 'addItem /items', 'getItem /items/{id}']);
+    const [addItem] = await fixture.service.runtime.stores.get('operations')!.matching(tenant.version.id, { operationId: 'addItem' });
+    const patched = await fixture.service.request.patch(`${tenant.prefixes.V}/operations/${addItem!.id}`).set(bearer(tenant.key)).send({ summary: 'Add an item' });
+    expect(patched.status).to.equal(200);
+    expect(await panel()).to.deep.equal(['listItems /items', 'addItem Add an item', 'getItem /items/{id}']);
+  });
+
   it("reads an operation's page from its own records, right after the import and after a write to a response or schema", async () => {
     const { runtime } = fixture.service;
     expect((await operationPage('getItem')).text).to.include('One item.');
