@@ -3,8 +3,9 @@
 // but 3.1's `webhooks` holds only Path Items (the official schema: a map of Path Item or
 // Reference, with no extensions). Apideck's CRM and HRIS descriptions put `x-sdk-exclude: true`
 // beside their webhooks, and their export was refused on re-import ("/webhooks/x-sdk-exclude:
-// type must be object"). What cannot be a webhook is taken out before the upgrade and kept in
-// `x-webhooks`, a root extension 3.1 allows, where the export gives it back as data.
+// type must be object"); Nexmo's hold Callbacks (`{$request.body#/callback}: {post: …}`), which
+// 3.1 refuses as Path Items. What cannot be a webhook is taken out before the upgrade and kept
+// in `x-webhooks`, a root extension 3.1 allows, where the export gives it back as data.
 import { isObject, type JsonObject } from '../json/values.ts';
 
 const LEGACY = 'x-webhooks';
@@ -12,8 +13,8 @@ const LEGACY = 'x-webhooks';
 /**
  * Takes out of `document`'s `x-webhooks` (changed in place) what the upgrade would make an invalid
  * webhook, when the upgrade is going to rename it to `webhooks`: its extensions (`x-` keys, as on
- * every OpenAPI map that allows them) and any value that is not a Path Item object. A map left
- * with nothing else goes whole, so the upgrade makes no empty `webhooks`.
+ * every OpenAPI map that allows them) and any value that is not a Path Item (an object of a Path
+ * Item's fields). A map left with nothing else goes whole, so the upgrade makes no empty `webhooks`.
  */
 export function takeWebhookExtensions(document: JsonObject): JsonObject | undefined {
   const legacy = document[LEGACY];
@@ -30,7 +31,11 @@ export function restoreWebhookExtensions(document: JsonObject, taken: JsonObject
   if (taken !== undefined) document[LEGACY] = taken;
 }
 
-const isWebhook = (name: string, value: unknown): boolean => !name.startsWith('x-') && isObject(value);
+// A Path Item's fields (the same in 3.0 and 3.1); any other key but an extension makes it invalid.
+const PATH_ITEM_FIELDS = new Set(['$ref', 'summary', 'description', 'servers', 'parameters', 'get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+const isWebhook = (name: string, value: unknown): boolean =>
+  !name.startsWith('x-') && isObject(value) && Object.keys(value).every((key) => PATH_ITEM_FIELDS.has(key) || key.startsWith('x-'));
 
 /** The documents whose `x-webhooks` the upgrader renames: OpenAPI 3.0, and Swagger 2.0 on its way through 3.0. */
 function upgradedTo31(document: JsonObject): boolean {

@@ -21,6 +21,13 @@ describe('descriptions: x-webhooks through the upgrade to 3.1', () => {
     });
   }
 
+  it("a Callback in x-webhooks (Nexmo's shape: an expression naming a Path Item) is no webhook: it stays in x-webhooks", async () => {
+    const callback = { '{$request.body#/callback}': hook };
+    const prepared = await prepareDocument(described({ openapi: '3.0.0' }, { created: hook, 'inbound-sms': callback }));
+    expect(prepared['webhooks']).to.deep.equal({ created: hook });
+    expect(prepared['x-webhooks']).to.deep.equal({ 'inbound-sms': callback });
+  });
+
   it('an x-webhooks of extensions only makes no webhooks', async () => {
     const prepared = await prepareDocument(described({ openapi: '3.0.0' }, { 'x-sdk-exclude': true }));
     expect(prepared).not.to.have.property('webhooks');
