@@ -2,13 +2,12 @@
 // ranking is added. Each is built from a version's view (the records search reads) and answers
 // operationIds, best first. Today: the service's index (server/search/ranking.ts), a stock BM25
 // baseline (MiniSearch with default options over operationId, path, summary, description and
-// tags) and, on request, the hand-written scorer the index replaced (old-score.ts).
+// tags), the model alone and the model fused with the index.
 import MiniSearch from 'minisearch';
 import type { VersionView } from '../../../server/search/endpoints.ts';
 import { VersionIndex } from '../../../server/search/ranking.ts';
 import type { CatalogRecord } from '../../../server/store/records.ts';
 import { denseRanker, fusedRanker, rrfRanker, weightedRanker } from './model-rankers.ts';
-import { queryWords, ranked, score } from './old-score.ts';
 
 /** Where a ranking looks: one service (by record id and by slug; rankings key either way) or, when absent, the whole version. */
 export interface Scope { serviceId: string; slug: string }
@@ -32,7 +31,6 @@ export const RANKERS: Readonly<Record<string, RankerFactory>> = {
   index: indexRanker,
   dense: denseRanker,
   bm25: baselineRanker,
-  old: oldRanker,
   rrf: rrfRanker,
   weighted: weightedRanker,
 };
@@ -57,36 +55,6 @@ export async function indexRanker(view: VersionView): Promise<Ranker> {
     name: 'index',
     rank: (query, scope, limit) => index.search({ query, limit, ...(scope === undefined ? {} : { serviceId: scope.serviceId }) })
       .map((hit) => String((hit['operation'] as { operationId: unknown }).operationId)),
-  };
-}
-
-/** The search of server/search/endpoints.ts before the index, as it was. */
-export function oldRanker(view: VersionView): Ranker {
-  const parameterNames = new Map<string, string[]>();
-  for (const record of view.of('parameters')) {
-    const owner = str(record['operationId']) ?? str(record['pathId']);
-    if (owner !== undefined) parameterNames.set(owner, [...(parameterNames.get(owner) ?? []), String(record['name'])]);
-  }
-  return {
-    name: 'old scorer',
-    rank(query, scope, limit) {
-      const serviceId = scope?.serviceId;
-      const words = queryWords(query);
-      const scored = view.of('operations').flatMap((operation) => {
-        const path = view.byId('paths', operation['pathId']);
-        if (!path || (serviceId && path['serviceId'] !== serviceId)) return [];
-        return [{
-          item: operation,
-          key: `${String(operation['operationId'])}\u0000${operation.id}`,
-          score: score(words, {
-            operationId: str(operation['operationId']), path: str(path['path']), summary: str(operation['summary']),
-            description: str(operation['description']), tags: Array.isArray(operation['tags']) ? operation['tags'].map(String) : [],
-            parameters: [...(parameterNames.get(operation.id) ?? []), ...(parameterNames.get(path.id) ?? [])],
-          }),
-        }];
-      });
-      return ranked(scored, limit).map(({ item }) => String(item['operationId']));
-    },
   };
 }
 
