@@ -2,8 +2,9 @@
 // on a version holding two real public APIs and a hostile description: a person signs in with a
 // key, searches in plain words, opens the right operation, reads how to call it, walks home →
 // version → service → operation and back, and signs out. Nothing leaves the origin, no console
-// error, no hostile script runs, axe-core finds nothing serious; a screenshot of every page type
-// is kept in .cache/screenshots/pages-*.png.
+// error, no hostile script runs, axe-core finds no violation of any impact on our pages (Swagger
+// UI's own page is not checked: its widgets have violations of their own); a screenshot of every
+// page type is kept in .cache/screenshots/pages-*.png.
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -65,7 +66,7 @@ describe('pages in a browser', function () {
       return (await run()).violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.length }));
     });
     for (const violation of found) {
-      if (violation.impact === 'serious' || violation.impact === 'critical') violations.push(`${name}: ${violation.id} (${violation.impact}) ${violation.help} ×${String(violation.nodes)}`);
+      violations.push(`${name}: ${violation.id} (${violation.impact}) ${violation.help} ×${String(violation.nodes)}`);
     }
     expect(await page.evaluate((name) => (globalThis as Record<string, unknown>)[name], PWNED), `hostile script ran on ${name}`).to.equal(undefined);
   };
@@ -150,7 +151,7 @@ describe('pages in a browser', function () {
     expect(new URL(page.url()).pathname).to.equal('/sign-in');
   });
 
-  it('loaded nothing from another origin, logged no console error, and axe-core found nothing serious', () => {
+  it('loaded nothing from another origin, logged no console error, and axe-core found no violation', () => {
     expect(foreign).to.deep.equal([]);
     expect(problems).to.deep.equal([]);
     expect(violations).to.deep.equal([]);
