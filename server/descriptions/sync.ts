@@ -16,6 +16,7 @@ import { NaturalKeyTaken, type CatalogRecord, type HeldWrite, type RecordStore }
 import { isObject, residual, sameJson, type JsonObject } from '../json/values.ts';
 import { placements, type Placement } from './map.ts';
 import { Slices } from './slices.ts';
+import { extensionKinds } from '../ownership/extension-kinds.ts';
 import { fieldsCarried, mappedKinds, renderRecord } from './kinds.ts';
 import { partsOf, SERVICE_PARTS, ServiceParts } from './service-parts.ts';
 import type { ImportedRecords, ServiceRecords } from './imported-records.ts';
@@ -164,7 +165,7 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
   };
   // A record at a time, pausing between slices: other requests are served while a large description is planned.
   const slices = new Slices();
-  const steps = placements(document, { slug, organizationId: target.projectId });
+  const steps = placements(document, { slug, organizationId: target.projectId }, extensionKinds(kinds));
   for (let step = steps.next(); !step.done; step = steps.next(place(step.value))) await slices.pause();
   if (beyondLimits.length > 0) throw refusal(beyondLimits);
 
