@@ -44,7 +44,7 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function openRuntime(config: Config, logger: Logger, schemas: SchemaRegistry = loadSchemaRegistry()): Promise<Runtime> {
+export async function openRuntime(config: Config, logger: Logger, schemas: SchemaRegistry = loadSchemaRegistry(config.schemasDir)): Promise<Runtime> {
   // Before the database: a mapping the schemas contradict stops the start-up (kinds.ts).
   const unmapped = checkKinds(schemas.collections);
   if (unmapped.length > 0) logger.warn({ kinds: unmapped }, `service-owned kinds with no OpenAPI mapping, left out of import and export: ${unmapped.join(', ')}`);

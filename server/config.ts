@@ -29,6 +29,8 @@ export interface Config {
   readonly archiveMaxFiles: number;
   readonly dataDir: string;
   readonly cacheDir: string;
+  /** The schemas folder the service serves from (SCHEMAS_DIR): the repository's `schemas/`, or a schema author's copy. */
+  readonly schemasDir: string;
   readonly embeddedPort: number;
   readonly embeddedEngine: EmbeddedEngine;
   /**
@@ -100,6 +102,7 @@ export function loadConfig(env: Env = process.env): Config {
     archiveMaxFiles: integer(env, 'ARCHIVE_MAX_FILES', 10_000, 1, 1_000_000),
     dataDir: path.resolve(repoRoot, optional(env, 'DATA_DIR') ?? 'data'),
     cacheDir: path.resolve(repoRoot, optional(env, 'CACHE_DIR') ?? '.cache'),
+    schemasDir: path.resolve(repoRoot, optional(env, 'SCHEMAS_DIR') ?? 'schemas'),
     embeddedPort: integer(env, 'EMBEDDED_DB_PORT', 27018, 1, 65535),
     embeddedEngine: oneOf(env, 'EMBEDDED_DB', ENGINES, 'auto'),
     mongodDownload: Object.freeze({ url: optional(env, 'MONGOMS_DOWNLOAD_URL'), mirror: optional(env, 'MONGOMS_DOWNLOAD_MIRROR') }),

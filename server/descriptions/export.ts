@@ -9,6 +9,7 @@ import { recordsOfService, schemeNamed } from '../ownership/service-records.ts';
 import type { Db } from 'mongodb';
 import type { CompiledCollection } from '../schemas/registry.ts';
 import { mappedKinds, renderRecord } from './kinds.ts';
+import { extensionKinds, type Carrier } from '../ownership/extension-kinds.ts';
 import { ServiceParts, withParts } from './service-parts.ts';
 import { Slices } from './slices.ts';
 import { storeOf } from '../store/stores.ts';
@@ -23,8 +24,14 @@ export async function exportService(stores: ReadonlyMap<string, Pick<RecordStore
   const owned = recordsOfService(kinds, service.id, all);
   const of = (name: string): CatalogRecord[] => [...(owned.get(name) ?? [])].sort(inDocumentOrder);
   const children = (name: string, field: string): Map<string, CatalogRecord[]> => groupBy(of(name), field);
+  // The lists of the kinds mapped from an extension, laid on their parent's object (extension-kinds.ts).
+  const extensions = extensionKinds(kinds).map((kind) => ({ kind, items: children(kind.collection.name, kind.parentField) }));
+  const extend = (parent: Carrier, object: JsonObject, id: string): void => {
+    for (const { kind, items } of extensions) if (kind.parent === parent) addList(rendered, object, kind.extension, items.get(id), kind.collection.name);
+  };
 
   const document = rendered('services', service);
+  extend('services', document, service.id);
   const servers = of('servers');
   const topServers = servers.filter((record) => record['serviceId'] === service.id).map((record) => rendered('servers', record));
   if (topServers.length > 0) document['servers'] = topServers;
@@ -42,10 +49,12 @@ export async function exportService(stores: ReadonlyMap<string, Pick<RecordStore
   for (const path of of('paths')) {
     await slices.pause();
     const item = rendered('paths', path);
+    extend('paths', item, path.id);
     addList(rendered, item, 'parameters', parametersOfPath.get(path.id), 'parameters');
     addList(rendered, item, 'servers', serversOfPath.get(path.id), 'servers');
     for (const operation of operationsOfPath.get(path.id) ?? []) {
       const op = rendered('operations', operation);
+      extend('operations', op, operation.id);
       addList(rendered, op, 'parameters', parametersOfOperation.get(operation.id), 'parameters');
       const requests = requestsOf.get(operation.id) ?? [];
       if (requests.length > 0) op['requestBody'] = requests.reduce<JsonObject>((body, record) => merge(body, rendered('requests', record)), {});

@@ -9,6 +9,7 @@ import { madeUpOperationId } from '../ownership/operation-names.ts';
 import { isObject, setMember, without, type JsonObject } from '../json/values.ts';
 import { generatedEnum, keptExamples, keptHeaders } from './render.ts';
 import { PARTED_COMPONENTS, PARTED_TOP_LEVEL } from './service-parts.ts';
+import { itemsOn, listsOn, type Carrier, type ExtensionKind } from '../ownership/extension-kinds.ts';
 
 export interface Placement {
   collection: string;
@@ -79,12 +80,22 @@ function exampleFields(name: string, e: JsonObject): Fields {
 }
 
 /** Places every record of `document` at once (see placements for one at a time). */
-export function mapDocument(document: JsonObject, service: Fields, place: Place): void {
-  const steps = placements(document, service);
+export function mapDocument(document: JsonObject, service: Fields, place: Place, extensions: readonly ExtensionKind[] = []): void {
+  const steps = placements(document, service, extensions);
   for (let step = steps.next(); !step.done; step = steps.next(place(step.value)));
 }
 
-export function* placements(document: JsonObject, service: Fields): Placements {
+/** The records of the lists of the extension kinds on a Service's, Path's or Operation's object, after it (extension-kinds.ts). */
+function* extended(extensions: readonly ExtensionKind[], parent: Carrier, object: JsonObject, parentId: string, at: string): Placements {
+  for (const kind of extensions) {
+    if (kind.parent !== parent) continue;
+    for (const { fields, original, index } of itemsOn(kind, object, parentId)) {
+      yield { collection: kind.collection.name, fields, original, pointer: `${at}${pointer(kind.extension, index)}` };
+    }
+  }
+}
+
+export function* placements(document: JsonObject, service: Fields, extensions: readonly ExtensionKind[] = []): Placements {
   const info = obj(document['info']);
   const components = obj(document['components']);
   const serviceId = yield {
@@ -99,12 +110,13 @@ export function* placements(document: JsonObject, service: Fields): Placements {
     // Everything the records below do not carry stays with the service (info.version, tags,
     // ...), but webhooks and the component sections no record kind holds: kept as parts beside it (service-parts.ts).
     original: {
-      ...without(document, 'paths', 'servers', ...PARTED_TOP_LEVEL),
+      ...without(document, 'paths', 'servers', ...PARTED_TOP_LEVEL, ...listsOn(extensions, 'services', document)),
       ...(Object.keys(components).length > 0 ? { components: without(components, ...Object.keys(SERVICE_OWNED_COMPONENTS), ...PARTED_COMPONENTS) } : {}),
     },
     pointer: '',
   };
   if (!serviceId) return;
+  yield* extended(extensions, 'services', document, serviceId, '');
 
   for (const [section, { collection, fields }] of Object.entries(SERVICE_OWNED_COMPONENTS)) {
     for (const [name, value] of Object.entries(obj(components[section]))) {
@@ -121,15 +133,16 @@ export function* placements(document: JsonObject, service: Fields): Placements {
     const pathId = yield {
       collection: 'paths',
       fields: { serviceId, path, summary: str(pathItem['summary']), description: str(pathItem['description']) },
-      original: without(pathItem, 'parameters', 'servers', ...METHODS),
+      original: without(pathItem, 'parameters', 'servers', ...METHODS, ...listsOn(extensions, 'paths', pathItem)),
       pointer: at,
     };
     if (!pathId) continue;
+    yield* extended(extensions, 'paths', pathItem, pathId, at);
     yield* parameters(pathItem['parameters'], { pathId }, at);
     yield* servers(pathItem['servers'], { pathId }, at);
     for (const method of METHODS) {
       if (!isObject(pathItem[method])) continue;
-      yield* operation(pathItem[method], method, path, pathId, `${at}/${method}`, names);
+      yield* operation(pathItem[method], method, path, pathId, `${at}/${method}`, names, extensions);
     }
   }
 }
@@ -143,7 +156,7 @@ function operationIds(document: JsonObject): Set<string> {
   return new Set(given.filter((id) => typeof id === 'string'));
 }
 
-function* operation(op: JsonObject, method: string, path: string, pathId: string, at: string, names: Set<string>): Placements {
+function* operation(op: JsonObject, method: string, path: string, pathId: string, at: string, names: Set<string>, extensions: readonly ExtensionKind[]): Placements {
   // Status code ranges stay with the operation, in its kvStorage (as everything the records have
   // no field for): export lays them back under `responses`. Microsoft Graph answers every
   // operation with 4XX and 5XX, and most with 2XX.
@@ -164,11 +177,12 @@ function* operation(op: JsonObject, method: string, path: string, pathId: string
       externalDocs: typeof obj(op['externalDocs'])['url'] === 'string' ? { url: obj(op['externalDocs'])['url'] } : undefined,
       security: Array.isArray(op['security']) ? op['security'] : undefined,
     },
-    original: { ...without(op, 'parameters', 'requestBody', 'responses', 'servers'), ...(Object.keys(ranges).length > 0 ? { responses: ranges } : {}) },
+    original: { ...without(op, 'parameters', 'requestBody', 'responses', 'servers', ...listsOn(extensions, 'operations', op)), ...(Object.keys(ranges).length > 0 ? { responses: ranges } : {}) },
     pointer: at,
     ...(given === undefined ? { generated: ['operationId'] } : {}),
   };
   if (!operationId) return;
+  yield* extended(extensions, 'operations', op, operationId, at);
   yield* parameters(op['parameters'], { operationId }, at);
   yield* servers(op['servers'], { operationId }, at);
 

@@ -206,10 +206,10 @@ export class PageCatalog {
     return kept;
   }
 
-  /** An operation as MCP's get_endpoint gives it: hit form, parameters, bodies, responses, schemas. */
+  /** An operation as MCP's get_endpoint gives it: hit form, parameters, bodies, responses, schemas, its extension kinds' records. */
   async operation(view: VersionView, operation: CatalogRecord): Promise<Record<string, unknown>> {
-    const { endpoint, parameters, requests, responses, components } = await endpointDetail(this.#parts.stores, view, operation);
-    return { ...endpoint, operation, parameters, requests, responses, schemas: referencedSchemas(components, [...parameters, ...requests, ...responses]) };
+    const { endpoint, parameters, requests, responses, components, extended } = await endpointDetail(this.#parts.stores, view, operation);
+    return { ...endpoint, operation, parameters, requests, responses, extended, schemas: referencedSchemas(components, [...parameters, ...requests, ...responses]) };
   }
 
   /** The version's service of this slug, one indexed read (no search index built for it); undefined when there is none. */

@@ -7,6 +7,7 @@ import { isObject } from '../json/values.ts';
 import { earlierMadeUpName } from '../ownership/operation-names.ts';
 import type { VersionView } from '../search/endpoints.ts';
 import type { CatalogRecord } from '../store/records.ts';
+import type { ExtendedRecords } from '../views/operation-records.ts';
 import type { ReachedVersion, PageCatalog } from './catalog.ts';
 import { baseUrl, howToCall, NO_CREDENTIAL, schemaRows, schemaTree, serversOf } from './operation-view.ts';
 import { filterAsked, navigationOf, neighboursIn } from './navigation.ts';
@@ -63,6 +64,7 @@ export const operationPage: PageWork = async (req, visitor, catalog) => {
         status: response['statusCode'] ?? 'default', mediaType: response['contentMediaType'] ?? '', description: response['description'] ?? '', ...shown(response['schema']),
       })),
       schemas: Object.entries(detail['schemas'] as Record<string, unknown>).map(([name, schema]) => ({ name, ...shown(schema) })),
+      extended: (detail['extended'] as ExtendedRecords[]).map(extendedShown),
       previous: linkTo(previous), next: linkTo(next), nav, script: 'nav.js',
       examples: examplesOf(responses, detail['schemas'] as Record<string, unknown>),
       alternatives, noCredential: detail['securityDeclared'] === true ? NO_CREDENTIAL.declared : NO_CREDENTIAL.undeclared,
@@ -72,6 +74,15 @@ export const operationPage: PageWork = async (req, visitor, catalog) => {
     },
   };
 };
+
+/** A kind's records mapped from an extension on the operation (`x-codeSamples`…), each as its fields and their values as text. */
+function extendedShown({ kind, records }: ExtendedRecords): Record<string, unknown> {
+  return {
+    id: `kind-${kind.collection.name}`, title: kind.collection.title, extension: kind.extension,
+    items: records.map((record) => kind.fields.filter((field) => record[field] !== undefined)
+      .map((field) => ({ name: field, value: typeof record[field] === 'string' ? record[field] : JSON.stringify(record[field], null, 2) }))),
+  };
+}
 
 /**
  * The operation by operationId within the service (as links make them), else by record id, else

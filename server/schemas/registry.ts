@@ -55,6 +55,8 @@ export interface CompiledCollection {
   readonly scope: Scope | undefined;
   /** What `$ref`s of the form `#/components/<section>/<name>` name in this collection, by its `key` field. */
   readonly component: Component | undefined;
+  /** The vendor extension whose list items are this kind's records in an OpenAPI document (descriptions/extension-kinds.ts). */
+  readonly extension: string | undefined;
   /** Validates a whole record (schema, then scope rule) and fills in schema defaults (mutates its argument). */
   readonly checkRecord: Check;
   readonly checkId: Check;
@@ -200,6 +202,7 @@ function describeCollection(ajv: Ajv2020, check: (ref: string) => Check, descrip
     keptOnImport: new Set([...fields].filter((field) => properties[field]!['x-kept-on-import'] === true)),
     scope,
     component: descriptor.component && Object.freeze({ ...descriptor.component }),
+    extension: descriptor.extension,
     checkRecord: (value: unknown) => {
       const problems = checkSchema(value);
       return problems.length > 0 || !scope ? problems : scopeProblems(scope, value as Record<string, unknown>);

@@ -1,6 +1,7 @@
 // The index's document of an operation: its texts field by field (operationId, title, path words,
-// tags, the verbs of its method, its service, parameter names, description) and how much a
-// match in each counts; which operations' documents a write touches.
+// tags, the verbs of its method, its service, parameter names, description with the texts of
+// the records a schema author maps from its extensions) and how much a match in each counts;
+// which operations' documents a write touches.
 import type { CatalogRecord } from '../store/records.ts';
 import type { VersionView } from './endpoints.ts';
 import { methodText } from './text.ts';
@@ -34,10 +35,28 @@ export function documentsOf(view: VersionView): Document[] {
     const owner = parameterOwner(parameter);
     if (owner !== undefined) parameterNames.set(owner, [...(parameterNames.get(owner) ?? []), String(parameter['name'])]);
   }
+  const extended = extendedTexts(view);
   return view.of('operations').flatMap((operation) => {
-    const document = documentOf(view, operation, (ownerId) => parameterNames.get(ownerId) ?? []);
+    const document = documentOf(view, operation, (ownerId) => parameterNames.get(ownerId) ?? [], extended.get(operation.id) ?? []);
     return document ? [document] : [];
   });
+}
+
+/**
+ * The texts of the records of the view's extension kinds (extension-kinds.ts: code samples…) on
+ * each operation, or on `only` that one: searched as its description is.
+ */
+function extendedTexts(view: VersionView, only?: string): Map<string, string[]> {
+  const texts = new Map<string, string[]>();
+  for (const { collection, parentField, fields } of view.extensions) {
+    for (const record of view.of(collection.name)) {
+      const owner = str(record[parentField]);
+      if (owner === undefined || (only !== undefined && owner !== only)) continue;
+      const own = fields.map((field) => record[field]).filter((value): value is string => typeof value === 'string');
+      texts.set(owner, [...(texts.get(owner) ?? []), ...own]);
+    }
+  }
+  return texts;
 }
 
 /** A parameter's owner as documents count it: its operation, else its path. */
@@ -46,7 +65,7 @@ export function parameterOwner(parameter: CatalogRecord): string | undefined {
 }
 
 /** The operation's document, or none when its path is not in the view; `parameterNames` of an owner's parameters, in document order. */
-export function documentOf(view: VersionView, operation: CatalogRecord, parameterNames: (ownerId: string) => readonly string[]): Document | undefined {
+export function documentOf(view: VersionView, operation: CatalogRecord, parameterNames: (ownerId: string) => readonly string[], extended: readonly string[] = extendedTexts(view, operation.id).get(operation.id) ?? []): Document | undefined {
   const path = view.byId('paths', operation['pathId']);
   if (!path) return undefined;
   const service = view.byId('services', path['serviceId']);
@@ -55,7 +74,7 @@ export function documentOf(view: VersionView, operation: CatalogRecord, paramete
     id: operation.id,
     operationId: str(operation['operationId']) ?? '',
     summary: titleOf(operation),
-    description: str(operation['description']) ?? '',
+    description: [str(operation['description']) ?? '', ...extended].join(' '),
     path: segments.filter((segment) => !segment.startsWith('{')).join(' '),
     tags: Array.isArray(operation['tags']) ? operation['tags'].map(String).join(' ') : '',
     parameters: [...parameterNames(operation.id), ...parameterNames(path.id),
@@ -82,6 +101,12 @@ export function touchedOperations(before: VersionView, after: VersionView, writt
     for (const id of written.get('services') ?? []) {
       if (!view.byId('services', id)) continue;
       for (const path of view.ownedBy('paths', id)) if (path['serviceId'] === id) underPath(view, path.id);
+    }
+    for (const { collection, parentField } of view.extensions) {
+      for (const id of written.get(collection.name) ?? []) {
+        const owner = view.byId(collection.name, id)?.[parentField];
+        if (view.byId('operations', owner)) touched.add(owner as string);
+      }
     }
     for (const id of written.get('parameters') ?? []) {
       const parameter = view.byId('parameters', id);

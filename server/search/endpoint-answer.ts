@@ -17,6 +17,8 @@ export interface EndpointParts {
   responses: readonly CatalogRecord[];
   /** The version's component schemas by name (Resources). */
   components: ReadonlyMap<string, unknown>;
+  /** The records of the kinds a schema author mapped from an extension on the operation, with the extension's name. */
+  extended?: ReadonlyArray<{ kind: { extension: string }; records: readonly CatalogRecord[] }>;
 }
 
 /** How much of the detail an answer keeps; the ladder below goes from all to least. */
@@ -83,10 +85,12 @@ function answerKeeping(parts: EndpointParts, keep: Keep): Record<string, unknown
     };
   });
   const schemas = cutter.components();
+  const extended = parts.extended ?? [];
   return {
     ...parts.endpoint,
     operation: { id: parts.operation.id, operationId: parts.operation['operationId'], ...operation },
     parameters, requests, responses, schemas,
+    ...(extended.length > 0 ? { extensions: Object.fromEntries(extended.map(({ kind, records }) => [kind.extension, records.map((record) => compact(record, keep, cut))])) } : {}),
     ...(cut.size > 0 ? { truncated: truncation(parts, [...cut]) } : {}),
   };
 }

@@ -5,9 +5,10 @@
 import { isObject } from '../json/values.ts';
 import { inDocumentOrder, MARK, markOf } from '../store/mark.ts';
 import { schemeNamed } from '../ownership/service-records.ts';
+import { extensionKinds, type ExtensionKind } from '../ownership/extension-kinds.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { bodyMediaTypes, parametersOf, requiredParameters, urlTemplate } from './call.ts';
-import { operationRecords } from '../views/operation-records.ts';
+import { operationRecords, type ExtendedRecords } from '../views/operation-records.ts';
 import { operationTitle } from './title.ts';
 
 export type Name = 'services' | 'paths' | 'operations' | 'parameters' | 'servers' | 'security-schemes' | 'requests';
@@ -18,12 +19,24 @@ export type Name = 'services' | 'paths' | 'operations' | 'parameters' | 'servers
  */
 export const SEARCH_COLLECTIONS: readonly Name[] = ['services', 'paths', 'operations', 'parameters', 'servers', 'security-schemes', 'requests'];
 
+/**
+ * The kinds a schema author mapped from an extension on operations (extension-kinds.ts): their
+ * records are searched with their operation, so a search view reads them too.
+ */
+export function searchedExtensions(stores: ReadonlyMap<string, Pick<RecordStore, 'collection'>>): ExtensionKind[] {
+  return extensionKinds([...stores.values()].map(({ collection }) => collection)).filter(({ parent }) => parent === 'operations');
+}
+
 /** One version's records, grouped for lookups. */
 export interface VersionView {
-  of(name: Name): readonly CatalogRecord[];
-  byId(name: Name, id: unknown): CatalogRecord | undefined;
+  /** The collections it read: SEARCH_COLLECTIONS, and those of `extensions`. */
+  readonly names: readonly string[];
+  /** The extension kinds on operations whose records it read. */
+  readonly extensions: readonly ExtensionKind[];
+  of(name: string): readonly CatalogRecord[];
+  byId(name: string, id: unknown): CatalogRecord | undefined;
   /** The records of `name` that this operation, path or service owns (`operationId`, `pathId` or `serviceId` is its id). */
-  ownedBy(name: Name, ownerId: string): CatalogRecord[];
+  ownedBy(name: string, ownerId: string): CatalogRecord[];
 }
 
 const OWNER_FIELDS = ['operationId', 'pathId', 'serviceId'] as const;
@@ -33,22 +46,24 @@ const OWNER_FIELDS = ['operationId', 'pathId', 'serviceId'] as const;
  * (on FerretDB, a scan), so only what is used is read, and only when the version changed (the
  * search index keeps its view; indexes.ts).
  */
-export async function viewOf(stores: ReadonlyMap<string, RecordStore>, versionId: string, collections: readonly Name[] = SEARCH_COLLECTIONS): Promise<VersionView> {
-  return viewFrom(versionId, await Promise.all(collections.map(async (name) => [name, await sortedRecords(stores, versionId, name)] as const)));
+export async function viewOf(stores: ReadonlyMap<string, RecordStore>, versionId: string, collections?: readonly Name[]): Promise<VersionView> {
+  const extensions = collections ? [] : searchedExtensions(stores);
+  const names = collections ?? [...SEARCH_COLLECTIONS, ...extensions.map(({ collection }) => collection.name)];
+  return viewFrom(versionId, await Promise.all(names.map(async (name) => [name, await sortedRecords(stores, versionId, name)] as const)), extensions);
 }
 
 // Of a request body, the view keeps what slimRequest does; its schema and examples stay unread.
 const REQUEST_FIELDS = ['operationId', 'contentMediaType', 'kvStorage'];
 
-async function sortedRecords(stores: ReadonlyMap<string, RecordStore>, versionId: string, name: Name): Promise<CatalogRecord[]> {
+async function sortedRecords(stores: ReadonlyMap<string, RecordStore>, versionId: string, name: string): Promise<CatalogRecord[]> {
   const store = stores.get(name)!;
   return [...await (name === 'requests' ? store.allWith(versionId, REQUEST_FIELDS) : store.all(versionId))].sort(inDocumentOrder);
 }
 
 /** The view with the records of `changed` read again, the others kept. */
-export async function refreshedView(stores: ReadonlyMap<string, RecordStore>, view: VersionView, versionId: string, changed: readonly Name[]): Promise<VersionView> {
+export async function refreshedView(stores: ReadonlyMap<string, RecordStore>, view: VersionView, versionId: string, changed: readonly string[]): Promise<VersionView> {
   const reread = new Map(await Promise.all(changed.map(async (name) => [name, await sortedRecords(stores, versionId, name)] as const)));
-  return viewFrom(versionId, SEARCH_COLLECTIONS.map((name) => [name, reread.get(name) ?? [...view.of(name)]] as const));
+  return viewFrom(versionId, view.names.map((name) => [name, reread.get(name) ?? [...view.of(name)]] as const), view.extensions);
 }
 
 /** The view with the records of these ids read again in their collections (the deleted dropped), the others kept. */
@@ -62,29 +77,30 @@ export async function patchedView(stores: ReadonlyMap<string, RecordStore>, view
  * store/record.ts HeldWrite), nothing read; an id written and not among them is deleted.
  */
 export function replacedView(view: VersionView, versionId: string, written: ReadonlyMap<string, ReadonlySet<string>>, records: ReadonlyMap<string, readonly CatalogRecord[]>): VersionView {
-  return viewFrom(versionId, SEARCH_COLLECTIONS.map((name) => {
+  return viewFrom(versionId, view.names.map((name) => {
     const ids = written.get(name);
     const kept = view.of(name);
     return [name, ids ? [...kept.filter((record) => !ids.has(record.id)), ...records.get(name) ?? []].sort(inDocumentOrder) : [...kept]] as const;
-  }));
+  }), view.extensions);
 }
 
-/** A view with no records (of a version that is gone). */
-export function emptyView(versionId: string): VersionView {
-  return viewFrom(versionId, SEARCH_COLLECTIONS.map((name) => [name, []] as const));
+/** A view with no records (of a version that is gone, or has none yet), of the collections a search reads in `stores`. */
+export function emptyView(versionId: string, stores?: ReadonlyMap<string, Pick<RecordStore, 'collection'>>): VersionView {
+  const extensions = stores ? searchedExtensions(stores) : [];
+  return viewFrom(versionId, [...SEARCH_COLLECTIONS, ...extensions.map(({ collection }) => collection.name)].map((name) => [name, []] as const), extensions);
 }
 
-/** A view of records already read (the search benchmark's saved view). */
-export function viewFrom(versionId: string, read: ReadonlyArray<readonly [Name, CatalogRecord[]]>): VersionView {
-  const all = new Map<Name, CatalogRecord[]>(read.map(([name, records]) => [name, name === 'requests' ? records.map(slimRequest) : records]));
-  const ids = new Map<Name, Map<string, CatalogRecord>>([...all].map(([name, records]) => [name, new Map(records.map((record) => [record.id, record]))]));
+/** A view of records already read (the search benchmark's saved view); `extensions`: the kinds among them searched with their operation. */
+export function viewFrom(versionId: string, read: ReadonlyArray<readonly [string, CatalogRecord[]]>, extensions: readonly ExtensionKind[] = []): VersionView {
+  const all = new Map<string, CatalogRecord[]>(read.map(([name, records]) => [name, name === 'requests' ? records.map(slimRequest) : records]));
+  const ids = new Map<string, Map<string, CatalogRecord>>([...all].map(([name, records]) => [name, new Map(records.map((record) => [record.id, record]))]));
   // A view is read for a purpose; asking it for more is a mistake in the caller, not "none".
-  const missing = (name: Name): never => {
+  const missing = (name: string): never => {
     throw new Error(`this view of version ${versionId} did not read ${name}`);
   };
   // Grouped on first use: a hit looks up its own parameters, servers and bodies among the version's.
-  const owned = new Map<Name, Map<string, CatalogRecord[]>>();
-  const ownersOf = (name: Name): Map<string, CatalogRecord[]> => {
+  const owned = new Map<string, Map<string, CatalogRecord[]>>();
+  const ownersOf = (name: string): Map<string, CatalogRecord[]> => {
     let byOwner = owned.get(name);
     if (!byOwner) {
       byOwner = new Map();
@@ -102,6 +118,8 @@ export function viewFrom(versionId: string, read: ReadonlyArray<readonly [Name, 
     return byOwner;
   };
   return {
+    names: [...all.keys()],
+    extensions,
     of: (name) => all.get(name) ?? missing(name),
     byId: (name, id) => {
       const byId = ids.get(name) ?? missing(name);
@@ -155,6 +173,8 @@ export interface EndpointRecords {
   responses: CatalogRecord[];
   /** The component schemas (Resources) its parameters, bodies and responses reach, by name. */
   components: Map<string, unknown>;
+  /** The records of the kinds a schema author mapped from an extension on operations, by kind. */
+  extended: ExtendedRecords[];
 }
 
 /**
@@ -166,8 +186,8 @@ export interface EndpointRecords {
 export async function endpointDetail(stores: ReadonlyMap<string, RecordStore>, view: VersionView, operation: CatalogRecord): Promise<EndpointRecords> {
   const path = view.byId('paths', operation['pathId']);
   const parameters = parametersOf(view.ownedBy('parameters', operation.id), path ? view.ownedBy('parameters', path.id) : []);
-  const { requests, responses, components } = await operationRecords(stores, operation, parameters);
-  return { endpoint: endpointOf(view, operation), operation, parameters, requests, responses, components };
+  const { requests, responses, components, extended } = await operationRecords(stores, operation, parameters);
+  return { endpoint: endpointOf(view, operation), operation, parameters, requests, responses, components, extended };
 }
 
 function serversOf(view: VersionView, operation: CatalogRecord, path: CatalogRecord | undefined, service: CatalogRecord | undefined): CatalogRecord[] {

@@ -24,7 +24,7 @@ const anyObject = z.looseObject({});
 
 export function registerGetEndpoint(server: McpServer, parts: GetEndpointParts): void {
   server.registerTool('get_endpoint', {
-    description: `One operation with what a call needs: its title, ready URL template, required parameters, servers and resolved security (\`securityDeclared\` false: the description declares no authentication, so an empty \`security\` does not mean none is needed), then every parameter, each distinct request body once with its media types, the responses and the component schemas they reference. Answers stay within ${MAX_ENDPOINT_BYTES / 1024} KB: for a large operation, examples, long descriptions, error responses' schemas and deeply nested schemas are cut (\`truncated\` says what, and where get_openapi has the rest). An operationId that several services of the version use needs \`service\`; without it the answer is an error listing the candidates.`,
+    description: `One operation with what a call needs: its title, ready URL template, required parameters, servers and resolved security (\`securityDeclared\` false: the description declares no authentication, so an empty \`security\` does not mean none is needed), then every parameter, each distinct request body once with its media types, the responses and the component schemas they reference, and under \`extensions\` the lists the catalog keeps from the operation's vendor extensions (such as \`x-codeSamples\`), by extension. Answers stay within ${MAX_ENDPOINT_BYTES / 1024} KB: for a large operation, examples, long descriptions, error responses' schemas and deeply nested schemas are cut (\`truncated\` says what, and where get_openapi has the rest). An operationId that several services of the version use needs \`service\`; without it the answer is an error listing the candidates.`,
     inputSchema: {
       version: parts.versionArg,
       operation: toolString().describe('The operationId, or the operation record id (`op_...`).'),
@@ -36,6 +36,7 @@ export function registerGetEndpoint(server: McpServer, parts: GetEndpointParts):
       servers: z.array(z.string()), security: z.array(z.array(anyObject)), securityDeclared: z.boolean(),
       parameters: z.array(anyObject), requests: z.array(anyObject), responses: z.array(anyObject), schemas: z.record(z.string(), z.unknown()),
       observed: z.object({ count: z.number(), lastSeenAt: z.string() }).nullable(),
+      extensions: z.record(z.string(), z.array(anyObject)).optional(),
       truncated: z.object({ cut: z.array(z.string()), rest: z.string() }).optional(),
     },
     annotations: READ_ONLY_TOOL,

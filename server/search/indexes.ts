@@ -10,7 +10,7 @@
 import { LRUCache } from 'lru-cache';
 import type { HeldWrite, RecordStore } from '../store/records.ts';
 import { listedBefore, revisionAfter, writtenBetween, type Revision, type Revisions } from '../store/revisions.ts';
-import { emptyView, patchedView, refreshedView, replacedView, SEARCH_COLLECTIONS, viewOf, type Name } from './endpoints.ts';
+import { emptyView, patchedView, refreshedView, replacedView, viewOf } from './endpoints.ts';
 import { titleOf } from './documents.ts';
 import { VersionIndex, type Ranking, type SearchOptions } from './ranking.ts';
 import type { SearchVectors } from './vectors.ts';
@@ -50,7 +50,7 @@ export class SearchIndexes {
     const revision = await this.#revisions.of(versionId);
     if (revision === null) {
       this.#kept.delete(versionId);
-      return VersionIndex.of(emptyView(versionId));
+      return VersionIndex.of(emptyView(versionId, this.#stores));
     }
     const kept = this.#kept.get(versionId);
     if (kept?.revision.version === revision.version) {
@@ -114,7 +114,7 @@ export class SearchIndexes {
       const base = !before ? undefined
         : kept?.revision.version === before.token ? kept
           : building?.version === before.token ? building.built
-            : before.empty ? VersionIndex.of(emptyView(versionId)).then((index) => ({ revision: { version: before.token, collections: {} }, index }))
+            : before.empty ? VersionIndex.of(emptyView(versionId, this.#stores)).then((index) => ({ revision: { version: before.token, collections: {} }, index }))
               : undefined;
       if (!base) {
         void this.warm(versionId);
@@ -138,7 +138,7 @@ export class SearchIndexes {
       const from = await base;
       const ids = new Map<string, Set<string>>();
       for (const name of written.collections) {
-        if (!(SEARCH_COLLECTIONS as readonly string[]).includes(name)) continue;
+        if (!from.index.view.names.includes(name)) continue;
         ids.set(name, new Set([...(written.records.get(name) ?? []).map((record) => record.id), ...written.deleted.get(name) ?? []]));
       }
       let index = from.index;
@@ -193,7 +193,7 @@ export class SearchIndexes {
       this.built.whole += 1;
       return VersionIndex.of(await viewOf(this.#stores, versionId));
     }
-    const changed = SEARCH_COLLECTIONS.filter((name: Name) => (revision.collections[name] ?? '') !== (kept.revision.collections[name] ?? ''));
+    const changed = kept.index.view.names.filter((name) => (revision.collections[name] ?? '') !== (kept.revision.collections[name] ?? ''));
     // Writes to requests, responses or schemas only: nothing search shows changed.
     if (changed.length === 0) return kept.index;
     const written = writtenBetween(await this.#revisions.changes(versionId), kept.revision, revision, changed);

@@ -5,6 +5,7 @@
 // operation holds, whatever else its version holds, on a fresh process as on a warm one.
 import { componentRefsIn } from '../json/pointer.ts';
 import { earlierMadeUpName } from '../ownership/operation-names.ts';
+import { extensionKinds, type ExtensionKind } from '../ownership/extension-kinds.ts';
 import { inDocumentOrder } from '../store/mark.ts';
 import { inSlices } from '../store/record-indexes.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
@@ -14,14 +15,23 @@ export interface OperationRecords {
   responses: CatalogRecord[];
   /** The component schemas the operation's records reach, followed through their own references, by name. */
   components: Map<string, unknown>;
+  /** The records of the kinds mapped from an extension on the operation (extension-kinds.ts), each kind's list, the empty ones left out. */
+  extended: ExtendedRecords[];
 }
 
-/** The operation's bodies and responses, and the schemas they and `others` (its parameters) reach. */
+export interface ExtendedRecords {
+  kind: ExtensionKind;
+  records: CatalogRecord[];
+}
+
+/** The operation's bodies and responses, the schemas they and `others` (its parameters) reach, and the lists of its extension kinds. */
 export async function operationRecords(stores: ReadonlyMap<string, RecordStore>, operation: CatalogRecord, others: readonly CatalogRecord[] = []): Promise<OperationRecords> {
-  const owned = async (name: string) => [...await stores.get(name)!.matching(operation.versionId, { operationId: operation.id })].sort(inDocumentOrder);
-  const [requests, responses] = await Promise.all([owned('requests'), owned('responses')]);
-  const components = await reachedSchemas(stores.get('resources')!, operation.versionId, [...others, ...requests, ...responses].map((record) => record['schema']));
-  return { requests, responses, components };
+  const owned = async (name: string, field = 'operationId') => [...await stores.get(name)!.matching(operation.versionId, { [field]: operation.id })].sort(inDocumentOrder);
+  const kinds = extensionKinds([...stores.values()].map(({ collection }) => collection)).filter(({ parent }) => parent === 'operations');
+  const [requests, responses, ...lists] = await Promise.all([owned('requests'), owned('responses'), ...kinds.map(({ collection, parentField }) => owned(collection.name, parentField))]);
+  const components = await reachedSchemas(stores.get('resources')!, operation.versionId, [...others, ...requests!, ...responses!].map((record) => record['schema']));
+  const extended = kinds.map((kind, index) => ({ kind, records: lists[index]! })).filter(({ records }) => records.length > 0);
+  return { requests: requests!, responses: responses!, components, extended };
 }
 
 /**

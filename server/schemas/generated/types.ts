@@ -862,6 +862,10 @@ export interface CollectionDescriptor {
     max: number;
   };
   /**
+   * For a service-owned kind the OpenAPI import and export have no mapping of their own for: the vendor extension, a list of objects, whose items are its records (Redoc's `x-codeSamples`, for example). The list sits on the object of the kind the record's one reference names: a Service's document, a Path Item or an Operation Object. An item's members that are fields of the record are its fields, the others stay with the record; the export writes the list back in its order. Absent: the kind has no place in a document.
+   */
+  extension?: string;
+  /**
    * Records of this collection are what a `$ref` of the OpenAPI form `#/components/<section>/<name>`, anywhere in any record, names by their `key` field (Resources: `schemas` by `name`; Headers: `headers` by `name`). `GET {prefix}/integrity` reports such `$ref`s that name no record. Absent: nothing refers to the collection this way.
    */
   component?: {
