@@ -30,11 +30,11 @@ const inMediaType = (object: JsonObject, record: Fields): JsonObject | undefined
 };
 
 export const KINDS: Readonly<Record<string, KindMapping>> = {
-  services: { fields: ['slug', 'organizationId', 'name', 'summary', 'description', 'security'] },
+  services: { fields: ['slug', 'organizationId', 'name', 'summary', 'description', 'security', 'owner', 'contact', 'lifecycle', 'links'] },
   resources: { fields: ['name', 'schema'] },
   paths: { fields: ['serviceId', 'path', 'summary', 'description'] },
-  operations: { fields: ['pathId', 'method', 'operationId', 'summary', 'description', 'deprecated', 'tags', 'externalDocs', 'security'] },
-  parameters: { fields: ['pathId', 'operationId', 'name', 'in', 'description', 'required', 'deprecated', 'allowEmptyValue', 'schema', 'examples'] },
+  operations: { fields: ['pathId', 'method', 'operationId', 'summary', 'description', 'deprecated', 'sunset', 'tags', 'externalDocs', 'security'] },
+  parameters: { fields: ['pathId', 'operationId', 'name', 'in', 'description', 'required', 'deprecated', 'sunset', 'allowEmptyValue', 'schema', 'examples'] },
   requests: { fields: ['operationId', 'contentMediaType', 'description', 'schema', 'examples'], carrier: inMediaType },
   responses: { fields: ['operationId', 'statusCode', 'contentMediaType', 'description', 'schema', 'examples', 'headers'], carrier: inMediaType },
   servers: { fields: ['serviceId', 'pathId', 'operationId', 'url', 'description', 'variables'] },

@@ -146,6 +146,7 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
     fields['id'] ??= before?.id ?? newId(collection.idPrefix);
     // What the catalog set and no document holds (a Service's traffic state) stays as stored.
     for (const field of collection.keptOnImport) if (before?.[field] !== undefined) fields[field] = before[field];
+    for (const field of collection.keptUnlessGiven) if (fields[field] === undefined && before?.[field] !== undefined) fields[field] = before[field];
     // Before validation, as for a body: the schema checks recurse, and the limits bound them.
     const beyond = recordProblem(fields, target.limits);
     if (beyond) {

@@ -52,9 +52,9 @@ export const operationPage: PageWork = async (req, visitor, catalog) => {
       ...frame,
       crumbs: [...frame['crumbs'] as object[], { label: String(service['name'] ?? serviceSlug), href: pageUrls.service(version.place, serviceSlug) }],
       method, path, url, servers, operationId: operation['operationId'] ?? operation.id,
-      summary: operation['summary'] ?? '', description: operation['description'] ?? '', deprecated: operation['deprecated'] === true,
+      summary: operation['summary'] ?? '', description: operation['description'] ?? '', deprecated: operation['deprecated'] === true, sunset: operation['sunset'] ?? '',
       parameters: parameters.map((parameter) => ({
-        name: parameter['name'], in: parameter['in'], required: parameter['required'] === true, deprecated: parameter['deprecated'] === true,
+        name: parameter['name'], in: parameter['in'], required: parameter['required'] === true, deprecated: parameter['deprecated'] === true, sunset: parameter['sunset'] ?? '',
         // Spotify describes its parameters in their schemas.
         type: schemaRows(parameter['schema'])[0]?.type ?? 'any', description: parameter['description'] ?? (isObject(parameter['schema']) ? parameter['schema']['description'] : undefined) ?? '',
       })),

@@ -481,6 +481,10 @@ export interface Endpoint {
      * Whether the operation is deprecated.
      */
     deprecated: boolean;
+    /**
+     * The date (`YYYY-MM-DD`) after which the operation may be removed, when it has one.
+     */
+    sunset?: string;
     [k: string]: unknown;
   };
   /**
@@ -512,6 +516,14 @@ export interface Endpoint {
      * The service's name.
      */
     name: string;
+    /**
+     * The team that owns the service, when known.
+     */
+    owner?: string;
+    /**
+     * The service's lifecycle stage (`experimental`, `production`, `deprecated`, `retired`), when known.
+     */
+    lifecycle?: string;
   } | null;
   /**
    * The ready URL template: the first server URL (as in `servers`) with each server variable replaced by its default, joined with the path; the path's own `{parameters}` are left for the caller to fill. The path alone when no server applies; relative when the server URL is.
@@ -1545,6 +1557,10 @@ export interface Operation {
    */
   deprecated?: boolean;
   /**
+   * The date (`YYYY-MM-DD`) after which the operation may be removed (RFC 8594's Sunset, as a date). From the description's `x-sunset`, rendered back there on export. Removing a deprecated operation after its sunset is a planned change, before it a breaking one.
+   */
+  sunset?: string;
+  /**
    * Stable identifier of the operation (a free string, not an `op_` id).
    */
   operationId: string;
@@ -1604,6 +1620,10 @@ export interface Parameter {
    * Whether the parameter is deprecated. Defaults to false.
    */
   deprecated?: boolean;
+  /**
+   * The date (`YYYY-MM-DD`) after which the parameter may be removed (RFC 8594's Sunset, as a date). From the description's `x-sunset`, rendered back there on export. Removing a deprecated parameter after its sunset is a planned change, before it a breaking one.
+   */
+  sunset?: string;
   /**
    * Whether the parameter is required. Defaults to false.
    */
@@ -1989,6 +2009,48 @@ export interface Service {
    * Security requirements applying to every endpoint of the service: an array of objects, each mapping a security scheme id to an array of scope strings.
    */
   security?: SecurityRequirement[];
+  /**
+   * The team that owns the service (a team name, as Backstage's `owner`). From the description's `info.x-owner`; kept on re-import when the description gives none.
+   */
+  owner?: string;
+  /**
+   * How to reach the owner: `name`, `email`, `url` (OpenAPI's Contact Object). From the description's `info.contact`; kept on re-import when the description gives none.
+   */
+  contact?: {
+    /**
+     * Name of the contact person or team.
+     */
+    name?: string;
+    /**
+     * Email address of the contact.
+     */
+    email?: string;
+    /**
+     * URL of the contact information.
+     */
+    url?: string;
+  };
+  /**
+   * Where the service is in its life: `experimental`, `production`, `deprecated` or `retired`. From the description's `info.x-lifecycle`; kept on re-import when the description gives none. Absent means not said.
+   */
+  lifecycle?: "experimental" | "production" | "deprecated" | "retired";
+  /**
+   * Where to read more: `docs`, `repository` and `chat` URLs. From the description's `info.x-links`; kept on re-import when the description gives none.
+   */
+  links?: {
+    /**
+     * URL of the service's documentation.
+     */
+    docs?: string;
+    /**
+     * URL of the service's source repository.
+     */
+    repository?: string;
+    /**
+     * URL of the owners' chat channel.
+     */
+    chat?: string;
+  };
   /**
    * The catalog version the record belongs to (`ver_` id). May be omitted in a body: it is taken from the route.
    */
