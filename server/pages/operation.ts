@@ -94,7 +94,7 @@ async function changesFor(req: Request, visitor: Visitor, catalog: PageCatalog, 
   if (!type || !slug) return { against: '', changes: undefined };
   const other = await catalog.version(visitor.credential, { projectRef: version.project.slug, versionType: type, versionSlug: slug });
   const report = await catalog.changes(other, version, service).catch((error: unknown) => {
-    if (error instanceof RecordNotFound) return { summary: { breaking: 0, nonBreaking: 0 }, changes: [] };
+    if (error instanceof RecordNotFound) return { summary: { breaking: 0, nonBreaking: 0, planned: 0 }, changes: [] };
     throw error;
   });
   const changes = report.changes.filter((change) => change.operation?.method.toUpperCase() === method && change.operation.path === path)

@@ -19,6 +19,10 @@ export interface ChangesForClients {
      * Changes an existing client can ignore.
      */
     nonBreaking: number;
+    /**
+     * Of the non-breaking changes, the removals that were announced: of something deprecated, on or after its sunset date or with none (`lifecycle: removed_after_sunset`).
+     */
+    planned: number;
   };
   /**
    * Each change where a client meets it: by service slug, path, method, then rule.
@@ -74,6 +78,11 @@ export interface Change {
    * One sentence a person understands.
    */
   message: string;
+  /**
+   * Where the change stands in the life of what it reaches (docs/changes.md, "Deprecation and sunset"): `deprecated` (it was made deprecated), `sunset_changed` (its `x-sunset` date was set, moved or dropped), and for a removal of an operation, a parameter or a body property, `removed_not_deprecated` (breaking), `removed_before_sunset` (deprecated, removed before its sunset date: breaking) or `removed_after_sunset` (deprecated, removed on or after its sunset date or with none: planned, non-breaking).
+   */
+  lifecycle?:
+    "deprecated" | "sunset_changed" | "removed_not_deprecated" | "removed_before_sunset" | "removed_after_sunset";
 }
 
 /**
@@ -829,7 +838,7 @@ export interface CollectionDescriptor {
    */
   notFound: string;
   /**
-   * Top-level fields of the record (references and natural-key parts) the list operation may filter on by equality, values typed by the field's schema. Defaults to `[]`.
+   * Top-level fields of the record (references, natural-key parts and scalar fields such as a Service's lifecycle) the list operation may filter on by equality, values typed by the field's schema. Defaults to `[]`.
    */
   filters?: string[];
   /**
