@@ -367,6 +367,127 @@ export interface EndpointInsight {
 }
 
 /**
+ * Who still calls what is deprecated or sunset, ordered by service slug, path, method, the operation before its parameters.
+ *
+ * From schemas/api/insights.json#/$defs/lifecycleInsights.
+ */
+export interface LifecycleInsights {
+  /**
+   * One per deprecated or sunset operation, and per deprecated or sunset parameter of an operation.
+   */
+  items: LifecycleInsight[];
+}
+
+/**
+ * An operation or a parameter of it that is going away, with the calls still seen.
+ *
+ * From schemas/api/insights.json#/$defs/lifecycleInsight.
+ */
+export interface LifecycleInsight {
+  /**
+   * The service.
+   */
+  service: {
+    /**
+     * The `svc_` id.
+     */
+    id: ServiceId;
+    /**
+     * The service slug.
+     */
+    slug: string;
+  };
+  /**
+   * The operation (itself going away when `parameter` is null).
+   */
+  operation: {
+    /**
+     * The `op_` id.
+     */
+    id: OperationId;
+    /**
+     * The operation's stable identifier string.
+     */
+    operationId: string;
+    /**
+     * HTTP method in upper case.
+     */
+    method: string;
+    /**
+     * The path template.
+     */
+    path: string;
+  };
+  /**
+   * The parameter going away, or null when the item is the operation.
+   */
+  parameter: {
+    /**
+     * The `par_` id.
+     */
+    id: ParameterId;
+    /**
+     * The parameter's name.
+     */
+    name: string;
+    /**
+     * Where it is sent.
+     */
+    in: string;
+  } | null;
+  /**
+   * Whether the item is deprecated.
+   */
+  deprecated: boolean;
+  /**
+   * Its sunset date (`YYYY-MM-DD`), or null.
+   */
+  sunset: string | null;
+  /**
+   * Calls seen of the item (for a parameter: of the operation, sending it).
+   */
+  calls: number;
+  /**
+   * When the last of them was made, or null.
+   */
+  lastSeenAt: string | null;
+  /**
+   * The calls by client, most first; `client` null for calls whose report names none.
+   */
+  clients: {
+    /**
+     * Who made the calls, or null where the report does not say.
+     */
+    client: string | null;
+    /**
+     * How many.
+     */
+    calls: number;
+    /**
+     * When the last was made.
+     */
+    lastSeenAt: string;
+  }[];
+  /**
+   * Of the calls whose response headers the report had (HAR), how many, and how many carried each header.
+   */
+  responses: {
+    /**
+     * Calls whose response headers were reported.
+     */
+    observed: number;
+    /**
+     * Of those, responses with RFC 9745's `Deprecation` header.
+     */
+    deprecationHeader: number;
+    /**
+     * Of those, responses with RFC 8594's `Sunset` header.
+     */
+    sunsetHeader: number;
+  };
+}
+
+/**
  * The references of one version that name no record, per collection. References are not enforced on write, so clients may write in any order; this report finds what is still dangling.
  *
  * From schemas/api/integrity.json.
@@ -2184,6 +2305,10 @@ export interface AccessLogLine {
    * HTTP status code of the response.
    */
   status?: number;
+  /**
+   * Who made the call (an application or consumer name, as the gateway knows it): the lifecycle insights name the clients still calling what is deprecated.
+   */
+  client?: string;
   /**
    * When the call was made: ISO 8601, or milliseconds since the epoch.
    */

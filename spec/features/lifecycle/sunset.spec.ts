@@ -3,34 +3,10 @@
 // carried by the records and export; the changes report and the `failOn=breaking` gate judge
 // each removal by what it announced.
 import { expect } from 'chai';
-import { readDescription } from '../../support/directory.ts';
 import { bearer, serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
+import { deprecated, FUTURE, PAST, spotify } from './spotify.ts';
 
 type Json = Record<string, any>;
-
-const PAST = '2020-01-01';
-const FUTURE = '2099-12-31';
-
-/** Spotify with lifecycle marks: `mark` edits a copy of the paths. */
-function spotify(mark: (paths: Json, components: Json) => void = () => {}): Json {
-  const document = structuredClone(readDescription('spotify.com.json')) as Json;
-  mark(document['paths'], document['components']);
-  return document;
-}
-
-/** The deprecations the tests remove, one by one. */
-function deprecated(paths: Json, components: Json): void {
-  Object.assign(paths['/audio-analysis/{id}'].get, { deprecated: true, 'x-sunset': FUTURE });
-  Object.assign(paths['/audio-features/{id}'].get, { deprecated: true, 'x-sunset': PAST });
-  // The album's tracks take `market` and `limit` by reference; inlined here, each deprecated.
-  const tracks = paths['/albums/{id}/tracks'].get;
-  tracks.parameters = tracks.parameters.map((parameter: Json) => {
-    if (parameter['$ref'] === '#/components/parameters/QueryMarket') return { ...components['parameters'].QueryMarket, deprecated: true, 'x-sunset': PAST };
-    if (parameter['$ref'] === '#/components/parameters/QueryLimit') return { ...components['parameters'].QueryLimit, deprecated: true, 'x-sunset': FUTURE };
-    return parameter;
-  });
-  Object.assign(paths['/me/tracks'].put.requestBody.content['application/json'].schema.properties.ids, { deprecated: true, 'x-sunset': PAST });
-}
 
 describe('lifecycle: deprecation and sunset of operations, parameters and body properties', function () {
   this.timeout(180_000);
