@@ -30,7 +30,7 @@ const MANY = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const MAP = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'];
 // Not expressible in TypeScript, or meaningless to the generator; `x-id-prefix` and `x-kept-on-import` are our own
 // annotations. Dropping them keeps the library from guessing.
-const DROPPED = ['$schema', '$id', '$comment', 'if', 'then', 'else', 'dependentSchemas', 'x-id-prefix', 'x-kept-on-import',
+const DROPPED = ['$schema', '$id', '$comment', 'if', 'then', 'else', 'dependentSchemas', 'x-id-prefix', 'x-kept-on-import', 'x-kept-unless-given',
   'default', 'examples', 'format', 'pattern', 'minLength', 'maxLength', 'contentMediaType'];
 
 // Keywords that say something about a value's type; a schema with none of them accepts anything.

@@ -17,7 +17,7 @@ export interface Change extends ServiceChange {
 }
 
 export interface ChangeReport {
-  summary: { breaking: number; nonBreaking: number };
+  summary: { breaking: number; nonBreaking: number; planned: number };
   changes: Change[];
 }
 
@@ -85,7 +85,8 @@ export async function serviceChanges(slug: string, before: ServiceSide | undefin
 export function reportOf(changes: Change[]): ChangeReport {
   const sorted = [...changes].sort((a, b) => (a.service.slug < b.service.slug ? -1 : a.service.slug > b.service.slug ? 1 : byPlace(a, b)));
   const breaking = sorted.filter((change) => change.level === 'breaking').length;
-  return { summary: { breaking, nonBreaking: sorted.length - breaking }, changes: sorted };
+  const planned = sorted.filter((change) => change.lifecycle === 'removed_after_sunset').length;
+  return { summary: { breaking, nonBreaking: sorted.length - breaking, planned }, changes: sorted };
 }
 
 async function servicesOf(snapshot: Snapshot): Promise<Map<string, CatalogRecord>> {

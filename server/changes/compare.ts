@@ -5,6 +5,7 @@ import { apiCompare, type Diff } from 'api-smart-diff';
 import { aligned, clientView } from './client-view.ts';
 import { compareRules } from './library-rules.ts';
 import { classify, type Level } from './rules.ts';
+import { judgedRemoval, lifecycleFinding, todayUtc, type Lifecycle } from './lifecycle.ts';
 import { componentRef } from '../json/pointer.ts';
 import { isObject, type JsonObject } from '../json/values.ts';
 
@@ -15,6 +16,8 @@ export interface ServiceChange {
   rule: string;
   operation: Operation | null;
   message: string;
+  /** Where the change stands in the life of what it reaches: a deprecation, a sunset date, a removal judged by them (lifecycle.ts). */
+  lifecycle?: Lifecycle;
 }
 
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
@@ -224,8 +227,9 @@ function changesOf(diff: Diff, merged: Doc, before: Doc, after: Doc): ServiceCha
   if (method === undefined) {
     // A whole path came or went: each of its operations did.
     const side = diff.action === 'remove' ? item(before) : item(after);
+    // Each operation as the one that came or went, so its removal is judged by its own deprecation.
     return Object.keys(side).filter((name) => METHODS.has(name))
-      .flatMap((name) => found(diff, operationOf(path, name, side), [], () => undefined));
+      .flatMap((name) => found({ ...diff, [diff.action === 'remove' ? 'before' : 'after']: side[name] }, operationOf(path, name, side), [], () => undefined));
   }
   if (typeof method === 'string' && METHODS.has(method)) {
     const operation = operationOf(path, method, item(after)[method] ? item(after) : item(before));
@@ -243,8 +247,9 @@ function found(diff: Diff, operation: Operation | null, at: Segments, lookup: (a
     const side = diff.action === 'add' ? 'after' : 'before';
     return list.flatMap((item: unknown, index) => found({ ...diff, path: [...diff.path, index], [side]: item }, operation, [...at, index], lookup));
   }
-  const finding = classify({ diff, at, lookup, ...(operation && { label: `${operation.method} ${operation.path}` }) });
-  return finding ? [{ ...finding, operation }] : [];
+  const place = { diff, at, lookup, ...(operation && { label: `${operation.method} ${operation.path}` }) };
+  const finding = lifecycleFinding(place) ?? classify(place);
+  return finding ? [{ ...judgedRemoval(finding, place, todayUtc()), operation }] : [];
 }
 
 function operationOf(path: string, method: string, item: Doc): Operation {

@@ -24,7 +24,7 @@ export function registerCompareVersions(server: McpServer, { schemas, stores, ve
     },
     annotations: READ_ONLY_TOOL,
     outputSchema: {
-      summary: z.object({ breaking: z.number().int(), nonBreaking: z.number().int() }),
+      summary: z.object({ breaking: z.number().int(), nonBreaking: z.number().int(), planned: z.number().int() }),
       changes: z.array(z.looseObject({ level: z.string(), rule: z.string(), message: z.string() })),
     },
   }, (args) => answer(async (reach) => {

@@ -95,6 +95,7 @@ export async function planImport(input: PlanInput, pause: () => Promise<void> = 
     fields['id'] ??= before?.id ?? input.newId(collection.idPrefix);
     // What the catalog set and no document holds (a Service's traffic state) stays as stored.
     for (const field of collection.keptOnImport) if (before?.[field] !== undefined) fields[field] = before[field];
+    for (const field of collection.keptUnlessGiven) if (fields[field] === undefined && before?.[field] !== undefined) fields[field] = before[field];
     // Before validation, as for a body: the schema checks recurse, and the limits bound them.
     const beyond = recordProblem(fields, input.limits);
     if (beyond) {

@@ -31,11 +31,11 @@ const inMediaType = (object: JsonObject, record: Fields): JsonObject | undefined
 };
 
 export const KINDS: Readonly<Record<string, KindMapping>> = {
-  services: { render: RENDER['services']!, fields: ['slug', 'organizationId', 'name', 'summary', 'description', 'security'] },
+  services: { render: RENDER['services']!, fields: ['slug', 'organizationId', 'name', 'summary', 'description', 'security', 'owner', 'contact', 'lifecycle', 'links'] },
   resources: { render: RENDER['resources']!, fields: ['name', 'schema'] },
   paths: { render: RENDER['paths']!, fields: ['serviceId', 'path', 'summary', 'description'] },
-  operations: { render: RENDER['operations']!, fields: ['pathId', 'method', 'operationId', 'summary', 'description', 'deprecated', 'tags', 'externalDocs', 'security'] },
-  parameters: { render: RENDER['parameters']!, fields: ['pathId', 'operationId', 'name', 'in', 'description', 'required', 'deprecated', 'allowEmptyValue', 'schema', 'examples'] },
+  operations: { render: RENDER['operations']!, fields: ['pathId', 'method', 'operationId', 'summary', 'description', 'deprecated', 'sunset', 'tags', 'externalDocs', 'security'] },
+  parameters: { render: RENDER['parameters']!, fields: ['pathId', 'operationId', 'name', 'in', 'description', 'required', 'deprecated', 'sunset', 'allowEmptyValue', 'schema', 'examples'] },
   requests: { render: RENDER['requests']!, fields: ['operationId', 'contentMediaType', 'description', 'schema', 'examples'], carrier: inMediaType },
   responses: { render: RENDER['responses']!, fields: ['operationId', 'statusCode', 'contentMediaType', 'description', 'schema', 'examples', 'headers'], carrier: inMediaType },
   servers: { render: RENDER['servers']!, fields: ['serviceId', 'pathId', 'operationId', 'url', 'description', 'variables'] },

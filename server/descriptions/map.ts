@@ -8,6 +8,7 @@ import { pointer } from '../json/pointer.ts';
 import { madeUpOperationId } from '../ownership/operation-names.ts';
 import { isObject, setMember, without, type JsonObject } from '../json/values.ts';
 import { generatedEnum, keptExamples, keptHeaders } from './render.ts';
+import { ownershipFields, sunsetOf } from './lifecycle.ts';
 import { PARTED_COMPONENTS, PARTED_TOP_LEVEL } from './service-parts.ts';
 import { itemsOn, listsOn, type Carrier, type ExtensionKind } from '../ownership/extension-kinds.ts';
 
@@ -106,6 +107,7 @@ export function* placements(document: JsonObject, service: Fields, extensions: r
       summary: str(info['summary']) ?? '',
       description: str(info['description']) ?? '',
       security: Array.isArray(document['security']) ? document['security'] : undefined,
+      ...ownershipFields(info),
     },
     // Everything the records below do not carry stays with the service (info.version, tags,
     // ...), but webhooks and the component sections no record kind holds: kept as parts beside it (service-parts.ts).
@@ -173,6 +175,7 @@ function* operation(op: JsonObject, method: string, path: string, pathId: string
       summary: str(op['summary']),
       description: str(op['description']),
       deprecated: op['deprecated'] === true,
+      sunset: sunsetOf(op),
       tags: list(op['tags']).filter((tag) => typeof tag === 'string'),
       externalDocs: typeof obj(op['externalDocs'])['url'] === 'string' ? { url: obj(op['externalDocs'])['url'] } : undefined,
       security: Array.isArray(op['security']) ? op['security'] : undefined,
@@ -247,6 +250,7 @@ function* parameters(value: unknown, owner: Fields, at: string): Placements {
         description: str(p['description']),
         required: p['required'] === true,
         deprecated: p['deprecated'] === true,
+        sunset: sunsetOf(p),
         allowEmptyValue: p['allowEmptyValue'] === true,
         schema: isObject(p['schema']) ? p['schema'] : {},
         examples: keptExamples(p['examples']),

@@ -5,6 +5,7 @@ import type { Fields } from '../records/record-body.ts';
 import { pointer } from '../json/pointer.ts';
 import { defined, isObject, setMember, without, type Json, type JsonObject } from '../json/values.ts';
 import { markOf } from '../store/mark.ts';
+import { ownershipInfo } from './lifecycle.ts';
 
 type Render = (record: Fields) => JsonObject;
 
@@ -72,7 +73,7 @@ function describedLikeParameters(record: Fields): Record<string, unknown> {
 export const RENDER: Readonly<Record<string, Render>> = {
   services: (record) => defined({
     openapi: '3.1.0',
-    info: defined({ title: String(record['name'] ?? ''), summary: text(record['summary']), description: text(record['description']) }),
+    info: defined({ title: String(record['name'] ?? ''), summary: text(record['summary']), description: text(record['description']), ...ownershipInfo(record) }),
     security: record['security'] as Json | undefined,
   }),
   servers: (record) => defined({ url: String(record['url']), description: text(record['description']), variables: nonEmpty(serverVariables(record)) }),
@@ -82,6 +83,7 @@ export const RENDER: Readonly<Record<string, Render>> = {
     summary: text(record['summary']),
     description: text(record['description']),
     deprecated: onlyTrue(record['deprecated']),
+    'x-sunset': text(record['sunset']),
     tags: nonEmpty(record['tags']),
     externalDocs: record['externalDocs'] as Json | undefined,
     security: record['security'] as Json | undefined,
@@ -90,6 +92,7 @@ export const RENDER: Readonly<Record<string, Render>> = {
     name: String(record['name']),
     in: String(record['in']),
     ...describedLikeParameters(record),
+    'x-sunset': text(record['sunset']),
     allowEmptyValue: onlyTrue(record['allowEmptyValue']),
     schema: nonEmpty(record['schema']),
     examples: nonEmpty(record['examples']),

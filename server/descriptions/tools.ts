@@ -12,6 +12,7 @@ import { shareRepeated } from './sharing.ts';
 import { MAX_ENDPOINT_BYTES } from '../search/endpoint-answer.ts';
 import { serviceScoped } from '../views/service-records.ts';
 import { storeOf } from '../store/stores.ts';
+import { LIFECYCLE_STAGES, ownershipOfRecord } from '../ownership/lifecycle.ts';
 
 // Documents carry more than a tool names: their schemas allow any further property.
 const anyObject = z.looseObject({});
@@ -21,17 +22,23 @@ export function descriptionTools(schemas: SchemaRegistry, stores: ReadonlyMap<st
   return [
     (server: McpServer, answer: Answer) => {
   server.registerTool('list_services', {
-    description: 'The services (APIs) of a catalog version.',
-    inputSchema: { version: VERSION_ARG },
+    description: 'The services (APIs) of a catalog version, each with its owner (team), contact, lifecycle stage and links where known.',
+    inputSchema: {
+      version: VERSION_ARG,
+      lifecycle: z.enum(LIFECYCLE_STAGES).optional().describe('Only the services at this lifecycle stage.'),
+      owner: toolString().optional().describe('Only the services this team owns.'),
+    },
     outputSchema: { services: z.array(z.looseObject({ id: z.string(), slug: z.string(), name: z.string() })) },
     annotations: READ_ONLY_TOOL,
   }, (args) => answer(async (reach) => {
     const version = await reach.version(args.version);
     const all = await services.all(version.versionId);
+    const wanted = all.filter((service) => (args.lifecycle === undefined || service['lifecycle'] === args.lifecycle) && (args.owner === undefined || service['owner'] === args.owner));
     return {
-      services: all.map((service) => ({
+      services: wanted.map((service) => ({
         id: service.id, slug: String(service['slug']), name: String(service['name'] ?? ''),
         ...(typeof service['summary'] === 'string' && service['summary'] !== '' ? { summary: service['summary'] } : {}),
+        ...ownershipOfRecord(service),
       })),
     };
   }));

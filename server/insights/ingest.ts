@@ -7,6 +7,7 @@ import type { ObservationDelta, Observations, ReportAnswer } from './observation
 import type { Call } from './reports.ts';
 import { touchService } from './services.ts';
 import { storeOf } from '../store/stores.ts';
+import { LifecycleTally } from './lifecycle-calls.ts';
 
 const NOT_FOUND = 404;
 
@@ -27,6 +28,8 @@ export async function ingest(parts: IngestParts, report: Report, now = new Date(
   const { versionId } = report;
   const read = (name: string) => storeOf(parts.stores, name).all(versionId);
   const [services, paths, operations, servers] = await Promise.all(['services', 'paths', 'operations', 'servers'].map(read)) as CatalogRecord[][];
+  // Parameters only when some call says which it sent: a version's parameters outnumber its operations.
+  const tally = new LifecycleTally(report.calls.some((call) => (call.sent?.length ?? 0) > 0) ? await read('parameters') : []);
   const fallback = report.service;
 
   if (report.idempotencyKey !== undefined) {
@@ -36,7 +39,7 @@ export async function ingest(parts: IngestParts, report: Report, now = new Date(
     if (earlier !== null) return { shadow: 0, grouped: { calls: 0, templates: 0 }, ...(earlier ?? { received: report.calls.length, matched: 0, unmatched: 0 }), duplicate: true };
   }
   try {
-    const answer = await count(parts, report, new Matcher({ services: services!, paths: paths!, operations: operations!, servers: servers! }), fallback, now);
+    const answer = await count(parts, report, new Matcher({ services: services!, paths: paths!, operations: operations!, servers: servers! }), fallback, now, tally);
     if (report.idempotencyKey !== undefined) await parts.observations.settle(versionId, report.idempotencyKey, answer);
     return { ...answer, duplicate: false };
   } catch (error) {
@@ -45,7 +48,7 @@ export async function ingest(parts: IngestParts, report: Report, now = new Date(
   }
 }
 
-async function count(parts: IngestParts, report: Report, matcher: Matcher, fallback: CatalogRecord | undefined, now: Date): Promise<ReportAnswer> {
+async function count(parts: IngestParts, report: Report, matcher: Matcher, fallback: CatalogRecord | undefined, now: Date, tally: LifecycleTally): Promise<ReportAnswer> {
   const deltas = new Map<string, ObservationDelta>();
   const reported = new Set<string>();
   const mentioned = new Set<string>();
@@ -64,6 +67,7 @@ async function count(parts: IngestParts, report: Report, matcher: Matcher, fallb
     if (found.operation) matched++;
     else shadow++;
     const time = call.time && call.time <= now ? call.time : now;
+    if (found.operation) tally.note(call, found.service.id, found.operation, time);
     const key = `${found.service.id} ${call.method} ${found.path}`;
     if (found.grouped) {
       grouped++;
@@ -77,6 +81,7 @@ async function count(parts: IngestParts, report: Report, matcher: Matcher, fallb
     deltas.set(key, delta);
   }
   await parts.observations.add(report.versionId, [...deltas.values()]);
+  await parts.observations.addLifecycle(report.versionId, tally.deltas());
   const services = storeOf(parts.stores, 'services');
   for (const id of new Set([...reported, ...mentioned])) {
     await touchService(services, report.versionId, id, {

@@ -7,11 +7,14 @@ import type { ReportAnswer as ReportAnswerSchema } from '../schemas/generated/ty
 import type { AnyBulkWriteOperation, Collection as MongoCollection, Db, Document } from 'mongodb';
 import { documentId } from '../store/records.ts';
 import { RecordLocks } from '../store/locks.ts';
+import type { LifecycleDelta } from './lifecycle-calls.ts';
 
 export const OBSERVATIONS = 'observations';
 export const INSIGHT_KEYS = 'insight-keys';
-/** Copied with a version copy: the observations; purged with the version: both. */
-export const INSIGHT_COMPANIONS = [{ name: OBSERVATIONS, copied: true }, { name: INSIGHT_KEYS, copied: false }];
+/** Calls of deprecated or sunset operations and parameters, per client (lifecycle-calls.ts). */
+export const LIFECYCLE_CALLS = 'lifecycle-calls';
+/** Copied with a version copy: the observations and lifecycle calls; purged with the version: all. */
+export const INSIGHT_COMPANIONS = [{ name: OBSERVATIONS, copied: true }, { name: INSIGHT_KEYS, copied: false }, { name: LIFECYCLE_CALLS, copied: true }];
 /** How long an Idempotency-Key is remembered: a retrying analyzer retries within minutes, not days. */
 export const KEY_TTL_MS = 24 * 60 * 60 * 1000;
 const BULK_BATCH = 500;
@@ -44,6 +47,9 @@ export type ReportAnswer = Omit<ReportAnswerSchema, 'duplicate'>;
 
 type Stored = Document & { _id: string };
 
+/** One counter document's upsert: its id, the fields it is made with, what it adds, and the times it widens to. */
+interface Counter { id: string; fields: Document; counts: Record<string, number>; firstSeenAt: Date; lastSeenAt: Date }
+
 /**
  * The observation's key: service, method and the template with its parameter names dropped, so
  * `/pets/{petId}` and a folded shadow `/pets/{id}` are the same endpoint.
@@ -55,6 +61,7 @@ export function endpointKey(serviceId: string, method: string, path: string): st
 export class Observations {
   readonly #observations: MongoCollection<Stored>;
   readonly #keys: MongoCollection<Stored>;
+  readonly #lifecycle: MongoCollection<Stored>;
   readonly #locks: RecordLocks | undefined;
   readonly #expiresItself: boolean;
   readonly #batch: number;
@@ -66,6 +73,7 @@ export class Observations {
   constructor(db: Db, options: { ferretdb: boolean }) {
     this.#observations = db.collection(OBSERVATIONS);
     this.#keys = db.collection(INSIGHT_KEYS);
+    this.#lifecycle = db.collection(LIFECYCLE_CALLS);
     this.#locks = options.ferretdb ? new RecordLocks() : undefined;
     this.#expiresItself = !options.ferretdb;
     this.#batch = options.ferretdb ? FERRETDB_BULK_BATCH : BULK_BATCH;
@@ -76,6 +84,7 @@ export class Observations {
     await this.#observations.createIndex({ versionId: 1, id: 1 }, { name: 'versionId_id', unique: true });
     await this.#observations.createIndex({ versionId: 1, serviceId: 1, lastSeenAt: 1 }, { name: 'versionId_serviceId_lastSeenAt' });
     await this.#keys.createIndex({ versionId: 1, id: 1 }, { name: 'versionId_id', unique: true });
+    await this.#lifecycle.createIndex({ versionId: 1, id: 1 }, { name: 'versionId_id', unique: true });
     // MongoDB drops expired keys itself; FerretDB 1.24 refuses TTL indexes ("not implemented"),
     // so there claim() drops a version's expired keys and treats one not yet dropped as free.
     if (this.#expiresItself) await this.#keys.createIndex({ expiresAt: 1 }, { name: 'expiresAt_ttl', expireAfterSeconds: 0 });
@@ -89,27 +98,51 @@ export class Observations {
    * in this process (FerretDB is single-instance here anyway).
    */
   async add(versionId: string, deltas: readonly ObservationDelta[]): Promise<void> {
+    await this.#counted(this.#observations, versionId, deltas.map((delta) => ({
+      id: observationId(delta),
+      fields: { serviceId: delta.serviceId, method: delta.method, path: delta.path },
+      counts: { count: delta.count, ...Object.fromEntries(Object.entries(delta.statusCodes).map(([code, n]) => [`statusCodes.${code}`, n])) },
+      firstSeenAt: delta.firstSeenAt, lastSeenAt: delta.lastSeenAt,
+    })));
+  }
+
+  /** Adds calls of going-away items as add() adds observations: one upsert per item, operation and client. */
+  async addLifecycle(versionId: string, deltas: readonly LifecycleDelta[]): Promise<void> {
+    await this.#counted(this.#lifecycle, versionId, deltas.map((delta) => ({
+      id: `lc_${createHash('sha256').update(JSON.stringify([delta.operationId, delta.item, delta.client])).digest('base64url').slice(0, 32)}`,
+      fields: { serviceId: delta.serviceId, operationId: delta.operationId, item: delta.item, client: delta.client },
+      counts: { count: delta.count, responses: delta.responses, deprecation: delta.deprecation, sunset: delta.sunset },
+      firstSeenAt: delta.firstSeenAt, lastSeenAt: delta.lastSeenAt,
+    })));
+  }
+
+  /** One `$inc` upsert per counter document (its fields set on insert), in batches, queued per version on FerretDB (see add). */
+  async #counted(collection: MongoCollection<Stored>, versionId: string, counters: readonly Counter[]): Promise<void> {
+    if (counters.length === 0) return;
+    const operations = counters.map(({ id, fields, counts, firstSeenAt, lastSeenAt }): AnyBulkWriteOperation<Stored> => ({
+      updateOne: {
+        filter: { _id: documentId(versionId, id) },
+        update: { $setOnInsert: { id, versionId, ...fields }, $inc: counts, $min: { firstSeenAt }, $max: { lastSeenAt } },
+        upsert: true,
+      },
+    }));
     const write = async () => {
-      const operations = deltas.map((delta): AnyBulkWriteOperation<Stored> => {
-        const id = observationId(delta);
-        return {
-          updateOne: {
-            filter: { _id: documentId(versionId, id) },
-            update: {
-              $setOnInsert: { id, versionId, serviceId: delta.serviceId, method: delta.method, path: delta.path },
-              $inc: { count: delta.count, ...Object.fromEntries(Object.entries(delta.statusCodes).map(([code, n]) => [`statusCodes.${code}`, n])) },
-              $min: { firstSeenAt: delta.firstSeenAt },
-              $max: { lastSeenAt: delta.lastSeenAt },
-            },
-            upsert: true,
-          },
-        };
-      });
       for (let start = 0; start < operations.length; start += this.#batch) {
-        await this.#observations.bulkWrite(operations.slice(start, start + this.#batch), { ordered: false });
+        await collection.bulkWrite(operations.slice(start, start + this.#batch), { ordered: false });
       }
     };
     await (this.#locks ? this.#locks.run(versionId, write) : write());
+  }
+
+  /** Every count of calls to going-away items in the version (of these services, when given). */
+  async lifecycleOf(versionId: string, serviceIds?: readonly string[]): Promise<LifecycleDelta[]> {
+    const filter: Document = { versionId, ...(serviceIds && { serviceId: { $in: [...serviceIds] } }) };
+    const documents = await this.#lifecycle.find(filter, { projection: { _id: 0 } }).toArray();
+    return documents.map((document) => ({
+      serviceId: String(document['serviceId']), operationId: String(document['operationId']), item: String(document['item']), client: String(document['client'] ?? ''),
+      count: Number(document['count'] ?? 0), responses: Number(document['responses'] ?? 0), deprecation: Number(document['deprecation'] ?? 0), sunset: Number(document['sunset'] ?? 0),
+      firstSeenAt: document['firstSeenAt'] as Date, lastSeenAt: document['lastSeenAt'] as Date,
+    }));
   }
 
   /** Every observation of the version (of these services, when given). */

@@ -1,10 +1,13 @@
 // A report's body → the calls it saw: HAR 1.2, OTLP/HTTP JSON traces or NDJSON access-log lines,
 // recognised by content type and shape, checked whole against schemas/reports/ before anything
-// is counted (all or nothing). Only method, host, path, status and time are kept: query values,
-// headers, cookies and bodies carry credentials and are never read.
+// is counted (all or nothing). Only method, host, path, status and time are kept, and for the
+// lifecycle insights the names of the parameters sent and whether the response carried
+// Deprecation and Sunset headers (announced.ts): query values, header values, cookies and bodies
+// carry credentials and are never read.
 import { InvalidRequest, type FieldProblem } from '../errors.ts';
 import { checkBody } from '../store/record-cost.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
+import { fromHarEntry, queryNames, type Announced, type Sent } from './announced.ts';
 
 /** One observed call. */
 export interface Call {
@@ -19,8 +22,12 @@ export interface Call {
   counts: boolean;
   /** Whether a client reported it (HAR entry, client span): it mentions the service it reached. */
   client: boolean;
-  /** Who made it, when the report says (an OTLP resource's service.name). */
+  /** Who made it, when the report says (an OTLP resource's service.name, an NDJSON line's `client`). */
   caller?: string;
+  /** The parameters it sent, by name (announced.ts); absent where the report does not say. */
+  sent?: Sent;
+  /** Whether its response carried Deprecation and Sunset headers; absent where the report does not say. */
+  announced?: Announced;
 }
 
 export type ReportFormat = 'har' | 'otlp' | 'ndjson';
@@ -46,9 +53,10 @@ export function callsOf(schemas: SchemaRegistry, report: RawReport): { format: R
 
 function harCalls(schemas: SchemaRegistry, har: Record<string, unknown>): Call[] {
   validate(schemas, 'reports/har.json', har, '');
-  const entries = (har['log'] as { entries: Array<{ startedDateTime: string; request: { method: string; url: string }; response: { status: number } }> }).entries;
+  const entries = (har['log'] as { entries: Array<{ startedDateTime: string; request: { method: string; url: string; queryString?: unknown; headers?: unknown }; response: { status: number; headers?: unknown } }> }).entries;
   return entries.map((entry, index) => ({
     ...fromUrl(entry.request.url, `/log/entries/${index}/request/url`),
+    ...fromHarEntry(entry),
     method: entry.request.method.toUpperCase(),
     status: entry.response.status || undefined,
     time: new Date(entry.startedDateTime),
@@ -64,12 +72,15 @@ function ndjsonCalls(schemas: SchemaRegistry, text: string): Call[] {
     const at = `/${index}`;
     const value = parseJson(line, `line ${index + 1}`);
     validate(schemas, 'reports/ndjson-call.json', value, at);
-    const entry = value as { method: string; url?: string; host?: string; path?: string; status?: number; time?: string | number };
+    const entry = value as { method: string; url?: string; host?: string; path?: string; status?: number; time?: string | number; client?: string };
     if (entry.url === undefined && entry.path === undefined) throw InvalidRequest.field(at, 'must have url, or path (with host when the call\'s host matters)');
     const where = entry.path !== undefined
       ? { host: entry.host === undefined ? undefined : hostOf(entry.host, `${at}/host`), path: withoutQuery(entry.path) }
       : fromUrl(entry.url!, `${at}/url`, true);
-    calls.push({ ...where, method: entry.method.toUpperCase(), status: entry.status, time: timeOf(entry.time, `${at}/time`), counts: true, client: false });
+    calls.push({
+      ...where, method: entry.method.toUpperCase(), status: entry.status, time: timeOf(entry.time, `${at}/time`), counts: true, client: false,
+      sent: queryNames(entry.url ?? entry.path!), ...(entry.client !== undefined && { caller: entry.client }),
+    });
   });
   if (calls.length === 0) throw InvalidRequest.field('body', 'has no lines');
   return calls;

@@ -53,9 +53,9 @@ export const operationPage: PageWork = async (req, visitor, catalog) => {
       ...frame,
       crumbs: [...frame['crumbs'] as object[], { label: String(service['name'] ?? serviceSlug), href: pageUrls.service(version.place, serviceSlug) }],
       method, path, url, servers, operationId: operation['operationId'] ?? operation.id,
-      summary: operation['summary'] ?? '', description: operation['description'] ?? '', deprecated: operation['deprecated'] === true,
+      summary: operation['summary'] ?? '', description: operation['description'] ?? '', deprecated: operation['deprecated'] === true, sunset: operation['sunset'] ?? '',
       parameters: parameters.map((parameter) => ({
-        name: parameter['name'], in: parameter['in'], required: parameter['required'] === true, deprecated: parameter['deprecated'] === true,
+        name: parameter['name'], in: parameter['in'], required: parameter['required'] === true, deprecated: parameter['deprecated'] === true, sunset: parameter['sunset'] ?? '',
         // Spotify describes its parameters in their schemas.
         type: schemaRows(parameter['schema'])[0]?.type ?? 'any', description: parameter['description'] ?? (isObject(parameter['schema']) ? parameter['schema']['description'] : undefined) ?? '',
       })),
@@ -105,7 +105,7 @@ async function changesFor(req: Request, visitor: Visitor, catalog: PageCatalog, 
   if (!type || !slug) return { against: '', changes: undefined };
   const other = await catalog.version(visitor.credential, { projectRef: version.project.slug, versionType: type, versionSlug: slug });
   const report = await catalog.changes(other, version, service).catch((error: unknown) => {
-    if (error instanceof RecordNotFound) return { summary: { breaking: 0, nonBreaking: 0 }, changes: [] };
+    if (error instanceof RecordNotFound) return { summary: { breaking: 0, nonBreaking: 0, planned: 0 }, changes: [] };
     throw error;
   });
   const changes = report.changes.filter((change) => change.operation?.method.toUpperCase() === method && change.operation.path === path)

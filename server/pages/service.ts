@@ -7,6 +7,7 @@ import type { PageCatalog } from './catalog.ts';
 import type { PageWork } from './work.ts';
 import { filterAsked, matchesFilter, navigationOf } from './navigation.ts';
 import { serversOf } from './operation-view.ts';
+import { ownershipOf } from './ownership.ts';
 import { REFERENCE_POLICY } from './render.ts';
 import { pageUrls } from './urls.ts';
 import { frameOf, params } from './version.ts';
@@ -40,7 +41,7 @@ export const servicePage: PageWork = async (req, visitor, catalog) => {
   const shown = listed.items.map((item) => {
     const record = view.byId('operations', item.operation!.id);
     return {
-      method: item.method, path: item.path, deprecated: item.operation!.deprecated, status: item.status,
+      method: item.method, path: item.path, deprecated: item.operation!.deprecated, sunset: record?.['sunset'] ?? '', status: item.status,
       lastSeenAt: item.lastSeenAt ?? 'never', summary: record?.['summary'] ?? '',
       tags: Array.isArray(record?.['tags']) && record['tags'].length > 0 ? record['tags'].map(String) : ['(untagged)'],
       href: pageUrls.operation(version.place, slug, String(item.operation!.operationId !== 'undefined' ? item.operation!.operationId : item.operation!.id)),
@@ -60,6 +61,7 @@ export const servicePage: PageWork = async (req, visitor, catalog) => {
       ...frame,
       crumbs: [...frame['crumbs'] as object[], { label: String(service['name'] ?? slug), href: pageUrls.service(version.place, slug) }],
       name: service['name'] ?? slug, slug, summary: service['summary'] ?? '', description: service['description'] ?? '',
+      ownership: ownershipOf(service),
       groups: tags.map((tag) => ({ tag, operations: shown.filter((operation) => operation.tags.includes(tag)) })),
       paging: {
         page: pageNumber, pages, total: listed.total,

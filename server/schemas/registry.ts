@@ -51,6 +51,11 @@ export interface CompiledCollection {
    * record schema: traffic state on a Service): an import keeps their stored values.
    */
   readonly keptOnImport: ReadonlySet<string>;
+  /**
+   * Top-level fields a document may give and the interface may set (`x-kept-unless-given`: a
+   * Service's owner and lifecycle): an import takes the document's value, else keeps the stored one.
+   */
+  readonly keptUnlessGiven: ReadonlySet<string>;
   /** The scope rule: between `min` and `max` of `fields` set. */
   readonly scope: Scope | undefined;
   /** What `$ref`s of the form `#/components/<section>/<name>` name in this collection, by its `key` field. */
@@ -173,8 +178,8 @@ function describeCollection(ajv: Ajv2020, check: (ref: string) => Check, descrip
   }
   const filters = new Map<string, FilterValue>();
   for (const field of descriptor.filters ?? []) {
-    if (!references.has(field) && !naturalKey.includes(field)) {
-      throw new Error(`collection ${descriptor.name}: filter ${field} is neither a reference nor a natural-key field`);
+    if (!references.has(field) && !naturalKey.includes(field) && !isScalar(resolve(field))) {
+      throw new Error(`collection ${descriptor.name}: filter ${field} is neither a reference, a natural-key field nor a scalar field`);
     }
     filters.set(field, filterValue(resolve(field), checkOf(ajv, `${descriptor.schema}#/properties/${field}`)));
   }
@@ -200,6 +205,7 @@ function describeCollection(ajv: Ajv2020, check: (ref: string) => Check, descrip
     importKey: Object.freeze([...importKey]),
     owner: descriptor.owner,
     keptOnImport: new Set([...fields].filter((field) => properties[field]!['x-kept-on-import'] === true)),
+    keptUnlessGiven: new Set([...fields].filter((field) => properties[field]!['x-kept-unless-given'] === true)),
     scope,
     component: descriptor.component && Object.freeze({ ...descriptor.component }),
     extension: descriptor.extension,
@@ -250,6 +256,7 @@ export function createAjv(logger?: Logger, options: { coerceTypes?: boolean } = 
   // belongs) is told by its prefix rather than by its length.
   ajv.addKeyword(idPrefixKeyword());
   ajv.addKeyword({ keyword: 'x-kept-on-import', schemaType: 'boolean' });
+  ajv.addKeyword({ keyword: 'x-kept-unless-given', schemaType: 'boolean' });
   return ajv;
 }
 

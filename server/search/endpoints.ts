@@ -151,10 +151,10 @@ export function endpointOf(view: VersionView, operation: CatalogRecord): Record<
     ...defined({ title: operationTitle({ summary: operation['summary'], description: operation['description'] }) }),
     operation: defined({
       id: operation.id, operationId: operation['operationId'], method: operation['method'],
-      summary: operation['summary'], deprecated: operation['deprecated'] === true,
+      summary: operation['summary'], deprecated: operation['deprecated'] === true, sunset: operation['sunset'],
     }),
     path: { id: path?.id ?? String(operation['pathId']), path: pathText },
-    service: service ? { id: service.id, slug: service['slug'], name: service['name'] } : null,
+    service: service ? defined({ id: service.id, slug: service['slug'], name: service['name'], owner: service['owner'], lifecycle: service['lifecycle'] }) : null,
     url: urlTemplate(servers[0], pathText),
     requiredParameters: requiredParameters(view.ownedBy('parameters', operation.id), path ? view.ownedBy('parameters', path.id) : []),
     bodyMediaTypes: bodyMediaTypes(view.ownedBy('requests', operation.id)),

@@ -36,6 +36,9 @@ export interface SearchOptions {
   limit: number;
   /** Only that service's operations (the caller found the service: pipeline/stages.ts). */
   serviceId?: string;
+  /** Only the operations of services at this lifecycle stage, or of this owner. */
+  lifecycle?: string;
+  owner?: string;
   /** The query's vector (the search model's); without it, or before the version's vectors are all had, the index alone ranks. */
   vector?: Float32Array;
   /** Another fusion than FUSION (the benchmark's tuning compares them). */
@@ -137,14 +140,24 @@ export class VersionIndex {
   }
 
   /** The operations matching the query, best first, as endpoint hits with their score. */
+  /** Which operations the options keep, by their service (its id, lifecycle and owner); undefined: all. */
+  #kept({ serviceId, lifecycle, owner }: SearchOptions): ((id: string) => boolean) | undefined {
+    if (serviceId === undefined && lifecycle === undefined && owner === undefined) return undefined;
+    return (id) => {
+      const service = this.#serviceOf.get(id);
+      if (serviceId !== undefined && service !== serviceId) return false;
+      const record = this.view.byId('services', service);
+      return (lifecycle === undefined || record?.['lifecycle'] === lifecycle) && (owner === undefined || record?.['owner'] === owner);
+    };
+  }
+
   search(options: SearchOptions): Record<string, unknown>[] {
     return this.answer(options).hits;
   }
 
   /** The hits and what ranked them: fused with the vectors when the query has one and every operation's is had. */
   answer(options: SearchOptions): { ranking: Ranking; hits: Record<string, unknown>[] } {
-    const { serviceId } = options;
-    const keep = serviceId === undefined ? undefined : (id: string) => this.#serviceOf.get(id) === serviceId;
+    const keep = this.#kept(options);
     // Only this index's operations: a newer index patched from this one shares its engine (see patched).
     const own = (id: string) => this.#operations.has(id) && (keep === undefined || keep(id));
     const found = this.#engine.search.search(options.query, { ...ASKING, filter: (result) => own(String(result.id)) });

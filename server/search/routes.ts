@@ -11,6 +11,8 @@ import { withObserved } from '../insights/observed.ts';
 import type { Observations } from '../insights/observations.ts';
 import type { SearchIndexes } from './indexes.ts';
 import { wordsOf } from './text.ts';
+import { LIFECYCLE_STAGES } from '../ownership/lifecycle.ts';
+import { defined } from '../json/values.ts';
 
 const SEARCH_SEGMENT = '/search';
 /**
@@ -54,12 +56,14 @@ export function searchEndpoints({ indexes, observations, schemas, services }: Se
         },
         { name: 'limit', description: `At most this many hits; default ${DEFAULT_HITS}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_HITS, default: DEFAULT_HITS }, invalid: `must be an integer from 1 to ${MAX_HITS}` },
         serviceParameter('Only the operations of this service (slug or `svc_` id); an unknown service is 404.'),
+        { name: 'lifecycle', description: 'Only the operations of services at this lifecycle stage (the Service\'s `lifecycle`).', schema: { type: 'string', enum: [...LIFECYCLE_STAGES] }, invalid: `must be one of ${LIFECYCLE_STAGES.join(', ')}` },
+        { name: 'owner', description: 'Only the operations of services this team owns (the Service\'s `owner`, exactly).', schema: { type: 'string', minLength: 1 }, invalid: 'must be a team name' },
       ],
       responses: [{ status: 200, description: 'The hits, best first.', schema: { $ref: `${SCHEMA_BASE}api/search.json` } }],
       errors: [404],
     },
-    async run({ version, query: { q, limit, service } }: VersionContext<{ q: string; limit: number; service?: string }>) {
-      const options = { query: wordsIn(q), limit };
+    async run({ version, query: { q, limit, service, lifecycle, owner } }: VersionContext<{ q: string; limit: number; service?: string; lifecycle?: string; owner?: string }>) {
+      const options = { query: wordsIn(q), limit, ...defined({ lifecycle, owner }) };
       const serviceId = service === undefined ? undefined : (await serviceNamed(schemas, services, version.versionId, service, 'service')).id;
       const { ranking, hits } = await indexes.search(version.versionId, { ...options, ...(serviceId !== undefined && { serviceId }) });
       return { status: 200, body: { ranking, hits: await withObserved(observations, version.versionId, hits) } };

@@ -13,6 +13,8 @@ import { registerGetEndpoint } from './get-endpoint.ts';
 import type { SearchIndexes } from './indexes.ts';
 import { DEFAULT_HITS, MAX_HITS } from './routes.ts';
 import { wordsOf } from './text.ts';
+import { LIFECYCLE_STAGES } from '../ownership/lifecycle.ts';
+import { defined } from '../json/values.ts';
 import { storeOf } from '../store/stores.ts';
 
 export interface SearchToolParts {
@@ -37,6 +39,8 @@ export function searchTools(parts: SearchToolParts): ToolRegistration[] {
       version: VERSION_ARG,
       query: toolString().describe('Words to look for.'),
       service: toolString().optional().describe('Only this service (slug or `svc_` id).'),
+      lifecycle: z.enum(LIFECYCLE_STAGES).optional().describe('Only services at this lifecycle stage.'),
+      owner: toolString().optional().describe('Only services this team owns.'),
       limit: z.number().int().min(1).max(MAX_HITS).optional().describe(`At most this many hits (default ${DEFAULT_HITS}).`),
     },
     outputSchema: { ranking: z.enum(['hybrid', 'lexical']), hits: z.array(anyObject) },
@@ -46,7 +50,7 @@ export function searchTools(parts: SearchToolParts): ToolRegistration[] {
     if (wordsOf(args.query).length === 0) throw InvalidRequest.field('query', 'must have at least one word');
     const serviceId = args.service === undefined ? undefined : (await serviceNamed(parts.schemas, services, version.versionId, args.service, 'service')).id;
     // The route's ranking (fused with the search model's vectors when they are had), not the index alone.
-    const { ranking, hits } = await parts.searchIndexes.search(version.versionId, { query: args.query, limit: args.limit ?? DEFAULT_HITS, ...(serviceId !== undefined && { serviceId }) });
+    const { ranking, hits } = await parts.searchIndexes.search(version.versionId, { query: args.query, limit: args.limit ?? DEFAULT_HITS, ...(serviceId !== undefined && { serviceId }), ...defined({ lifecycle: args.lifecycle, owner: args.owner }) });
     return { ranking, hits: await withObserved(parts.observations, version.versionId, hits) };
   }, LONG_RUNNING));
     },

@@ -19,6 +19,10 @@ export interface ChangesForClients {
      * Changes an existing client can ignore.
      */
     nonBreaking: number;
+    /**
+     * Of the non-breaking changes, the removals that were announced: of something deprecated, on or after its sunset date or with none (`lifecycle: removed_after_sunset`).
+     */
+    planned: number;
   };
   /**
    * Each change where a client meets it: by service slug, path, method, then rule.
@@ -74,6 +78,11 @@ export interface Change {
    * One sentence a person understands.
    */
   message: string;
+  /**
+   * Where the change stands in the life of what it reaches (docs/changes.md, "Deprecation and sunset"): `deprecated` (it was made deprecated), `sunset_changed` (its `x-sunset` date was set, moved or dropped), and for a removal of an operation, a parameter or a body property, `removed_not_deprecated` (breaking), `removed_before_sunset` (deprecated, removed before its sunset date: breaking) or `removed_after_sunset` (deprecated, removed on or after its sunset date or with none: planned, non-breaking).
+   */
+  lifecycle?:
+    "deprecated" | "sunset_changed" | "removed_not_deprecated" | "removed_before_sunset" | "removed_after_sunset";
 }
 
 /**
@@ -358,6 +367,127 @@ export interface EndpointInsight {
 }
 
 /**
+ * Who still calls what is deprecated or sunset, ordered by service slug, path, method, the operation before its parameters.
+ *
+ * From schemas/api/insights.json#/$defs/lifecycleInsights.
+ */
+export interface LifecycleInsights {
+  /**
+   * One per deprecated or sunset operation, and per deprecated or sunset parameter of an operation.
+   */
+  items: LifecycleInsight[];
+}
+
+/**
+ * An operation or a parameter of it that is going away, with the calls still seen.
+ *
+ * From schemas/api/insights.json#/$defs/lifecycleInsight.
+ */
+export interface LifecycleInsight {
+  /**
+   * The service.
+   */
+  service: {
+    /**
+     * The `svc_` id.
+     */
+    id: ServiceId;
+    /**
+     * The service slug.
+     */
+    slug: string;
+  };
+  /**
+   * The operation (itself going away when `parameter` is null).
+   */
+  operation: {
+    /**
+     * The `op_` id.
+     */
+    id: OperationId;
+    /**
+     * The operation's stable identifier string.
+     */
+    operationId: string;
+    /**
+     * HTTP method in upper case.
+     */
+    method: string;
+    /**
+     * The path template.
+     */
+    path: string;
+  };
+  /**
+   * The parameter going away, or null when the item is the operation.
+   */
+  parameter: {
+    /**
+     * The `par_` id.
+     */
+    id: ParameterId;
+    /**
+     * The parameter's name.
+     */
+    name: string;
+    /**
+     * Where it is sent.
+     */
+    in: string;
+  } | null;
+  /**
+   * Whether the item is deprecated.
+   */
+  deprecated: boolean;
+  /**
+   * Its sunset date (`YYYY-MM-DD`), or null.
+   */
+  sunset: string | null;
+  /**
+   * Calls seen of the item (for a parameter: of the operation, sending it).
+   */
+  calls: number;
+  /**
+   * When the last of them was made, or null.
+   */
+  lastSeenAt: string | null;
+  /**
+   * The calls by client, most first; `client` null for calls whose report names none.
+   */
+  clients: {
+    /**
+     * Who made the calls, or null where the report does not say.
+     */
+    client: string | null;
+    /**
+     * How many.
+     */
+    calls: number;
+    /**
+     * When the last was made.
+     */
+    lastSeenAt: string;
+  }[];
+  /**
+   * Of the calls whose response headers the report had (HAR), how many, and how many carried each header.
+   */
+  responses: {
+    /**
+     * Calls whose response headers were reported.
+     */
+    observed: number;
+    /**
+     * Of those, responses with RFC 9745's `Deprecation` header.
+     */
+    deprecationHeader: number;
+    /**
+     * Of those, responses with RFC 8594's `Sunset` header.
+     */
+    sunsetHeader: number;
+  };
+}
+
+/**
  * The references of one version that name no record, per collection. References are not enforced on write, so clients may write in any order; this report finds what is still dangling.
  *
  * From schemas/api/integrity.json.
@@ -481,6 +611,10 @@ export interface Endpoint {
      * Whether the operation is deprecated.
      */
     deprecated: boolean;
+    /**
+     * The date (`YYYY-MM-DD`) after which the operation may be removed, when it has one.
+     */
+    sunset?: string;
     [k: string]: unknown;
   };
   /**
@@ -512,6 +646,14 @@ export interface Endpoint {
      * The service's name.
      */
     name: string;
+    /**
+     * The team that owns the service, when known.
+     */
+    owner?: string;
+    /**
+     * The service's lifecycle stage (`experimental`, `production`, `deprecated`, `retired`), when known.
+     */
+    lifecycle?: string;
   } | null;
   /**
    * The ready URL template: the first server URL (as in `servers`) with each server variable replaced by its default, joined with the path; the path's own `{parameters}` are left for the caller to fill. The path alone when no server applies; relative when the server URL is.
@@ -817,7 +959,7 @@ export interface CollectionDescriptor {
    */
   notFound: string;
   /**
-   * Top-level fields of the record (references and natural-key parts) the list operation may filter on by equality, values typed by the field's schema. Defaults to `[]`.
+   * Top-level fields of the record (references, natural-key parts and scalar fields such as a Service's lifecycle) the list operation may filter on by equality, values typed by the field's schema. Defaults to `[]`.
    */
   filters?: string[];
   /**
@@ -1549,6 +1691,10 @@ export interface Operation {
    */
   deprecated?: boolean;
   /**
+   * The date (`YYYY-MM-DD`) after which the operation may be removed (RFC 8594's Sunset, as a date). From the description's `x-sunset`, rendered back there on export. Removing a deprecated operation after its sunset is a planned change, before it a breaking one.
+   */
+  sunset?: string;
+  /**
    * Stable identifier of the operation (a free string, not an `op_` id).
    */
   operationId: string;
@@ -1608,6 +1754,10 @@ export interface Parameter {
    * Whether the parameter is deprecated. Defaults to false.
    */
   deprecated?: boolean;
+  /**
+   * The date (`YYYY-MM-DD`) after which the parameter may be removed (RFC 8594's Sunset, as a date). From the description's `x-sunset`, rendered back there on export. Removing a deprecated parameter after its sunset is a planned change, before it a breaking one.
+   */
+  sunset?: string;
   /**
    * Whether the parameter is required. Defaults to false.
    */
@@ -1994,6 +2144,48 @@ export interface Service {
    */
   security?: SecurityRequirement[];
   /**
+   * The team that owns the service (a team name, as Backstage's `owner`). From the description's `info.x-owner`; kept on re-import when the description gives none.
+   */
+  owner?: string;
+  /**
+   * How to reach the owner: `name`, `email`, `url` (OpenAPI's Contact Object). From the description's `info.contact`; kept on re-import when the description gives none.
+   */
+  contact?: {
+    /**
+     * Name of the contact person or team.
+     */
+    name?: string;
+    /**
+     * Email address of the contact.
+     */
+    email?: string;
+    /**
+     * URL of the contact information.
+     */
+    url?: string;
+  };
+  /**
+   * Where the service is in its life: `experimental`, `production`, `deprecated` or `retired`. From the description's `info.x-lifecycle`; kept on re-import when the description gives none. Absent means not said.
+   */
+  lifecycle?: "experimental" | "production" | "deprecated" | "retired";
+  /**
+   * Where to read more: `docs`, `repository` and `chat` URLs. From the description's `info.x-links`; kept on re-import when the description gives none.
+   */
+  links?: {
+    /**
+     * URL of the service's documentation.
+     */
+    docs?: string;
+    /**
+     * URL of the service's source repository.
+     */
+    repository?: string;
+    /**
+     * URL of the owners' chat channel.
+     */
+    chat?: string;
+  };
+  /**
    * The catalog version the record belongs to (`ver_` id). May be omitted in a body: it is taken from the route.
    */
   versionId: CatalogVersionId;
@@ -2117,6 +2309,10 @@ export interface AccessLogLine {
    * HTTP status code of the response.
    */
   status?: number;
+  /**
+   * Who made the call (an application or consumer name, as the gateway knows it): the lifecycle insights name the clients still calling what is deprecated.
+   */
+  client?: string;
   /**
    * When the call was made: ISO 8601, or milliseconds since the epoch.
    */

@@ -44,7 +44,7 @@ describe('changes: what a change breaks for clients', function () {
       it(`answers the changes from against to this version, by service, path and method (family ${family})`, async () => {
         const res = await service.request.get(`${branch.prefixes[family]}/changes?against=${tenant.version.id}`).set(bearer(tenant.readOnlyKey));
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
-        expect(res.body.summary).to.deep.equal({ breaking: 2, nonBreaking: 4 });
+        expect(res.body.summary).to.deep.equal({ breaking: 2, nonBreaking: 4, planned: 0 });
         const petsService = res.body.changes[0].service;
         expect(petsService.slug).to.equal('pets');
         expect(res.body.changes.map((change: { rule: string; operation: { method: string; path: string } | null }) => [change.rule, change.operation && `${change.operation.method} ${change.operation.path}`])).to.deep.equal([
@@ -66,7 +66,7 @@ describe('changes: what a change breaks for clients', function () {
       const back = await service.request.get(`${tenant.prefixes.V}/changes?against=${branch.id}`).set(bearer(tenant.readOnlyKey));
       expect(back.body.changes.map((change: { rule: string }) => change.rule)).to.include.members(['request-parameter-became-optional', 'server-added', 'response-property-removed']);
       const same = await service.request.get(`${tenant.prefixes.P}/changes?against=${tenant.version.id}`).set(bearer(tokenFor([tenant.project.id], { readOnly: true })));
-      expect(same.body).to.deep.equal({ summary: { breaking: 0, nonBreaking: 0 }, changes: [] });
+      expect(same.body).to.deep.equal({ summary: { breaking: 0, nonBreaking: 0, planned: 0 }, changes: [] });
     });
 
     it('narrows to one service by slug or id; a service neither version has is 404', async () => {
@@ -81,7 +81,7 @@ describe('changes: what a change breaks for clients', function () {
 
     it('takes against by type/slug in the project or project/type/slug, as by id', async () => {
       const byId = await service.request.get(`${branch.prefixes.P}/changes?against=${tenant.version.id}`).set(bearer(tenant.readOnlyKey));
-      expect(byId.body.summary).to.deep.equal({ breaking: 2, nonBreaking: 4 });
+      expect(byId.body.summary).to.deep.equal({ breaking: 2, nonBreaking: 4, planned: 0 });
       for (const against of ['branch/main', `${tenant.project.slug}/branch/main`, `${tenant.project.id}/branch/main`]) {
         for (const prefix of [branch.prefixes.V, branch.prefixes.P]) {
           const res = await service.request.get(`${prefix}/changes`).query({ against }).set(bearer(tenant.readOnlyKey));
@@ -136,7 +136,7 @@ describe('changes: what a change breaks for clients', function () {
         const res = await service.request.post(`${tenant.prefixes[family]}/imports/openapi?service=pets&dryRun=true`).set(bearer(tenant.key)).send(next());
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
         expect(res.body.records.parameters.updated).to.be.greaterThan(0);
-        expect(res.body.changes.summary).to.deep.equal({ breaking: 2, nonBreaking: 4 });
+        expect(res.body.changes.summary).to.deep.equal({ breaking: 2, nonBreaking: 4, planned: 0 });
         const against = await service.request.get(`${branch.prefixes.V}/changes?against=${tenant.version.id}&service=pets`).set(bearer(tenant.key));
         // The same changes as between the versions, but named by this version's service.
         const slugOnly = (body: { changes: { service: { slug: string } }[] }) => body.changes.map((change) => ({ ...change, service: change.service.slug }));
@@ -151,7 +151,7 @@ describe('changes: what a change breaks for clients', function () {
       const as30 = { ...petsWith((doc) => (doc['components'].schemas.Pet.properties.weight = { type: 'number', nullable: true, minimum: 0, exclusiveMinimum: true })), openapi: '3.0.3' };
       const dry = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=spelling&dryRun=true`).set(bearer(tenant.key)).send(as30);
       expect(dry.status, JSON.stringify(dry.body)).to.equal(200);
-      expect(dry.body.changes).to.deep.equal({ summary: { breaking: 0, nonBreaking: 0 }, changes: [] });
+      expect(dry.body.changes).to.deep.equal({ summary: { breaking: 0, nonBreaking: 0, planned: 0 }, changes: [] });
     });
 
     it('reports every operation as added, none breaking, for a service the catalog does not hold yet', async () => {
@@ -175,7 +175,7 @@ describe('changes: what a change breaks for clients', function () {
         });
         // The catalog still holds the original: importing it again would change nothing.
         const still = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=pets&dryRun=true`).set(bearer(tenant.key)).send(pets());
-        expect(still.body.changes.summary).to.deep.equal({ breaking: 0, nonBreaking: 0 });
+        expect(still.body.changes.summary).to.deep.equal({ breaking: 0, nonBreaking: 0, planned: 0 });
         const parameters = await service.request.get(`${tenant.prefixes.V}/parameters?name=limit`).set(bearer(tenant.key));
         expect(parameters.body.items[0].required).to.equal(false);
       });
@@ -186,7 +186,7 @@ describe('changes: what a change breaks for clients', function () {
       const res = await service.request.post(`${tenant.prefixes.P}/imports/openapi?service=pets&failOn=breaking`).set(bearer(tenant.key)).send(additive);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.dryRun).to.equal(false);
-      expect(res.body.changes.summary).to.deep.equal({ breaking: 0, nonBreaking: 4 });
+      expect(res.body.changes.summary).to.deep.equal({ breaking: 0, nonBreaking: 4, planned: 0 });
       expect(res.body.records.services.updated + res.body.records.resources.updated).to.equal(1);
       const back = await service.request.post(`${tenant.prefixes.P}/imports/openapi?service=pets`).set(bearer(tenant.key)).send(pets());
       expect(back.status).to.equal(200);

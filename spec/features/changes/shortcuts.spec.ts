@@ -126,7 +126,7 @@ describe('changes: the shortcuts report what the whole comparison reports (Asana
       const asanaOf = async (snapshot: typeof source) => (await snapshot.get('services')!.all('')).find((record) => record['slug'] === 'asana')!;
       expect(await sameRecords(source, copy, await asanaOf(source), await asanaOf(copy))).to.equal(true);
       const res = await service.request.get(`/v2/catalog/versions/${copyId}/changes?against=${tenant.version.id}`).set(bearer(tenant.key));
-      expect(res.body).to.deep.equal({ summary: { breaking: 0, nonBreaking: 0 }, changes: [] });
+      expect(res.body).to.deep.equal({ summary: { breaking: 0, nonBreaking: 0, planned: 0 }, changes: [] });
     });
 
     it('one record of the copy changed (the Like schema): the report is the whole comparison of both exports', async () => {
@@ -155,12 +155,12 @@ describe('changes: the shortcuts report what the whole comparison reports (Asana
       await resources.bulk(tenant.version.id, { replace: [like] }, new Date());
       expect(await revisions().sameRecords(tenant.version.id, copy.body.id)).to.equal(false);
       const res = await service.request.get(`/v2/catalog/versions/${copy.body.id}/changes?against=${tenant.version.id}`).set(bearer(tenant.key));
-      expect(res.body).to.deep.equal({ summary: { breaking: 0, nonBreaking: 0 }, changes: [] });
+      expect(res.body).to.deep.equal({ summary: { breaking: 0, nonBreaking: 0, planned: 0 }, changes: [] });
     });
 
     it('a dry run that writes nothing reports nothing; one that removes an operation reports that change alone', async () => {
       const same = await post('service=asana&dryRun=true', asana());
-      expect(same.body.changes).to.deep.equal({ summary: { breaking: 0, nonBreaking: 0 }, changes: [] });
+      expect(same.body.changes).to.deep.equal({ summary: { breaking: 0, nonBreaking: 0, planned: 0 }, changes: [] });
       const edited = asana();
       delete edited['paths']['/tasks/{task_gid}'].delete;
       const dry = await post('service=asana&dryRun=true', edited);

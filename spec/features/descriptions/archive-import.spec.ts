@@ -64,7 +64,7 @@ describe('archive import: a zip of a description\'s files', function () {
       for (const counts of Object.values(again.body.records as Record<string, Record<string, number>>)) {
         expect(counts).to.include({ created: 0, updated: 0, deleted: 0 });
       }
-      expect(again.body.changes.summary).to.deep.equal({ breaking: 0, nonBreaking: 0 });
+      expect(again.body.changes.summary).to.deep.equal({ breaking: 0, nonBreaking: 0, planned: 0 });
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }

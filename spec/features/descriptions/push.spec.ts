@@ -72,7 +72,7 @@ describe('push: a description kept as files, bundled and imported by the push co
         for (const [collection, counts] of Object.entries(outcome['records'] as Record<string, Record<string, number>>)) {
           expect({ collection, ...counts }).to.include({ created: 0, updated: 0, deleted: 0 });
         }
-        expect(outcome['changes']['summary']).to.deep.equal({ breaking: 0, nonBreaking: 0 });
+        expect(outcome['changes']['summary']).to.deep.equal({ breaking: 0, nonBreaking: 0, planned: 0 });
         const again = await push([entry, '--service', slug]);
         expect(again.code, again.stdout).to.equal(0);
         expect(again.stdout).to.match(/^Nothing to write/);

@@ -121,7 +121,7 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
     expect(byId.structuredContent).to.deep.equal(bySlug.structuredContent);
     expect((await call(client, 'list_insights', { version: address, service: shopId, status: 'unobserved' })).structuredContent).to.deep.equal(insights.structuredContent);
     const changes = await call(client, 'compare_versions', { version: address, against: tenant.version.id, service: shopId });
-    expect(changes.structuredContent).to.deep.equal({ summary: { breaking: 0, nonBreaking: 0 }, changes: [] });
+    expect(changes.structuredContent).to.deep.equal({ summary: { breaking: 0, nonBreaking: 0, planned: 0 }, changes: [] });
   });
 
   // An agent lists the tools first; from then on the SDK client checks every result against the
