@@ -65,6 +65,8 @@ export interface ImportOptions {
   dryRun: boolean;
   /** Sees the plan inside the import's lock, before any write (dry run or not); throwing refuses the import. */
   review?: (plan: ImportPlan) => Promise<void>;
+  /** Called once the plan writes something, before the first write; answers the revision the write is to commit under (what is recorded with it waits for that revision). */
+  beforeWrite?: (plan: ImportPlan) => Promise<string>;
 }
 
 export async function importDocument(target: ImportTarget, document: JsonObject, options: ImportOptions): Promise<ImportReport> {
@@ -88,7 +90,7 @@ async function syncAdopting(target: ImportTarget, document: JsonObject, slug: st
   for (let pass = 1; ; pass++) {
     try {
       // The review judges the import against the catalog as it was: the first pass's plan, not a re-run's remainder.
-      return await sync(target, document, slug, pass === 1 ? options : { ...options, review: undefined }, written);
+      return await sync(target, document, slug, pass === 1 ? options : { ...options, review: undefined, beforeWrite: undefined }, written);
     } catch (error) {
       if (!(error instanceof KeyTakenWhileWriting) || pass === PASSES) throw error instanceof KeyTakenWhileWriting ? error.conflict : error;
     }
@@ -106,7 +108,7 @@ class KeyTakenWhileWriting extends Error {
   }
 }
 
-async function sync(target: ImportTarget, document: JsonObject, slug: string, { dryRun, review }: ImportOptions, written: Written): Promise<ImportReport> {
+async function sync(target: ImportTarget, document: JsonObject, slug: string, { dryRun, review, beforeWrite }: ImportOptions, written: Written): Promise<ImportReport> {
   const store = (name: string): RecordStore => storeOf(target.stores, name);
   // Parents first: the order of the writes (deletes go the other way). A kind with no OpenAPI
   // mapping (kinds.ts) is neither read nor written: its records stay as they are.
@@ -204,7 +206,7 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
     // change listed on the version, which the search index applies from the records below.
     const touched = names.filter((name) => inserts.get(name)!.length + replaces.get(name)!.length + deletes.get(name)!.length > 0);
     const ids = touched.flatMap((name) => [...inserts.get(name)!, ...replaces.get(name)!].map((record) => record.id).concat(deletes.get(name)!));
-    let token: string | undefined;
+    let token = touched.length > 0 ? await beforeWrite?.({ serviceId, kinds, existing, inserts, replaces, deletes }) : undefined;
     try {
       for (const name of names) {
         for (const [records, kind] of [[inserts, 'created'], [replaces, 'updated']] as const) {
@@ -223,7 +225,7 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
       target.kept?.forget(target.versionId, slug);
       throw error;
     } finally {
-      if (touched.length > 0) token = await store(SERVICES).written(target.versionId, touched, ids);
+      if (touched.length > 0) token = await store(SERVICES).written(target.versionId, touched, ids, token);
     }
     if (token !== undefined) {
       held = {
