@@ -731,7 +731,13 @@ export interface NewSubscription {
    * An http or https URL, no credentials in it. By default it may not lead to loopback, private or link-local addresses (`WEBHOOK_ALLOW_PRIVATE`).
    */
   url: string;
+  /**
+   * The types of event to receive.
+   */
   types: EventTypes;
+  /**
+   * Only events about these services; absent: every service.
+   */
   services?: Services;
 }
 
@@ -805,6 +811,9 @@ export interface Deliveries {
    * The attempts.
    */
   items: DeliveryAttempt[];
+  /**
+   * Where the next page starts.
+   */
   pagination: PaginationMetadata;
 }
 
