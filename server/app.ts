@@ -70,7 +70,7 @@ export function createApp(parts: AppParts, roomsOf: (parts: RoomParts) => Room[]
   const roomList = roomsOf({
     ...parts, versions, verify, authenticate: limitedAuthenticate, db: parts.database.db, limiter,
     recordLimits: config.recordLimits, importBodyLimit: config.importBodyLimit, importGate, dbTimeoutMs: config.dbTimeoutMs, jwtSecret: config.jwtSecret, pageSessionMs: config.pageSessionMs,
-    allowPrivateWebhooks: config.webhooks.allowPrivate,
+    allowPrivateWebhooks: config.webhooks.allowPrivate, warn: (message, fields) => parts.logger.warn(fields ?? {}, message),
   });
   app.use(selfDescriptionRouter(serviceDocument(parts.schemas, roomList)));
   // Agents reach the catalog through MCP, every room's tools, with the same credentials and the same authorization.

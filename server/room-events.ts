@@ -5,9 +5,10 @@
 // ChangeEvents with what shows its write committed (events/commits.ts).
 import { ulid } from 'ulid';
 import type { ChangeReport } from './changes/catalog.ts';
+import { reviewImport } from './changes/imports.ts';
 import type { ImportEvents } from './descriptions/routes.ts';
 import type { ImportPlan } from './descriptions/sync.ts';
-import type { ChangeEvents } from './events/change-events.ts';
+import type { ChangeEvents, PendingEvents } from './events/change-events.ts';
 import type { Change, EventType } from './events/events.ts';
 import { SERVICES } from './ownership/service-records.ts';
 import type { AroundRecordWrite } from './records/routes.ts';
@@ -22,21 +23,44 @@ const IMPORT_TYPES: EventType[] = ['catalog.service.imported', 'catalog.service.
 
 const servicePath = (versionId: string, serviceId: string) => `/v2/catalog/versions/${versionId}/services/${serviceId}`;
 
-/** The import's events, when any subscription of the project wants one. */
-export function importEvents(events: ChangeEvents): (version: ResolvedVersion) => Promise<ImportEvents | undefined> {
+/**
+ * The import's events, when any subscription of the project wants one. Their counts come from
+ * the changes report of the import's plan: the gate's when it made one; else it is made behind
+ * the answer (on Stripe's description it took longer than the import itself), the events held
+ * pending meanwhile, so the import is not slower for being listened to. An instance that stops
+ * first leaves them to the worker, which sends them without counts (`null`).
+ */
+export function importEvents(events: ChangeEvents, log: (message: string, fields?: Record<string, unknown>) => void): (version: ResolvedVersion) => Promise<ImportEvents | undefined> {
   return async (version) => {
     if (!(await events.wanted(version.projectId, IMPORT_TYPES))) return undefined;
-    let settle: (() => Promise<void>) | undefined;
+    let pending: PendingEvents | undefined;
+    let later: ImportPlan | undefined;
     return {
       async beforeWrite(plan, report) {
         const token = ulid();
-        const pending = await events.pending(importChanges(version, plan, report as ChangeReport | undefined), { kind: 'revision', versionId: version.versionId, token });
-        settle = pending?.settle;
+        if (report === undefined) later = plan;
+        pending = await events.pending(importChanges(version, plan, report as ChangeReport | undefined), { kind: 'revision', versionId: version.versionId, token }, { held: report === undefined });
         return token;
       },
-      after: async () => settle?.(),
+      async after() {
+        if (!pending || !later) return pending?.settle();
+        const [plan, recorded] = [later, pending];
+        void counted(plan).then(
+          (report) => recorded.complete(importChanges(version, plan, report)),
+          (error: unknown) => {
+            log('change events: the changes report of an import failed; its events go without counts', { err: error, versionId: version.versionId });
+            return recorded.complete(importChanges(version, plan, undefined));
+          },
+        ).catch((error: unknown) => log('change events: completing an import\'s events failed; the worker settles them', { err: error }));
+      },
     };
   };
+}
+
+async function counted(plan: ImportPlan): Promise<ChangeReport | undefined> {
+  const review = reviewImport({ failOnBreaking: false });
+  await review.review(plan);
+  return review.report;
 }
 
 function importChanges(version: ResolvedVersion, plan: ImportPlan, report: ChangeReport | undefined): Change[] {
@@ -48,8 +72,9 @@ function importChanges(version: ResolvedVersion, plan: ImportPlan, report: Chang
   const changes: Change[] = [{
     ...base, type: before ? 'catalog.service.changed' : 'catalog.service.imported',
     data: {
-      service, breaking: report?.summary.breaking ?? 0, nonBreaking: report?.summary.nonBreaking ?? 0,
-      changes: (report?.changes ?? []).slice(0, LISTED), truncated: (report?.changes.length ?? 0) > LISTED,
+      // null: the report could not be made (the instance stopped first).
+      service, breaking: report?.summary.breaking ?? null, nonBreaking: report?.summary.nonBreaking ?? null,
+      changes: report ? report.changes.slice(0, LISTED) : null, truncated: (report?.changes.length ?? 0) > LISTED,
       links: { service: servicePath(version.versionId, plan.serviceId), openapi: `${servicePath(version.versionId, plan.serviceId)}/openapi` },
     },
   }];

@@ -62,6 +62,8 @@ export interface RoomParts {
   events: ChangeEvents;
   /** WEBHOOK_ALLOW_PRIVATE: subscriptions may name private addresses. */
   allowPrivateWebhooks: boolean;
+  /** A warning to the log, for work a room does behind its answers. */
+  warn: (message: string, fields?: Record<string, unknown>) => void;
 }
 
 export function rooms(parts: RoomParts): Room[] {
@@ -74,7 +76,7 @@ export function rooms(parts: RoomParts): Room[] {
       ...parts, reviewImport, kept: parts.importedRecords,
       // The import's records go to the version's search index, so that it does not read them back.
       imported: (versionId, written) => parts.searchIndexes.imported(versionId, written),
-      importEvents: importEvents(parts.events),
+      importEvents: importEvents(parts.events, parts.warn),
     }),
     searchRoom(parts),
     changesRoom(parts),
@@ -105,6 +107,6 @@ export function declaredRooms(schemas: SchemaRegistry): Room[] {
   return rooms({
     schemas, stores, tenancy: absent, versionManager: absent, versionRecords: absent, observations: absent, searchIndexes: absent, importedRecords: absent,
     versions: absent, verify: absent, authenticate: absent, limiter: absent, db: absent, recordLimits: absent, importGate: absent,
-    importBodyLimit: 0, dbTimeoutMs: 0, jwtSecret: '', pageSessionMs: 0, events: absent, allowPrivateWebhooks: false,
+    importBodyLimit: 0, dbTimeoutMs: 0, jwtSecret: '', pageSessionMs: 0, events: absent, allowPrivateWebhooks: false, warn: () => {},
   });
 }

@@ -60,9 +60,9 @@ export interface ImportHooks {
 
 /** An import's change events: recorded before its write, with the revision it commits under; settled after it. */
 export interface ImportEvents {
-  /** `report`: the changes report of the plan (the review's), which the events count. Answers the revision token the write is to commit under. */
+  /** `report`: the changes report of the plan when the import made one (a gate), which the events count. Answers the revision token the write is to commit under. */
   beforeWrite(plan: ImportPlan, report: unknown): Promise<string>;
-  /** The import ended, written or not (a write cut short still gave the version its revision). */
+  /** The import ended, written or not (a write cut short still gave the version its revision); what the events still need is made behind the answer. */
   after(): Promise<void>;
 }
 
@@ -111,8 +111,8 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
           if (conflict) throw conflict;
         }
         const events = dryRun ? undefined : await importEvents?.(version);
-        // What clients of the service would see change: reported by a dry run, a gate with failOn, counted by the events.
-        const review = dryRun || failOn || events ? reviewImport({ failOnBreaking: failOn === 'breaking' }) : undefined;
+        // What clients of the service would see change: reported by a dry run, a gate with failOn.
+        const review = dryRun || failOn ? reviewImport({ failOnBreaking: failOn === 'breaking' }) : undefined;
         const report = await importDocument(
           { stores, versionId: version.versionId, projectId: version.projectId, limits, kept },
           document,

@@ -6,7 +6,7 @@ import type { Db } from 'mongodb';
 import type { WebhookConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import { verdictOf, type CommitCheck, type CommitSources } from './commits.ts';
-import { eventOf, type Change } from './events.ts';
+import { eventOf, type Change, type RecordedEvent } from './events.ts';
 import { Outbox } from './outbox.ts';
 import { Subscriptions } from './subscriptions.ts';
 import { DeliveryWorker } from './worker.ts';
@@ -19,6 +19,8 @@ export interface PendingEvents {
   settle(): Promise<void>;
   /** The write was refused before it wrote anything: the events go. */
   drop(): Promise<void>;
+  /** The changes again, with more in their data (same order, same types): the events are made again under their ids, then settled. */
+  complete(changes: readonly Change[]): Promise<void>;
 }
 
 export class ChangeEvents {
@@ -26,11 +28,13 @@ export class ChangeEvents {
   readonly outbox: Outbox;
   readonly worker: DeliveryWorker;
   readonly #sources: CommitSources;
+  readonly #config: WebhookConfig;
 
   constructor(db: Db, sources: Omit<CommitSources, 'db'>, config: WebhookConfig, log: (message: string, fields?: Record<string, unknown>) => void) {
     this.subscriptions = new Subscriptions(db);
     this.outbox = new Outbox(db);
     this.#sources = { ...sources, db };
+    this.#config = config;
     this.worker = new DeliveryWorker({ outbox: this.outbox, subscriptions: this.subscriptions, sources: this.#sources, config, log });
   }
 
@@ -44,23 +48,37 @@ export class ChangeEvents {
     return (await this.subscriptions.list(projectId)).some((subscription) => subscription.types.some((type) => types.includes(type)));
   }
 
-  /** Records the changes with `check` (what shows their write committed), before the write; undefined when no subscription wants them. */
-  async pending(changes: readonly Change[], check: CommitCheck): Promise<PendingEvents | undefined> {
-    const events = [];
-    for (const change of changes) {
+  /**
+   * Records the changes with `check` (what shows their write committed), before the write;
+   * undefined when no subscription wants them. `held`: their data is completed later
+   * (`complete`), and until then, or WEBHOOK_COMMIT_GRACE_MS, the worker leaves them pending.
+   */
+  async pending(changes: readonly Change[], check: CommitCheck, options: { held?: boolean } = {}): Promise<PendingEvents | undefined> {
+    const events: { index: number; event: RecordedEvent; subscriptionIds: string[] }[] = [];
+    for (const [index, change] of changes.entries()) {
       const wanting = await this.subscriptions.wanting(change.projectId, change.type, change.service);
-      if (wanting.length > 0) events.push({ event: eventOf(change), subscriptionIds: wanting.map(({ id }) => id) });
+      if (wanting.length > 0) events.push({ index, event: eventOf(change), subscriptionIds: wanting.map(({ id }) => id) });
     }
     if (events.length === 0) return undefined;
-    const ids = await this.outbox.record(changes[0]!.projectId, events, check);
+    const now = new Date();
+    const ids = await this.outbox.record(changes[0]!.projectId, events, check, now, options.held ? new Date(now.getTime() + this.#config.commitGraceMs) : undefined);
     const committed = async () => {
       await this.outbox.ready(ids);
       this.worker.wake();
     };
+    const settle = async () => (await verdictOf(check, this.#sources) === 'committed' ? committed() : this.outbox.drop(ids));
     return {
       committed,
-      settle: async () => (await verdictOf(check, this.#sources) === 'committed' ? committed() : this.outbox.drop(ids)),
+      settle,
       drop: () => this.outbox.drop(ids),
+      complete: async (completed) => {
+        const bodies = new Map(events.flatMap(({ index, event }) => {
+          const change = completed[index];
+          return change ? [[event.id, eventOf(change, event.time, event.id).body] as const] : [];
+        }));
+        await this.outbox.complete(bodies);
+        await settle();
+      },
     };
   }
 

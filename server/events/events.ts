@@ -42,12 +42,13 @@ export interface RecordedEvent {
   subject: string;
   /** Events with the same key are delivered to a subscription one after another, in the order made. */
   orderKey: string;
+  /** When it was made: `time`, kept so that the event can be made again with more in its `data` (same id, same time). */
+  time: Date;
   body: string;
 }
 
 /** The CloudEvent of a change, checked by the `cloudevents` package against the 1.0 specification. */
-export function eventOf(change: Change, time = new Date()): RecordedEvent {
-  const id = newId(EVENT_ID_PREFIX);
+export function eventOf(change: Change, time = new Date(), id = newId(EVENT_ID_PREFIX)): RecordedEvent {
   const event = new CloudEvent({
     specversion: '1.0',
     id,
@@ -60,7 +61,7 @@ export function eventOf(change: Change, time = new Date()): RecordedEvent {
   });
   event.validate();
   return {
-    id, type: change.type, subject: change.subject, orderKey: change.service?.id ?? change.versionId ?? change.subject,
+    id, type: change.type, subject: change.subject, orderKey: change.service?.id ?? change.versionId ?? change.subject, time,
     body: JSON.stringify(event.toJSON()),
   };
 }

@@ -28,6 +28,8 @@ export interface Job {
   check: CommitCheck;
   /** Attempts made so far. */
   attempts: number;
+  /** ISO: a pending job whose `data` is still being made (an import's changes report) is left alone until then. */
+  holdUntil?: string;
   /** ISO: when the job may be tried next (strings: FerretDB pushes string ranges down to SQLite, not date ones). */
   nextAt: string;
   recordedAt: string;
@@ -75,11 +77,11 @@ export class Outbox {
   }
 
   /** Records the events, pending, for each subscription named; before the write that causes them. */
-  async record(projectId: string, events: readonly { event: RecordedEvent; subscriptionIds: readonly string[] }[], check: CommitCheck, now = new Date()): Promise<string[]> {
+  async record(projectId: string, events: readonly { event: RecordedEvent; subscriptionIds: readonly string[] }[], check: CommitCheck, now = new Date(), holdUntil?: Date): Promise<string[]> {
     const jobs: Job[] = events.flatMap(({ event, subscriptionIds }) => subscriptionIds.map((subscriptionId): Job => ({
       _id: `${event.id}:${subscriptionId}`, eventId: event.id, subscriptionId, projectId, orderKey: `${subscriptionId}:${event.orderKey}`,
       type: event.type, subject: event.subject, body: event.body, state: 'pending', check, attempts: 0,
-      nextAt: now.toISOString(), recordedAt: now.toISOString(),
+      nextAt: now.toISOString(), recordedAt: now.toISOString(), ...(holdUntil && { holdUntil: holdUntil.toISOString() }),
     })));
     if (jobs.length > 0) await this.jobs.insertMany(jobs, { ordered: false });
     return [...new Set(jobs.map(({ eventId }) => eventId))];
@@ -91,6 +93,13 @@ export class Outbox {
    */
   async ready(eventIds: readonly string[]): Promise<void> {
     if (eventIds.length > 0) await this.jobs.updateMany({ eventId: { $in: [...eventIds] }, state: { $in: ['pending', 'void'] } }, { $set: { state: 'ready' } });
+  }
+
+  /** The events made again with more in their `data`, no longer held; not once delivered. */
+  async complete(bodies: ReadonlyMap<string, string>): Promise<void> {
+    for (const [eventId, body] of bodies) {
+      await this.jobs.updateMany({ eventId, state: { $in: ['pending', 'ready', 'void'] } }, { $set: { body }, $unset: { holdUntil: '' } });
+    }
   }
 
   /** The write failed before committing: its events go. */

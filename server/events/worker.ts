@@ -87,7 +87,8 @@ export class DeliveryWorker {
   async #settle(now: Date): Promise<void> {
     const { outbox, sources, config } = this.#parts;
     const byEvent = new Map<string, Job>();
-    for (const job of await outbox.pending(BATCH)) if (!byEvent.has(job.eventId)) byEvent.set(job.eventId, job);
+    const held = (job: Job) => job.holdUntil !== undefined && job.holdUntil > now.toISOString();
+    for (const job of await outbox.pending(BATCH)) if (!byEvent.has(job.eventId) && !held(job)) byEvent.set(job.eventId, job);
     for (const job of byEvent.values()) {
       if (await verdictOf(job.check, sources) === 'committed') await outbox.ready([job.eventId]);
       else if (now.getTime() - Date.parse(job.recordedAt) > config.commitGraceMs) await outbox.drop([job.eventId]);

@@ -11,7 +11,7 @@ import { bearer, givenTenant, startService, type Tenant, type TestService } from
 import { pets, petsWith } from '../changes/pets.ts';
 import { Receiver } from './receiver.ts';
 
-const FAST = { WEBHOOK_ALLOW_PRIVATE: 'on', WEBHOOK_POLL_MS: '50', WEBHOOK_RETRY_BASE_MS: '20', WEBHOOK_RETRY_MAX_MS: '100' };
+const FAST = { WEBHOOK_ALLOW_PRIVATE: 'on', WEBHOOK_POLL_MS: '50', WEBHOOK_RETRY_BASE_MS: '20', WEBHOOK_RETRY_MAX_MS: '100', WEBHOOK_COMMIT_GRACE_MS: '1000' };
 
 /** The schemas with a `lifecycle` on the Service record. */
 function schemasWithLifecycle() {
@@ -93,5 +93,22 @@ describe('change events: order, pauses, lifecycle', function () {
     const events = ofTenant().map(({ event }) => event);
     expect(events.map(({ subject, data }) => [subject, data['from'], data['to']])).to.deep.equal([[created.body.id, 'production', 'deprecated'], [created.body.id, 'deprecated', 'retired']]);
     expect(events.every(({ type }) => type === 'catalog.service.lifecycle_changed')).to.equal(true);
+  });
+
+  it('sends an import\'s event without counts when its changes report never came (its instance stopped), once the hold passes', async () => {
+    await subscribe(['catalog.service.changed']);
+    const change = {
+      type: 'catalog.service.changed' as const, projectId: tenant.project.id, versionId: tenant.version.id, subject: `svc_${'5'.repeat(26)}`,
+      service: { id: `svc_${'5'.repeat(26)}`, slug: 'stopped' }, data: { breaking: null, nonBreaking: null },
+    };
+    // Committed (the version is there), held for its counts, never completed.
+    const check = { kind: 'version-made', projectId: tenant.project.id, type: tenant.version.type, slug: tenant.version.slug, since: new Date(0).toISOString() } as const;
+    const pending = await service.runtime.events.pending([change], check, { held: true });
+    expect(pending).to.not.equal(undefined);
+    const [job] = await service.runtime.events.outbox.jobs.find({ projectId: tenant.project.id }).toArray();
+    expect(job).to.include({ state: 'pending' });
+    expect(job!.holdUntil).to.be.a('string');
+    await receiver.until(() => ofTenant().length === 1);
+    expect(ofTenant()[0]!.event.data).to.include({ breaking: null, nonBreaking: null });
   });
 });
