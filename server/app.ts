@@ -27,7 +27,7 @@ import { ImportGate } from './descriptions/import-gate.ts';
 import type { Room } from './routes/room.ts';
 
 /** What the app is built from: the runtime's parts (see boot.ts), a logger, and only what it calls of the database. */
-export type AppParts = Pick<Runtime, 'config' | 'schemas' | 'tenancy' | 'stores' | 'versionRecords' | 'versionManager' | 'observations' | 'searchIndexes' | 'importedRecords'> & {
+export type AppParts = Pick<Runtime, 'config' | 'schemas' | 'tenancy' | 'stores' | 'versionRecords' | 'versionManager' | 'observations' | 'searchIndexes' | 'importedRecords' | 'events'> & {
   logger: Logger;
   database: Pick<Database, 'readable' | 'client' | 'db'>;
   /** The embedded server, for its restart count in the metrics (see RestartCounting). */
@@ -70,6 +70,7 @@ export function createApp(parts: AppParts, roomsOf: (parts: RoomParts) => Room[]
   const roomList = roomsOf({
     ...parts, versions, verify, authenticate: limitedAuthenticate, db: parts.database.db, limiter,
     recordLimits: config.recordLimits, importBodyLimit: config.importBodyLimit, importGate, dbTimeoutMs: config.dbTimeoutMs, jwtSecret: config.jwtSecret, pageSessionMs: config.pageSessionMs,
+    allowPrivateWebhooks: config.webhooks.allowPrivate, warn: (message, fields) => parts.logger.warn(fields ?? {}, message),
   });
   app.use(selfDescriptionRouter(serviceDocument(parts.schemas, roomList)));
   // Agents reach the catalog through MCP, every room's tools, with the same credentials and the same authorization.

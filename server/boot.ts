@@ -21,6 +21,7 @@ import { INSIGHT_COMPANIONS, Observations } from './insights/observations.ts';
 import { SERVICE_PARTS_COMPANION, ServiceParts } from './descriptions/service-parts.ts';
 import { Tenancy } from './tenancy/tenancy.ts';
 import { VersionManager } from './versions/manage.ts';
+import { ChangeEvents } from './events/change-events.ts';
 
 export interface Runtime {
   config: Config & { jwtSecret: string };
@@ -40,6 +41,8 @@ export interface Runtime {
   searchIndexes: SearchIndexes;
   /** The records each service's last import in this process left, for its next import (descriptions/imported-records.ts). */
   importedRecords: ImportedRecords;
+  /** Change events: subscriptions, the outbox, and the delivery worker the service process starts (events/). */
+  events: ChangeEvents;
   /** Ends the database calls in flight, closes the client, then stops the embedded server if this process started it. */
   close(): Promise<void>;
 }
@@ -101,6 +104,8 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
   const searchVectors = new SearchVectors(database.db, model, (message, fields) => logger.warn(fields ?? {}, message));
   await searchVectors.createIndexes();
   await new ServiceParts(database.db).createIndexes();
+  const events = new ChangeEvents(database.db, { stores, versions: tenancy.versions }, config.webhooks, (message, fields) => logger.warn(fields ?? {}, message));
+  await events.createIndexes();
   return {
     config: withJwtSecret(config, config.jwtSecret ?? await embeddedJwtSecret(config.dataDir)) as Runtime['config'],
     databaseServer,
@@ -113,7 +118,10 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
     observations,
     searchIndexes: new SearchIndexes(stores, new Revisions(database.db), { vectors: searchVectors, log: (message, fields) => logger.warn(fields ?? {}, message) }),
     importedRecords: new ImportedRecords(new Revisions(database.db)),
+    events,
     async close() {
+      // Deliveries under way finish (each bounded by WEBHOOK_TIMEOUT_MS); no new one starts.
+      await events.worker.stop();
       // Whatever is still running is abandoned: a stuck call must not hold the shutdown.
       database.abandonCalls('the service is stopping');
       await versionManager.stopSweeper();

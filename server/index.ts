@@ -21,6 +21,8 @@ async function main(): Promise<void> {
   const app = createApp({ ...runtime, logger });
   // Finishes deletes and removes copies a crashed instance left behind, now and periodically.
   runtime.versionManager.startSweeper();
+  // Delivers change events, those a crashed instance left undelivered included.
+  runtime.events.worker.start();
   // Never with MONGODB_URI: an operator's database gets no demo project and no unasked-for key.
   const demo = config.mongodbUri === undefined ? await createDemoIfEmpty(runtime.tenancy) : null;
   const http = createHttpServer(app);

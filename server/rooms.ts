@@ -30,6 +30,9 @@ import type { VersionRecords } from './store/version-records.ts';
 import type { Tenancy } from './tenancy/tenancy.ts';
 import type { VersionManager } from './versions/manage.ts';
 import { versionsRoom } from './versions/room.ts';
+import type { ChangeEvents } from './events/change-events.ts';
+import { eventsRoom } from './events/room.ts';
+import { importEvents, recordEvents, versionEvents } from './room-events.ts';
 
 /** What the rooms are built from: the runtime's parts and the app's (authentication, the version resolver). */
 export interface RoomParts {
@@ -55,22 +58,31 @@ export interface RoomParts {
   dbTimeoutMs: number;
   jwtSecret: string;
   pageSessionMs: number;
+  /** Change events: what the rooms' writes record, and the subscriptions room's store. */
+  events: ChangeEvents;
+  /** WEBHOOK_ALLOW_PRIVATE: subscriptions may name private addresses. */
+  allowPrivateWebhooks: boolean;
+  /** A warning to the log, for work a room does behind its answers. */
+  warn: (message: string, fields?: Record<string, unknown>) => void;
 }
 
 export function rooms(parts: RoomParts): Room[] {
   return [
-    versionsRoom({ ...parts, manager: parts.versionManager, records: parts.versionRecords }),
+    // First: its `…/subscriptions/{id}` would otherwise be taken for a version's address (`…/{type}/{slug}`).
+    eventsRoom({ schemas: parts.schemas, events: parts.events, allowPrivate: parts.allowPrivateWebhooks }),
+    versionsRoom({ ...parts, manager: parts.versionManager, records: parts.versionRecords, around: versionEvents(parts.events) }),
     integrityRoom(parts),
     descriptionsRoom({
       ...parts, reviewImport, kept: parts.importedRecords,
       // The import's records go to the version's search index, so that it does not read them back.
       imported: (versionId, written) => parts.searchIndexes.imported(versionId, written),
+      importEvents: importEvents(parts.events, parts.warn),
     }),
     searchRoom(parts),
     changesRoom(parts),
     insightsRoom({ ...parts, reportLimit: parts.importBodyLimit }),
     pagesRoom({ ...parts, sessionMs: parts.pageSessionMs }),
-    recordsRoom({ ...parts, deleted: forgetServiceParts(parts.db) }),
+    recordsRoom({ ...parts, deleted: forgetServiceParts(parts.db), around: recordEvents(parts.events) }),
   ];
 }
 
@@ -95,6 +107,6 @@ export function declaredRooms(schemas: SchemaRegistry): Room[] {
   return rooms({
     schemas, stores, tenancy: absent, versionManager: absent, versionRecords: absent, observations: absent, searchIndexes: absent, importedRecords: absent,
     versions: absent, verify: absent, authenticate: absent, limiter: absent, db: absent, recordLimits: absent, importGate: absent,
-    importBodyLimit: 0, dbTimeoutMs: 0, jwtSecret: '', pageSessionMs: 0,
+    importBodyLimit: 0, dbTimeoutMs: 0, jwtSecret: '', pageSessionMs: 0, events: absent, allowPrivateWebhooks: false, warn: () => {},
   });
 }

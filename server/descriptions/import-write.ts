@@ -27,14 +27,14 @@ export class KeyTakenWhileWriting extends Error {
  * whatever happened to them: one change listed on the version, which the search index applies
  * from the records. `written` learns each record before its write.
  */
-export async function writePlan(stores: ReadonlyMap<string, RecordStore>, versionId: string, plan: PlannedImport, parts: PartsPlan, written: Written): Promise<HeldWrite | undefined> {
+export async function writePlan(stores: ReadonlyMap<string, RecordStore>, versionId: string, plan: PlannedImport, parts: PartsPlan, written: Written, beforeWrite?: () => Promise<string>): Promise<HeldWrite | undefined> {
   const { inserts, replaces, deletes } = plan;
   const names = plan.kinds.map(({ name }) => name);
   const store = (name: string): RecordStore => storeOf(stores, name);
   const now = new Date();
   const touched = names.filter((name) => inserts.get(name)!.length + replaces.get(name)!.length + deletes.get(name)!.length > 0);
   const ids = touched.flatMap((name) => [...inserts.get(name)!, ...replaces.get(name)!].map((record) => record.id).concat(deletes.get(name)!));
-  let token: string | undefined;
+  let token = touched.length > 0 ? await beforeWrite?.() : undefined;
   try {
     for (const name of names) {
       for (const [records, kind] of [[inserts, 'created'], [replaces, 'updated']] as const) {
@@ -50,7 +50,7 @@ export async function writePlan(stores: ReadonlyMap<string, RecordStore>, versio
     await parts.write();
     for (const name of [...names].reverse()) await store(name).bulk(versionId, { delete: [...deletes.get(name)!] }, now, { revision: false });
   } finally {
-    if (touched.length > 0) token = await store(SERVICES).written(versionId, touched, ids);
+    if (touched.length > 0) token = await store(SERVICES).written(versionId, touched, ids, token);
   }
   if (token === undefined) return undefined;
   return {

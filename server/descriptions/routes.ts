@@ -7,7 +7,7 @@
 import { stringify as toYaml } from 'yaml';
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
 import { isObject } from '../json/values.ts';
-import type { Admission, Route, VersionContext } from '../routes/route.ts';
+import type { Admission, ResolvedVersion, Route, VersionContext } from '../routes/route.ts';
 import { serviceNamed } from '../pipeline/stages.ts';
 import { FAMILIES } from '../routes/route.ts';
 import type { RecordLimits } from '../store/record-cost.ts';
@@ -54,9 +54,19 @@ export interface ImportHooks {
   reviewImport(options: { failOnBreaking: boolean }): { review(plan: ImportPlan): Promise<void>; readonly report: unknown };
   /** The records the last imports left, planned from while the version is unwritten since (imported-records.ts). */
   kept: ImportedRecords;
+  /** The import's change events (events/), when anyone wants them: recorded with its write. */
+  importEvents?(version: ResolvedVersion): Promise<ImportEvents | undefined>;
 }
 
-export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, { imported, reviewImport, kept }: ImportHooks, admission: Admission): Route[] {
+/** An import's change events: recorded before its write, with the revision it commits under; settled after it. */
+export interface ImportEvents {
+  /** `report`: the changes report of the plan when the import made one (a gate), which the events count. Answers the revision token the write is to commit under. */
+  beforeWrite(plan: ImportPlan, report: unknown): Promise<string>;
+  /** The import ended, written or not (a write cut short still gave the version its revision); what the events still need is made behind the answer. */
+  after(): Promise<void>;
+}
+
+export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, { imported, reviewImport, kept, importEvents }: ImportHooks, admission: Admission): Route[] {
   const servicesCollection = schemas.collections.find((collection) => collection.name === 'services');
   if (!servicesCollection) throw new Error('API descriptions need the services collection (schemas/collections.json)');
   const tag = DESCRIPTIONS_TAG.name;
@@ -100,13 +110,17 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
           const conflict = await describedAlready(stores, version.versionId, document, slugOf(String(isObject(document['info']) ? document['info']['title'] ?? '' : '')));
           if (conflict) throw conflict;
         }
+        const events = dryRun ? undefined : await importEvents?.(version);
         // What clients of the service would see change: reported by a dry run, a gate with failOn.
         const review = dryRun || failOn ? reviewImport({ failOnBreaking: failOn === 'breaking' }) : undefined;
         const report = await importDocument(
           { stores, versionId: version.versionId, projectId: version.projectId, limits, kept },
           document,
-          { ...(service === undefined ? {} : { service }), dryRun, ...(review && { review: review.review }) },
-        );
+          {
+            ...(service === undefined ? {} : { service }), dryRun, ...(review && { review: review.review }),
+            ...(events && { beforeWrite: (plan: ImportPlan) => events.beforeWrite(plan, review?.report) }),
+          },
+        ).finally(() => events?.after());
         // The search index takes the records written before the answer, so the next search is served at once.
         if (!dryRun) await imported(version.versionId, report.written);
         return { status: report.created ? 201 : 200, body: review?.report ? { ...report.body, changes: review.report } : report.body };

@@ -50,6 +50,8 @@ export interface ImportOptions {
   dryRun: boolean;
   /** Sees the plan inside the import's lock, before any write (dry run or not); throwing refuses the import. */
   review?: (plan: ImportPlan) => Promise<void>;
+  /** Called once the plan writes something, before the first write; answers the revision the write is to commit under (what is recorded with it waits for that revision). */
+  beforeWrite?: (plan: ImportPlan) => Promise<string>;
 }
 
 export async function importDocument(target: ImportTarget, document: JsonObject, options: ImportOptions): Promise<ImportReport> {
@@ -73,14 +75,14 @@ async function syncAdopting(target: ImportTarget, document: JsonObject, slug: st
   for (let pass = 1; ; pass++) {
     try {
       // The review judges the import against the catalog as it was: the first pass's plan, not a re-run's remainder.
-      return await sync(target, document, slug, pass === 1 ? options : { ...options, review: undefined }, written);
+      return await sync(target, document, slug, pass === 1 ? options : { ...options, review: undefined, beforeWrite: undefined }, written);
     } catch (error) {
       if (!(error instanceof KeyTakenWhileWriting) || pass === PASSES) throw error instanceof KeyTakenWhileWriting ? error.conflict : error;
     }
   }
 }
 
-async function sync(target: ImportTarget, document: JsonObject, slug: string, { dryRun, review }: ImportOptions, written: Written): Promise<ImportReport> {
+async function sync(target: ImportTarget, document: JsonObject, slug: string, { dryRun, review, beforeWrite }: ImportOptions, written: Written): Promise<ImportReport> {
   // A kind with no OpenAPI mapping (kinds.ts) is neither read nor written: its records stay as they are.
   const kinds = mappedKinds([...target.stores.values()].map(({ collection }) => collection));
   const recalled = await target.kept?.recall(target.versionId, slug);
@@ -98,7 +100,7 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
   let held: HeldWrite | undefined;
   if (!dryRun) {
     try {
-      held = await writePlan(target.stores, target.versionId, plan, parts, written);
+      held = await writePlan(target.stores, target.versionId, plan, parts, written, beforeWrite && (() => beforeWrite(reviewed(plan))));
     } catch (error) {
       target.kept?.forget(target.versionId, slug);
       throw error;

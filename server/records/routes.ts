@@ -1,7 +1,9 @@
 // The records room: the six operations on every collection of schemas/collections.json, over
 // both families (records/table.ts), each documented from its collection's schemas
 // (records/documentation.ts) and run against its collection's store.
-import type { Route } from '../routes/route.ts';
+import type { Outcome, ResolvedVersion, Route } from '../routes/route.ts';
+import { newId } from '../ids.ts';
+import { isObject } from '../json/values.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { collectionRouteDocs } from './documentation.ts';
@@ -11,7 +13,19 @@ import { storeOf } from '../store/stores.ts';
 /** What another room keeps beside a record, forgotten once the record is deleted (a service's parts). */
 export type RecordDeleted = (collection: string, versionId: string, id: string) => Promise<void>;
 
-export function recordRoutes(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>, deleted?: RecordDeleted): Route[] {
+/** A record write as another room sees it (change events): `write` runs the action, wrapped as the room needs. */
+export interface RecordWrite {
+  collection: string;
+  action: 'create' | 'replace' | 'update' | 'delete';
+  version: ResolvedVersion;
+  id: string;
+  /** The body as sent (a patch for an update). */
+  body: unknown;
+  store: RecordStore;
+}
+export type AroundRecordWrite = (write: RecordWrite, run: () => Promise<Outcome>) => Promise<Outcome>;
+
+export function recordRoutes(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>, deleted?: RecordDeleted, around?: AroundRecordWrite): Route[] {
   const table = routeTable(schemas.collections);
   const docs = collectionRouteDocs(schemas, table);
   return table.map(({ family, collection, action, path }, index): Route => {
@@ -25,7 +39,13 @@ export function recordRoutes(schemas: SchemaRegistry, stores: ReadonlyMap<string
       ...(action.item && { checkId: collection.checkId }),
       doc: docs[index]!,
       run: async ({ version, id, body, query }) => {
-        const outcome = await action.run({ store, version, id, body, query });
+        const name = action.name;
+        const writes = name === 'create' || name === 'replace' || name === 'update' || name === 'delete';
+        // A new record's id is chosen here when the body has none (as create would), so that what wraps the write knows it.
+        if (name === 'create' && isObject(body) && body['id'] === undefined) body['id'] = newId(collection.idPrefix);
+        const recordId = name === 'create' && isObject(body) && typeof body['id'] === 'string' ? body['id'] : id;
+        const act = () => action.run({ store, version, id, body, query });
+        const outcome = writes && around ? await around({ collection: collection.name, action: name, version, id: recordId, body, store }, act) : await act();
         // After the record, never before: a failure here leaves what is kept beside it, which nothing reads without the record.
         if (action.name === 'delete' && deleted) await deleted(collection.name, version.versionId, id);
         return outcome;

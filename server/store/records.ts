@@ -242,8 +242,8 @@ export class RecordStore {
   }
 
   /** One new revision (its token) for `bulk(…, { revision: false })` writes to these collections: an import's (HeldWrite). */
-  written(versionId: string, collections: readonly string[], ids: readonly string[]): Promise<string> {
-    return this.#revisions.bump(versionId, collections, ids);
+  written(versionId: string, collections: readonly string[], ids: readonly string[], token?: string): Promise<string> {
+    return this.#revisions.bump(versionId, collections, ids, token);
   }
 
   /** The record as a read of it after `bulk` at `updatedAt` returns it (defaults filled, dates as strings). */

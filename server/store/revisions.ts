@@ -60,9 +60,11 @@ export class Revisions {
    * reader that sees the new tokens reads the new records. Fresh unique tokens rather than
    * counters: a `$inc` that FerretDB applies as a read and a write could store one count for
    * two writers, and an index built between the two would never see the second.
+   *
+   * `token`: the revision to give, when the caller named it before the write (an event recorded
+   * with the write waits for it: events/commits.ts); by default a new one.
    */
-  bump(versionId: string, collections: readonly string[], ids?: readonly string[]): Promise<string> {
-    const token = ulid();
+  bump(versionId: string, collections: readonly string[], ids?: readonly string[], token = ulid()): Promise<string> {
     const set = { revision: token, ...Object.fromEntries(collections.map((name) => [`revisions.${name}`, token])) };
     const change: Change = { token, collections, ...(ids && ids.length <= LISTED_IDS && { ids }) };
     // The change is listed in the same update as its tokens, so the list is in the order the

@@ -19,7 +19,23 @@ export interface VersionParts {
   tenancy: Tenancy;
   manager: VersionManager;
   records: VersionRecords;
+  /** Wraps each create, copy and delete (change events record them with the write). */
+  around?: AroundVersionWrite;
 }
+
+/** A version made, copied or deleted, as another room sees it. */
+export interface VersionWrite {
+  kind: 'created' | 'copied' | 'deleted';
+  projectId: string;
+  type: VersionType;
+  slug: string;
+  /** Absent for a version not made yet. */
+  versionId?: string;
+  copiedFrom?: string;
+}
+export type AroundVersionWrite = <T>(write: VersionWrite, run: () => Promise<T>) => Promise<T>;
+
+const unwrapped: AroundVersionWrite = (_write, run) => run();
 
 /** A version as the interface shows it (schemas/api/version.json). */
 export function versionJson(version: Version): Record<string, unknown> {
@@ -29,7 +45,7 @@ export function versionJson(version: Version): Record<string, unknown> {
   };
 }
 
-export function versionOperations({ schemas, tenancy, manager, records }: VersionParts) {
+export function versionOperations({ schemas, tenancy, manager, records, around = unwrapped }: VersionParts) {
   /** The version the pipeline resolved, read whole; a version deleted meanwhile is out of reach. */
   async function current(context: VersionContext): Promise<Version> {
     const version = await tenancy.versions.find(context.version.versionId);
@@ -58,7 +74,8 @@ export function versionOperations({ schemas, tenancy, manager, records }: Versio
         sourceId = source.versionId;
       }
       try {
-        const version = await manager.create(projectId, type, slug, sourceId);
+        const made: VersionWrite = { kind: sourceId === null ? 'created' : 'copied', projectId, type, slug, ...(sourceId !== null && { copiedFrom: sourceId }) };
+        const version = await around(made, () => manager.create(projectId, type, slug, sourceId));
         return { status: 201, body: versionJson(version), headers: { Location: `/v2/catalog/versions/${version.id}` } };
       } catch (error) {
         if (error instanceof DuplicateSlug) throw new Conflict([{ field: '/slug', message: error.message }]);
@@ -72,7 +89,7 @@ export function versionOperations({ schemas, tenancy, manager, records }: Versio
 
     async delete(context: VersionContext): Promise<Outcome> {
       const version = await current(context);
-      const deleted = await manager.delete(version);
+      const deleted = await around({ kind: 'deleted', projectId: version.projectId, type: version.type, slug: version.slug, versionId: version.id }, () => manager.delete(version));
       context.forgetVersion(version.id);
       if (!deleted) throw new Forbidden();
       return { status: 204 };

@@ -782,6 +782,196 @@ export interface SchemeUse {
 }
 
 /**
+ * A project's subscription to change events: CloudEvents 1.0 JSON POSTed to `url`, signed the Standard Webhooks way with the subscription's secret (docs/events.md).
+ *
+ * From schemas/api/subscription.json.
+ */
+export interface Subscription {
+  /**
+   * `sub_` and a ULID.
+   */
+  id: SubscriptionId;
+  /**
+   * The project whose changes it receives.
+   */
+  projectId: ProjectId;
+  /**
+   * Where each event is POSTed.
+   */
+  url: string;
+  /**
+   * The types of event it receives.
+   */
+  types: EventTypes;
+  /**
+   * Only events about these services (slugs or `svc_` ids); absent: every service, and the events about no service.
+   */
+  services?: Services;
+  /**
+   * A paused subscription's events are kept and delivered once it is resumed.
+   */
+  paused: boolean;
+  /**
+   * ISO 8601, UTC.
+   */
+  createdAt: string;
+  /**
+   * Standard Webhooks `whsec_…` secret the deliveries are signed with. Answered once, when the subscription is created; keep it.
+   */
+  secret?: string;
+}
+
+/**
+ * `sub_` followed by 26 characters of `[0-9A-Za-z]`.
+ *
+ * From schemas/api/subscription.json#/$defs/subscriptionId.
+ */
+export type SubscriptionId = string;
+
+/**
+ * A kind of change (docs/events.md).
+ *
+ * From schemas/api/subscription.json#/$defs/eventType.
+ */
+export type EventType =
+  | "catalog.service.imported"
+  | "catalog.service.changed"
+  | "catalog.service.lifecycle_changed"
+  | "catalog.version.created"
+  | "catalog.version.copied"
+  | "catalog.version.deleted"
+  | "catalog.records.changed"
+  | "catalog.service.lint_changed"
+  | "catalog.service.score_changed";
+
+/**
+ * At least one, each once.
+ *
+ * From schemas/api/subscription.json#/$defs/eventTypes.
+ *
+ * @minItems 1
+ */
+export type EventTypes = [EventType, ...EventType[]];
+
+/**
+ * Service slugs or `svc_` ids, at least one.
+ *
+ * From schemas/api/subscription.json#/$defs/services.
+ *
+ * @minItems 1
+ * @maxItems 100
+ */
+export type Services = [string, ...string[]];
+
+/**
+ * What a subscription is made of; its secret is generated.
+ *
+ * From schemas/api/subscription.json#/$defs/subscriptionCreate.
+ */
+export interface NewSubscription {
+  /**
+   * An http or https URL, no credentials in it. By default it may not lead to loopback, private or link-local addresses (`WEBHOOK_ALLOW_PRIVATE`).
+   */
+  url: string;
+  /**
+   * The types of event to receive.
+   */
+  types: EventTypes;
+  /**
+   * Only events about these services; absent: every service.
+   */
+  services?: Services;
+}
+
+/**
+ * A project's subscriptions in creation order, secrets left out.
+ *
+ * From schemas/api/subscription.json#/$defs/subscriptionList.
+ */
+export interface Subscriptions {
+  /**
+   * The subscriptions.
+   */
+  items: Subscription[];
+}
+
+/**
+ * One attempt at delivering one event to the subscription.
+ *
+ * From schemas/api/subscription.json#/$defs/delivery.
+ */
+export interface DeliveryAttempt {
+  /**
+   * The attempt's id.
+   */
+  id: string;
+  /**
+   * The CloudEvent's `id`, also the delivery's `webhook-id` header.
+   */
+  eventId: string;
+  /**
+   * The event's type.
+   */
+  type: EventType;
+  /**
+   * The event's subject.
+   */
+  subject: string;
+  /**
+   * 1 for the first try.
+   */
+  attempt: number;
+  /**
+   * ISO 8601, UTC.
+   */
+  startedAt: string;
+  /**
+   * The receiver's HTTP status; absent when it gave none.
+   */
+  status?: number;
+  /**
+   * A 2xx answer; absent while the attempt runs.
+   */
+  ok?: boolean;
+  /**
+   * Why no answer came (refused, timed out, address not allowed).
+   */
+  error?: string;
+  /**
+   * Milliseconds from connecting to the answer's end.
+   */
+  durationMs?: number;
+}
+
+/**
+ * A subscription's delivery attempts, newest event first.
+ *
+ * From schemas/api/subscription.json#/$defs/deliveryList.
+ */
+export interface Deliveries {
+  /**
+   * The attempts.
+   */
+  items: DeliveryAttempt[];
+  /**
+   * Where the next page starts.
+   */
+  pagination: PaginationMetadata;
+}
+
+/**
+ * The event to send the subscription again.
+ *
+ * From schemas/api/subscription.json#/$defs/redelivery.
+ */
+export interface Redelivery {
+  /**
+   * An event the subscription was sent (or is due).
+   */
+  eventId: string;
+}
+
+/**
  * A catalog version of a project: a branch or an environment holding its own copy of every record. Managed under `/v2/catalog/projects/{projectRef}/versions`.
  *
  * From schemas/api/version.json.
