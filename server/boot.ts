@@ -20,6 +20,7 @@ import { VersionRecords } from './store/version-records.ts';
 import { INSIGHT_COMPANIONS, Observations } from './insights/observations.ts';
 import { SERVICE_PARTS_COMPANION, ServiceParts } from './descriptions/service-parts.ts';
 import { Tenancy } from './tenancy/tenancy.ts';
+import { Lints } from './lint/lints.ts';
 import { VersionManager } from './versions/manage.ts';
 
 export interface Runtime {
@@ -40,6 +41,8 @@ export interface Runtime {
   searchIndexes: SearchIndexes;
   /** The records each service's last import in this process left, for its next import (descriptions/imported-records.ts). */
   importedRecords: ImportedRecords;
+  /** Each service's lint, owed, running and stored (server/lint/); pending ones are taken up by the service process only (resume). */
+  lints: Lints;
   /** Ends the database calls in flight, closes the client, then stops the embedded server if this process started it. */
   close(): Promise<void>;
 }
@@ -101,6 +104,8 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
   const searchVectors = new SearchVectors(database.db, model, (message, fields) => logger.warn(fields ?? {}, message));
   await searchVectors.createIndexes();
   await new ServiceParts(database.db).createIndexes();
+  const lints = new Lints(database.db, stores, { log: (message, fields) => logger.warn(fields ?? {}, message) });
+  await lints.createIndexes();
   return {
     config: withJwtSecret(config, config.jwtSecret ?? await embeddedJwtSecret(config.dataDir)) as Runtime['config'],
     databaseServer,
@@ -113,6 +118,7 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
     observations,
     searchIndexes: new SearchIndexes(stores, new Revisions(database.db), { vectors: searchVectors, log: (message, fields) => logger.warn(fields ?? {}, message) }),
     importedRecords: new ImportedRecords(new Revisions(database.db)),
+    lints,
     async close() {
       // Whatever is still running is abandoned: a stuck call must not hold the shutdown.
       database.abandonCalls('the service is stopping');

@@ -54,9 +54,11 @@ export interface ImportHooks {
   reviewImport(options: { failOnBreaking: boolean }): { review(plan: ImportPlan): Promise<void>; readonly report: unknown };
   /** The records the last imports left, planned from while the version is unwritten since (imported-records.ts). */
   kept: ImportedRecords;
+  /** Called after an import wrote a service, and awaited: its lint is owed (started behind the answer). */
+  described?(projectId: string, versionId: string, serviceId: string): Promise<void>;
 }
 
-export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, { imported, reviewImport, kept }: ImportHooks, admission: Admission): Route[] {
+export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, { imported, reviewImport, kept, described }: ImportHooks, admission: Admission): Route[] {
   const servicesCollection = schemas.collections.find((collection) => collection.name === 'services');
   if (!servicesCollection) throw new Error('API descriptions need the services collection (schemas/collections.json)');
   const tag = DESCRIPTIONS_TAG.name;
@@ -109,6 +111,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
         );
         // The search index takes the records written before the answer, so the next search is served at once.
         if (!dryRun) await imported(version.versionId, report.written);
+        if (report.written && described) await described(version.projectId, version.versionId, report.body.service.id);
         return { status: report.created ? 201 : 200, body: review?.report ? { ...report.body, changes: review.report } : report.body };
       },
     },

@@ -10,8 +10,10 @@ import { storeOf } from '../store/stores.ts';
 
 /** What another room keeps beside a record, forgotten once the record is deleted (a service's parts). */
 export type RecordDeleted = (collection: string, versionId: string, id: string) => Promise<void>;
+/** Told of a record created, replaced or updated, as stored (a service's description changed: its lint is owed). Never throws. */
+export type RecordWritten = (collection: string, version: { projectId: string; versionId: string }, record: Record<string, unknown>) => Promise<void>;
 
-export function recordRoutes(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>, deleted?: RecordDeleted): Route[] {
+export function recordRoutes(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>, { deleted, written }: { deleted?: RecordDeleted; written?: RecordWritten } = {}): Route[] {
   const table = routeTable(schemas.collections);
   const docs = collectionRouteDocs(schemas, table);
   return table.map(({ family, collection, action, path }, index): Route => {
@@ -28,6 +30,8 @@ export function recordRoutes(schemas: SchemaRegistry, stores: ReadonlyMap<string
         const outcome = await action.run({ store, version, id, body, query });
         // After the record, never before: a failure here leaves what is kept beside it, which nothing reads without the record.
         if (action.name === 'delete' && deleted) await deleted(collection.name, version.versionId, id);
+        const stored = (outcome as { body?: unknown }).body;
+        if (written && action.access === 'write' && action.name !== 'delete' && typeof stored === 'object' && stored !== null) await written(collection.name, version, stored as Record<string, unknown>);
         return outcome;
       },
     };

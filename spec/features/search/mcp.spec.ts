@@ -70,7 +70,7 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
     const client = await connect(tokenFor([tenant.project.id], { readOnly: true }));
     expect(client.getServerVersion()?.name).to.equal('catalog-service');
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).to.deep.equal(['compare_versions', 'get_endpoint', 'get_openapi', 'list_insights', 'list_projects', 'list_services', 'list_versions', 'search_endpoints']);
+    expect(tools.map((tool) => tool.name).sort()).to.deep.equal(['compare_versions', 'get_endpoint', 'get_lint', 'get_openapi', 'list_insights', 'list_projects', 'list_services', 'list_versions', 'search_endpoints']);
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).to.equal('object');
       expect(tool.outputSchema?.type, tool.name).to.equal('object');
