@@ -21,6 +21,7 @@ import { INSIGHT_COMPANIONS, Observations } from './insights/observations.ts';
 import { SERVICE_PARTS_COMPANION, ServiceParts } from './descriptions/service-parts.ts';
 import { Tenancy } from './tenancy/tenancy.ts';
 import { Lints } from './lint/lints.ts';
+import { LINT_REPORTS_COMPANION } from './lint/reports.ts';
 import { VersionManager } from './versions/manage.ts';
 
 export interface Runtime {
@@ -88,7 +89,7 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
   const serialiseWrites = database.server.kind === 'ferretdb';
   const stores = new Map(schemas.collections.map((collection) => [collection.name, new RecordStore(database.db, collection, { serialiseWrites })]));
   const observations = new Observations(database.db, { ferretdb: database.server.kind === 'ferretdb' });
-  const versionRecords = new VersionRecords(database.db, schemas.collections, undefined, [...INSIGHT_COMPANIONS, SERVICE_PARTS_COMPANION]);
+  const versionRecords = new VersionRecords(database.db, schemas.collections, undefined, [...INSIGHT_COMPANIONS, SERVICE_PARTS_COMPANION, LINT_REPORTS_COMPANION]);
   const versionManager = new VersionManager(tenancy, versionRecords, {
     cacheMs: config.versionCacheMs,
     log: (message, fields) => logger.warn(fields ?? {}, message),

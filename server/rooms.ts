@@ -16,6 +16,7 @@ import type { RateLimiter } from './http/rate-limit.ts';
 import type { Observations } from './insights/observations.ts';
 import { insightsRoom } from './insights/room.ts';
 import { integrityRoom } from './integrity/room.ts';
+import { reviewLint } from './lint/gate.ts';
 import type { Lints } from './lint/lints.ts';
 import { serviceOfRecord } from './lint/record-service.ts';
 import { lintRoom } from './lint/room.ts';
@@ -71,6 +72,7 @@ export function rooms(parts: RoomParts): Room[] {
       imported: (versionId, written) => parts.searchIndexes.imported(versionId, written),
       // A service the import wrote owes a lint, run behind the answer.
       described: (projectId, versionId, serviceId) => parts.lints.request(projectId, versionId, serviceId),
+      reviewLint: (options) => reviewLint(parts.lints, options),
     }),
     searchRoom(parts),
     changesRoom(parts),

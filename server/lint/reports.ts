@@ -2,9 +2,13 @@
 // last findings and, while a lint is owed, a durable pending marker (`pending`, `requestedAt`)
 // that a restart picks up (lints.ts resume). Layout in docs/storage.md.
 import type { Collection, Db } from 'mongodb';
+import { documentId } from '../store/records.ts';
+import type { VersionCompanion } from '../store/version-records.ts';
 import type { Counts, Finding } from './engine.ts';
 
 export const LINT_REPORTS = 'lintReports';
+/** Copied and purged with its version, as records are (`id` is the service's): a copy holds the same descriptions, so the same findings. */
+export const LINT_REPORTS_COMPANION: VersionCompanion = { name: LINT_REPORTS, copied: true };
 
 export interface LintReport {
   versionId: string;
@@ -26,7 +30,7 @@ export interface LintReport {
   durationMs?: number;
 }
 
-type Stored = LintReport & { _id: string };
+type Stored = LintReport & { _id: string; id: string };
 
 export class LintReports {
   readonly #reports: Collection<Stored>;
@@ -36,7 +40,7 @@ export class LintReports {
   }
 
   async createIndexes(): Promise<void> {
-    await this.#reports.createIndex({ versionId: 1, serviceId: 1 }, { unique: true });
+    await this.#reports.createIndex({ versionId: 1, id: 1 }, { unique: true });
     await this.#reports.createIndex({ pending: 1 });
     await this.#reports.createIndex({ projectId: 1 });
   }
@@ -44,14 +48,14 @@ export class LintReports {
   /** Marks a lint owed, durably, and answers its request time (a later request supersedes it). */
   async markPending(projectId: string, versionId: string, serviceId: string): Promise<Date> {
     const requestedAt = new Date();
-    await this.#reports.updateOne({ _id: idOf(versionId, serviceId) }, { $set: { versionId, serviceId, projectId, pending: true, requestedAt } }, { upsert: true });
+    await this.#reports.updateOne({ _id: idOf(versionId, serviceId) }, { $set: { versionId, id: serviceId, serviceId, projectId, pending: true, requestedAt } }, { upsert: true });
     return requestedAt;
   }
 
   async of(versionId: string, serviceId: string): Promise<LintReport | undefined> {
     const stored = await this.#reports.findOne({ _id: idOf(versionId, serviceId) });
     if (!stored) return undefined;
-    const { _id, ...report } = stored;
+    const { _id, id, ...report } = stored;
     return report;
   }
 
@@ -77,4 +81,4 @@ export class LintReports {
   }
 }
 
-const idOf = (versionId: string, serviceId: string): string => `${versionId}/${serviceId}`;
+const idOf = documentId;

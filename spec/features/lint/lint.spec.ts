@@ -137,6 +137,31 @@ describe('lint: findings stored behind the writes, answered on both families and
     }
   });
 
+  it('the gate: failOn=lint-error refuses (409) an import leaving error findings, names them, and writes nothing', async () => {
+    // spectral:oas alone finds no error in the pet store; info-contact is made one.
+    expect((await setSettings({ rulesets: ['spectral:oas'], severities: { 'info-contact': 'error' } })).status).to.equal(200);
+    const before = await lint();
+    const changed = petstore() as { info: Record<string, unknown> };
+    changed.info['description'] = 'Changed, and still no contact.';
+    const refused = await service.request.post(`${tenant.prefixes.P}/imports/openapi?service=petstore&failOn=lint-error`).set(bearer(tenant.key)).send(changed);
+    expect(refused.status, JSON.stringify(refused.body)).to.equal(409);
+    expect(refused.body.details).to.deep.include({ field: '/info', message: 'info-contact: Info object must have "contact" object.' });
+    const exported = await service.request.get(`${tenant.prefixes.V}/services/petstore/openapi`).set(bearer(tenant.key));
+    expect(exported.body.info.description).to.not.equal('Changed, and still no contact.');
+    // With a contact, no error is left: the gate lets it through, and the dry run tells what it fixes.
+    changed.info['contact'] = { name: 'Pets team', url: 'https://pets.example/team', email: 'team@pets.example' };
+    const dry = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=petstore&dryRun=true`).set(bearer(tenant.key)).send(changed);
+    expect(dry.status, JSON.stringify(dry.body)).to.equal(200);
+    expect(dry.body.lint.fixed.map((finding: Finding) => finding.code)).to.include('info-contact');
+    expect(dry.body.lint.counts.error).to.equal(0);
+    expect(dry.body.changes).to.not.equal(undefined);
+    expect(before.findings.some((finding) => finding.code === 'info-contact')).to.equal(true);
+    const passed = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=petstore&failOn=lint-error`).set(bearer(tenant.key)).send(changed);
+    expect(passed.status, JSON.stringify(passed.body)).to.equal(200);
+    const after = await lint();
+    expect(after.findings.some((finding) => finding.code === 'info-contact')).to.equal(false);
+  });
+
   it('MCP: get_lint is listed and answers the stored findings, narrowed by severity', async () => {
     expect((await setSettings({ severities: { 'info-contact': 'error' } })).status).to.equal(200);
     await lint();

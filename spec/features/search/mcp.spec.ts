@@ -157,6 +157,8 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
         ['list_insights', { version: other.version.id }, 'Forbidden'],
         ['list_insights', { version: 'a/b' }, invalid('version', 'must be a version id or project/type/slug')],
         ['list_insights', { version: tenant.version.id, service: 'nope' }, 'Service not found'],
+        ['get_lint', { version: tenant.version.id, service: 'nope' }, 'Service not found'],
+        ['get_lint', { version: theirs, service: 'secret' }, 'Forbidden'],
       ];
     };
 
