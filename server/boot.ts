@@ -105,7 +105,7 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
   const searchVectors = new SearchVectors(database.db, model, (message, fields) => logger.warn(fields ?? {}, message));
   await searchVectors.createIndexes();
   await new ServiceParts(database.db).createIndexes();
-  const lints = new Lints(database.db, stores, { log: (message, fields) => logger.warn(fields ?? {}, message) });
+  const lints = new Lints(database.db, stores, { enabled: config.lint, log: (message, fields) => logger.warn(fields ?? {}, message) });
   await lints.createIndexes();
   return {
     config: withJwtSecret(config, config.jwtSecret ?? await embeddedJwtSecret(config.dataDir)) as Runtime['config'],

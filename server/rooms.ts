@@ -20,6 +20,7 @@ import { reviewLint } from './lint/gate.ts';
 import type { Lints } from './lint/lints.ts';
 import { serviceOfRecord } from './lint/record-service.ts';
 import { lintRoom } from './lint/room.ts';
+import { lintAnswer } from './lint/routes.ts';
 import { SERVICES } from './ownership/service-records.ts';
 import { pagesRoom } from './pages/room.ts';
 import type { VersionResolver } from './pipeline/resolve.ts';
@@ -77,7 +78,7 @@ export function rooms(parts: RoomParts): Room[] {
     searchRoom(parts),
     changesRoom(parts),
     insightsRoom({ ...parts, reportLimit: parts.importBodyLimit }),
-    pagesRoom({ ...parts, sessionMs: parts.pageSessionMs }),
+    pagesRoom({ ...parts, sessionMs: parts.pageSessionMs, lintOf: async (versionId, service) => lintAnswer(service, await parts.lints.findingsOf(versionId, service.id)) }),
     lintRoom(parts),
     recordsRoom({ ...parts, deleted: forgetServiceParts(parts.db, parts.lints), written: lintWritten(parts) }),
   ];

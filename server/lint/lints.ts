@@ -27,10 +27,13 @@ export class Lints {
   readonly #stores: ReadonlyMap<string, RecordStore>;
   readonly #log: Log;
   readonly #queue = new Map<string, Key>();
+  /** LINT=off: no lint is owed or run (the gate and dry runs still lint what they are asked to). */
+  readonly #enabled: boolean;
   #running: Promise<void> | undefined;
   linted: Linted | undefined;
 
-  constructor(db: Db, stores: ReadonlyMap<string, RecordStore>, { log, linted }: { log: Log; linted?: Linted }) {
+  constructor(db: Db, stores: ReadonlyMap<string, RecordStore>, { log, linted, enabled = true }: { log: Log; linted?: Linted; enabled?: boolean }) {
+    this.#enabled = enabled;
     this.reports = new LintReports(db);
     this.settings = new LintSettingsStore(db);
     this.#stores = stores;
@@ -45,6 +48,7 @@ export class Lints {
 
   /** Owes the service a lint (durably) and starts it behind the caller. */
   async request(projectId: string, versionId: string, serviceId: string): Promise<void> {
+    if (!this.#enabled) return;
     await this.reports.markPending(projectId, versionId, serviceId);
     this.#enqueue({ projectId, versionId, serviceId });
   }
@@ -56,6 +60,7 @@ export class Lints {
 
   /** Takes up the lints a stopped process left pending. */
   async resume(): Promise<number> {
+    if (!this.#enabled) return 0;
     const pending = await this.reports.pendingOnes();
     for (const key of pending) this.#enqueue(key);
     return pending.length;

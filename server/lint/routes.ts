@@ -20,7 +20,13 @@ export const LINT_TAG: Tag = {
 };
 
 /** The lint answer: whether a lint is owed, and the last one stored. */
-export function lintAnswer(service: { id: string; slug: string }, report: LintReport | undefined): Record<string, unknown> {
+export interface LintAnswer extends Partial<Pick<LintReport, 'rulesets' | 'settingsRevision' | 'counts' | 'durationMs' | 'serviceUpdatedAt' | 'findings'>> {
+  service: { id: string; slug: string };
+  status: 'current' | 'pending' | 'none';
+  computedAt?: string | undefined;
+}
+
+export function lintAnswer(service: { id: string; slug: string }, report: LintReport | undefined): LintAnswer {
   return {
     service,
     status: report === undefined ? 'none' : report.pending ? 'pending' : 'current',

@@ -21,9 +21,9 @@ export function lintTools(schemas: SchemaRegistry, stores: ReadonlyMap<string, R
       const version = await reach.version(args.version);
       const service = await serviceNamed(schemas, services, version.versionId, args.service, 'service');
       const report = await lints.findingsOf(version.versionId, service.id);
-      const answered = lintAnswer({ id: service.id, slug: String(service['slug']) }, report) as { findings?: { severity: string }[] };
+      const answered = lintAnswer({ id: service.id, slug: String(service['slug']) }, report);
       if (args.severity && answered.findings) answered.findings = answered.findings.filter((each) => each.severity === args.severity);
-      return answered as never;
+      return answered as unknown as Record<string, unknown>;
     }));
   }];
 }

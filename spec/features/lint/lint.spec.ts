@@ -162,6 +162,20 @@ describe('lint: findings stored behind the writes, answered on both families and
     expect(after.findings.some((finding) => finding.code === 'info-contact')).to.equal(false);
   });
 
+  it('the service page shows the lint, errors first, in HTML and in its Markdown twin', async () => {
+    const report = await lint();
+    const page = `/catalog/${tenant.project.slug}/${tenant.version.type}/${tenant.version.slug}/services/petstore`;
+    const html = await service.request.get(page).set(bearer(tenant.readOnlyKey)).set('Accept', 'text/html');
+    expect(html.status).to.equal(200);
+    expect(html.text).to.contain('<h2 id="lint">Lint</h2>');
+    expect(html.text).to.contain(`${report.counts.error} errors · ${report.counts.warn} warnings`);
+    const firstRow = /<table class="lint">[\s\S]*?<span class="severity severity-(\w+)">/.exec(html.text);
+    expect(firstRow?.[1]).to.equal((report.counts.error ?? 0) > 0 ? 'error' : report.findings[0]!.severity);
+    const markdown = await service.request.get(page).set(bearer(tenant.readOnlyKey)).set('Accept', 'text/markdown');
+    expect(markdown.text).to.contain('## Lint');
+    expect(markdown.text).to.contain(`- ${report.findings.find((finding) => finding.severity === 'error')?.severity ?? report.findings[0]!.severity} \`${(report.findings.find((finding) => finding.severity === 'error') ?? report.findings[0]!).code}\``);
+  });
+
   it('MCP: get_lint is listed and answers the stored findings, narrowed by severity', async () => {
     expect((await setSettings({ severities: { 'info-contact': 'error' } })).status).to.equal(200);
     await lint();
