@@ -20,6 +20,8 @@ import { VersionRecords } from './store/version-records.ts';
 import { INSIGHT_COMPANIONS, Observations } from './insights/observations.ts';
 import { SERVICE_PARTS_COMPANION, ServiceParts } from './descriptions/service-parts.ts';
 import { Tenancy } from './tenancy/tenancy.ts';
+import { Lints } from './lint/lints.ts';
+import { LINT_REPORTS_COMPANION } from './lint/reports.ts';
 import { VersionManager } from './versions/manage.ts';
 import { ChangeEvents } from './events/change-events.ts';
 
@@ -43,6 +45,8 @@ export interface Runtime {
   importedRecords: ImportedRecords;
   /** Change events: subscriptions, the outbox, and the delivery worker the service process starts (events/). */
   events: ChangeEvents;
+  /** Each service's lint, owed, running and stored (server/lint/); pending ones are taken up by the service process only (resume). */
+  lints: Lints;
   /** Ends the database calls in flight, closes the client, then stops the embedded server if this process started it. */
   close(): Promise<void>;
 }
@@ -88,7 +92,7 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
   const serialiseWrites = database.server.kind === 'ferretdb';
   const stores = new Map(schemas.collections.map((collection) => [collection.name, new RecordStore(database.db, collection, { serialiseWrites })]));
   const observations = new Observations(database.db, { ferretdb: database.server.kind === 'ferretdb' });
-  const versionRecords = new VersionRecords(database.db, schemas.collections, undefined, [...INSIGHT_COMPANIONS, SERVICE_PARTS_COMPANION]);
+  const versionRecords = new VersionRecords(database.db, schemas.collections, undefined, [...INSIGHT_COMPANIONS, SERVICE_PARTS_COMPANION, LINT_REPORTS_COMPANION]);
   const versionManager = new VersionManager(tenancy, versionRecords, {
     cacheMs: config.versionCacheMs,
     log: (message, fields) => logger.warn(fields ?? {}, message),
@@ -106,6 +110,8 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
   await new ServiceParts(database.db).createIndexes();
   const events = new ChangeEvents(database.db, { stores, versions: tenancy.versions }, config.webhooks, (message, fields) => logger.warn(fields ?? {}, message));
   await events.createIndexes();
+  const lints = new Lints(database.db, stores, { enabled: config.lint, log: (message, fields) => logger.warn(fields ?? {}, message) });
+  await lints.createIndexes();
   return {
     config: withJwtSecret(config, config.jwtSecret ?? await embeddedJwtSecret(config.dataDir)) as Runtime['config'],
     databaseServer,
@@ -119,6 +125,7 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
     searchIndexes: new SearchIndexes(stores, new Revisions(database.db), { vectors: searchVectors, log: (message, fields) => logger.warn(fields ?? {}, message) }),
     importedRecords: new ImportedRecords(new Revisions(database.db)),
     events,
+    lints,
     async close() {
       // Deliveries under way finish (each bounded by WEBHOOK_TIMEOUT_MS); no new one starts.
       await events.worker.stop();

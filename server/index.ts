@@ -23,6 +23,9 @@ async function main(): Promise<void> {
   runtime.versionManager.startSweeper();
   // Delivers change events, those a crashed instance left undelivered included.
   runtime.events.worker.start();
+  // Lints owed when the last process stopped run now, behind the start (server/lint/lints.ts).
+  const resumed = await runtime.lints.resume();
+  if (resumed > 0) logger.info({ lints: resumed }, 'pending lints taken up');
   // Never with MONGODB_URI: an operator's database gets no demo project and no unasked-for key.
   const demo = config.mongodbUri === undefined ? await createDemoIfEmpty(runtime.tenancy) : null;
   const http = createHttpServer(app);

@@ -16,6 +16,11 @@ import type { RateLimiter } from './http/rate-limit.ts';
 import type { Observations } from './insights/observations.ts';
 import { insightsRoom } from './insights/room.ts';
 import { integrityRoom } from './integrity/room.ts';
+import { reviewLint } from './lint/gate.ts';
+import type { Lints } from './lint/lints.ts';
+import { serviceOfRecord } from './lint/record-service.ts';
+import { lintRoom } from './lint/room.ts';
+import { lintAnswer } from './lint/routes.ts';
 import { SERVICES } from './ownership/service-records.ts';
 import { pagesRoom } from './pages/room.ts';
 import type { VersionResolver } from './pipeline/resolve.ts';
@@ -44,6 +49,7 @@ export interface RoomParts {
   observations: Observations;
   searchIndexes: SearchIndexes;
   importedRecords: ImportedRecords;
+  lints: Lints;
   versions: VersionResolver;
   verify: VerifyBearer;
   /** The interface's bearer authentication, rate limited as it is. */
@@ -77,19 +83,33 @@ export function rooms(parts: RoomParts): Room[] {
       // The import's records go to the version's search index, so that it does not read them back.
       imported: (versionId, written) => parts.searchIndexes.imported(versionId, written),
       importEvents: importEvents(parts.events, parts.warn),
+      // A service the import wrote owes a lint, run behind the answer.
+      described: (projectId, versionId, serviceId) => parts.lints.request(projectId, versionId, serviceId),
+      reviewLint: (options) => reviewLint(parts.lints, options),
     }),
     searchRoom(parts),
     changesRoom(parts),
     insightsRoom({ ...parts, reportLimit: parts.importBodyLimit }),
-    pagesRoom({ ...parts, sessionMs: parts.pageSessionMs }),
-    recordsRoom({ ...parts, deleted: forgetServiceParts(parts.db), around: recordEvents(parts.events) }),
+    pagesRoom({ ...parts, sessionMs: parts.pageSessionMs, lintOf: async (versionId, service) => lintAnswer(service, await parts.lints.findingsOf(versionId, service.id)) }),
+    lintRoom(parts),
+    recordsRoom({ ...parts, deleted: forgetServiceParts(parts.db, parts.lints), written: lintWritten(parts), around: recordEvents(parts.events) }),
   ];
 }
 
-/** A deleted Service record's parts (descriptions/service-parts.ts) go with it. */
-function forgetServiceParts(db: Db): (collection: string, versionId: string, id: string) => Promise<void> {
+/** A deleted Service record's parts (descriptions/service-parts.ts) and lint report go with it. */
+function forgetServiceParts(db: Db, lints: Lints): (collection: string, versionId: string, id: string) => Promise<void> {
   return async (collection, versionId, id) => {
-    if (collection === SERVICES) await new ServiceParts(db).forget(versionId, id);
+    if (collection !== SERVICES) return;
+    await new ServiceParts(db).forget(versionId, id);
+    await lints.reports.forget(versionId, id);
+  };
+}
+
+/** A record write that changes a service's description owes that service a lint. */
+function lintWritten({ schemas, stores, lints }: RoomParts): (collection: string, version: { projectId: string; versionId: string }, record: Record<string, unknown>) => Promise<void> {
+  return async (collection, { projectId, versionId }, record) => {
+    const serviceId = await serviceOfRecord(schemas, stores, versionId, collection, record);
+    if (serviceId !== undefined) await lints.request(projectId, versionId, serviceId);
   };
 }
 
@@ -105,7 +125,7 @@ export function declaredRooms(schemas: SchemaRegistry): Room[] {
   // A store of each collection that knows its collection (a room reads its notFound) and runs nothing.
   const stores = new Map(schemas.collections.map((collection) => [collection.name, absentWith({ collection })]));
   return rooms({
-    schemas, stores, tenancy: absent, versionManager: absent, versionRecords: absent, observations: absent, searchIndexes: absent, importedRecords: absent,
+    schemas, stores, tenancy: absent, versionManager: absent, versionRecords: absent, observations: absent, searchIndexes: absent, importedRecords: absent, lints: absent,
     versions: absent, verify: absent, authenticate: absent, limiter: absent, db: absent, recordLimits: absent, importGate: absent,
     importBodyLimit: 0, dbTimeoutMs: 0, jwtSecret: '', pageSessionMs: 0, events: absent, allowPrivateWebhooks: false, warn: () => {},
   });

@@ -12,7 +12,7 @@ export interface ImportCall {
   document: unknown;
   service?: string;
   dryRun: boolean;
-  failOnBreaking: boolean;
+  failOn?: 'breaking' | 'lint-error';
 }
 
 type Answer = Omit<PushOutcome, 'files' | 'place' | 'dryRun'>;
@@ -24,7 +24,7 @@ export async function postImport(catalog: { url: string; token: string }, call: 
   const address = new URL(`${catalog.url}/v2/catalog/projects/${[call.project, call.versionType, call.versionSlug].map(encodeURIComponent).join('/')}/imports/openapi`);
   if (call.service !== undefined) address.searchParams.set('service', call.service);
   if (call.dryRun) address.searchParams.set('dryRun', 'true');
-  if (call.failOnBreaking) address.searchParams.set('failOn', 'breaking');
+  if (call.failOn) address.searchParams.set('failOn', call.failOn);
   let response: Response;
   try {
     response = await fetch(address, {
@@ -41,8 +41,8 @@ export async function postImport(catalog: { url: string; token: string }, call: 
   if (response.ok && body) return answered(body);
   const problems = problemsOf(body as ErrorBody | undefined, response);
   // Only the gate answers 409 with the document's pointers: another conflict is the caller's to fix.
-  if (response.status === 409 && call.failOnBreaking && problems.every(({ field }) => field.startsWith('/'))) {
-    return { exitCode: 1, result: 'refused', problems };
+  if (response.status === 409 && call.failOn && problems.every(({ field }) => field.startsWith('/'))) {
+    return { exitCode: 1, result: 'refused', gate: call.failOn, problems };
   }
   if (response.status === 429 || response.status >= 500) {
     throw new Unreachable(`the catalog answered ${response.status} ${response.statusText}${response.headers.get('retry-after') ? ` (retry after ${response.headers.get('retry-after')} s)` : ''}`);
@@ -57,6 +57,7 @@ function answered(body: Record<string, unknown>): Answer {
     exitCode: 0, result: body['dryRun'] ? 'dry-run' : written ? 'written' : 'unchanged',
     service: body['service'] as { id: string; slug: string }, records,
     ...(body['changes'] ? { changes: body['changes'] as PushOutcome['changes'] } : {}),
+    ...(body['lint'] ? { lint: body['lint'] as PushOutcome['lint'] } : {}),
     warnings: (body['warnings'] ?? []) as PushOutcome['warnings'],
     problems: [],
   };

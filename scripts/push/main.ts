@@ -12,7 +12,7 @@ import { postImport, Unreachable } from './catalog.ts';
 export const EXIT = { ok: 0, gate: 1, usage: 2, unreachable: 3 } as const;
 
 export const USAGE = `usage: catalog-push <entry file> --project <slug or id> --version <type/slug>
-                    [--service <slug>] [--dry-run] [--fail-on breaking] [--json]
+                    [--service <slug>] [--dry-run] [--fail-on breaking|lint-error] [--json]
                     [--allow-remote-refs <url prefix>]...
 The catalog's address and credential come from CATALOG_URL and CATALOG_TOKEN (never the command line).`;
 
@@ -25,7 +25,7 @@ interface PushOptions {
   versionSlug: string;
   service?: string;
   dryRun: boolean;
-  failOnBreaking: boolean;
+  failOn?: 'breaking' | 'lint-error';
   json: boolean;
   remotePrefixes: string[];
 }
@@ -55,7 +55,7 @@ function parseOptions(argv: readonly string[]): PushOptions {
         project: { type: 'string' }, version: { type: 'string' }, service: { type: 'string' },
         'dry-run': { type: 'boolean', default: false }, 'fail-on': { type: 'string' }, json: { type: 'boolean', default: false },
         'allow-remote-refs': { type: 'string', multiple: true, default: [] }, help: { type: 'boolean', short: 'h', default: false },
-        // Not served yet: the catalog scores nothing (governance); refused by name below, not as unknown.
+        // Not served yet: the catalog scores nothing; refused by name below, not as unknown.
         'min-score': { type: 'string' },
       },
     });
@@ -69,14 +69,12 @@ function parseOptions(argv: readonly string[]): PushOptions {
   const version = /^([a-z]+)\/(.+)$/.exec(values.version ?? '');
   if (!version) throw new UsageError('--version must be <type>/<slug>, e.g. branch/main');
   const failOn = values['fail-on'];
-  if (failOn === 'lint-error' || values['min-score'] !== undefined) {
-    throw new UsageError('--fail-on lint-error and --min-score need the catalog\'s lint findings and scores, which this catalog does not serve yet');
-  }
-  if (failOn !== undefined && failOn !== 'breaking') throw new UsageError(`--fail-on must be breaking (got ${failOn})`);
+  if (values['min-score'] !== undefined) throw new UsageError('--min-score needs the catalog\'s scores, which this catalog does not serve yet');
+  if (failOn !== undefined && failOn !== 'breaking' && failOn !== 'lint-error') throw new UsageError(`--fail-on must be breaking or lint-error (got ${failOn})`);
   return {
     entry: positionals[0]!, project: values.project, versionType: version[1]!, versionSlug: version[2]!,
     ...(values.service === undefined ? {} : { service: values.service }),
-    dryRun: values['dry-run'], failOnBreaking: failOn === 'breaking', json: values.json, remotePrefixes: values['allow-remote-refs'],
+    dryRun: values['dry-run'], ...(failOn === undefined ? {} : { failOn }), json: values.json, remotePrefixes: values['allow-remote-refs'],
   };
 }
 
@@ -98,7 +96,7 @@ async function push(options: PushOptions, catalog: { url: string; token: string 
   });
   const answer = await postImport(catalog, {
     project: options.project, versionType: options.versionType, versionSlug: options.versionSlug, document,
-    ...(options.service === undefined ? {} : { service: options.service }), dryRun: options.dryRun, failOnBreaking: options.failOnBreaking,
+    ...(options.service === undefined ? {} : { service: options.service }), dryRun: options.dryRun, ...(options.failOn === undefined ? {} : { failOn: options.failOn }),
   });
   const place = { catalog: catalog.url, project: options.project, type: options.versionType, slug: options.versionSlug };
   return { ...answer, files: files.length, place, dryRun: options.dryRun };

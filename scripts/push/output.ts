@@ -7,6 +7,8 @@ export interface Change {
   message: string;
 }
 
+export interface LintFinding { code: string; severity: string; message: string; path: string }
+
 export interface PushOutcome {
   exitCode: number;
   result: 'written' | 'unchanged' | 'dry-run' | 'refused' | 'bad-input' | 'bad-credential' | 'usage' | 'unreachable';
@@ -15,6 +17,10 @@ export interface PushOutcome {
   service?: { id: string; slug: string };
   records?: Record<string, { created: number; updated: number; deleted: number; unchanged: number }>;
   changes?: { summary: { breaking: number; nonBreaking: number }; changes: Change[] };
+  /** The gate that refused the push. */
+  gate?: 'breaking' | 'lint-error';
+  /** A dry run's (or the lint gate's) lint delta: the findings the description adds and fixes. */
+  lint?: { counts: Record<string, number>; new: LintFinding[]; fixed: LintFinding[] };
   warnings?: { field: string; message: string }[];
   files?: number;
   dryRun?: boolean;
@@ -32,17 +38,19 @@ export function describeOutcome(outcome: PushOutcome, json: boolean): string {
 
 const HEADLINES: Record<PushOutcome['result'], string> = {
   written: 'Written', unchanged: 'Nothing to write: the catalog already holds this description', 'dry-run': 'Dry run: nothing written',
-  refused: 'Refused by the gate (--fail-on breaking): nothing written', 'bad-input': 'Not pushed: the description or the request is not valid',
+  refused: 'Refused by the gate: nothing written', 'bad-input': 'Not pushed: the description or the request is not valid',
   'bad-credential': 'Not pushed: CATALOG_TOKEN is not accepted for this project (unknown, revoked, expired or read-only)',
   usage: 'Not pushed', unreachable: 'Not pushed: the catalog could not be reached',
 };
 
 function forPeople(outcome: PushOutcome): string[] {
-  const lines = [`${HEADLINES[outcome.result]}${outcome.service ? ` (service ${outcome.service.slug})` : ''}.`];
+  const headline = outcome.result === 'refused' ? `Refused by the gate (--fail-on ${outcome.gate ?? 'breaking'}): nothing written` : HEADLINES[outcome.result];
+  const lines = [`${headline}${outcome.service ? ` (service ${outcome.service.slug})` : ''}.`];
   if (outcome.files !== undefined) lines.push(`Bundled ${outcome.files} file${outcome.files === 1 ? '' : 's'}.`);
-  lines.push(...problemLines(outcome.problems, outcome.result === 'refused' ? 'BREAKING ' : ''));
+  lines.push(...problemLines(outcome.problems, outcome.result === 'refused' ? (outcome.gate === 'lint-error' ? 'LINT ERROR ' : 'BREAKING ') : ''));
   if (outcome.records) lines.push(...recordLines(outcome.records, outcome.result === 'dry-run'));
   if (outcome.changes) lines.push(...changeLines(outcome.changes));
+  if (outcome.lint) lines.push(...lintLines(outcome.lint));
   if (outcome.warnings && outcome.warnings.length > 0) lines.push(`Warnings (${outcome.warnings.length}):`, ...outcome.warnings.map(({ field, message }) => `  ${field}: ${message}`));
   const where = links(outcome);
   if (where) lines.push(`Service page: ${where.links.service}`, `Changes page: ${where.links.changes}`);
@@ -50,7 +58,7 @@ function forPeople(outcome: PushOutcome): string[] {
   return lines;
 }
 
-/** The gate's findings are the breaking changes, each at its operation's pointer in the document. */
+/** The gate's findings: the breaking changes, each at its operation's pointer in the document, or the lint errors at theirs. */
 function problemLines(problems: PushOutcome['problems'], mark: string): string[] {
   return problems.map(({ field, message }) => `  ${mark}${field ? `${field}: ` : ''}${message}`);
 }
@@ -67,6 +75,14 @@ function changeLines({ summary, changes }: NonNullable<PushOutcome['changes']>):
   return [
     `Changes for clients: ${summary.breaking} breaking, ${summary.nonBreaking} non-breaking.`,
     ...ordered.map((change) => `  ${change.level === 'breaking' ? 'BREAKING ' : ''}${change.operation ? `${change.operation.method} ${change.operation.path}` : '(document)'}: ${change.message} [${change.rule}]`),
+  ];
+}
+
+function lintLines({ counts, new: added, fixed }: NonNullable<PushOutcome['lint']>): string[] {
+  const line = (sign: string) => ({ code, severity, path, message }: LintFinding) => `  ${sign} ${severity} ${code} at ${path || '/'}: ${message}`;
+  return [
+    `Lint: ${counts['error'] ?? 0} errors, ${counts['warn'] ?? 0} warnings; ${added.length} new, ${fixed.length} fixed.`,
+    ...added.map(line('+')), ...fixed.map(line('-')),
   ];
 }
 

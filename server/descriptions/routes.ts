@@ -37,7 +37,7 @@ export const DESCRIPTIONS_TAG: Tag = {
 type ImportQuery = {
   service?: string;
   dryRun: boolean;
-  failOn?: 'breaking';
+  failOn?: 'breaking' | 'lint-error';
   entry?: string;
   beside: boolean;
 };
@@ -56,6 +56,10 @@ export interface ImportHooks {
   kept: ImportedRecords;
   /** The import's change events (events/), when anyone wants them: recorded with its write. */
   importEvents?(version: ResolvedVersion): Promise<ImportEvents | undefined>;
+  /** A lint of the import's plan: the findings it adds and fixes (reported by a dry run), refused with `failOnLintError` when it leaves error findings. */
+  reviewLint?(options: { projectId: string; versionId: string; failOnLintError: boolean }): { review(plan: ImportPlan): Promise<void>; readonly delta: unknown };
+  /** Called after an import wrote a service, and awaited: its lint is owed (started behind the answer). */
+  described?(projectId: string, versionId: string, serviceId: string): Promise<void>;
 }
 
 /** An import's change events: recorded before its write, with the revision it commits under; settled after it. */
@@ -66,7 +70,7 @@ export interface ImportEvents {
   after(): Promise<void>;
 }
 
-export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, { imported, reviewImport, kept, importEvents }: ImportHooks, admission: Admission): Route[] {
+export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, { imported, reviewImport, kept, importEvents, described, reviewLint }: ImportHooks, admission: Admission): Route[] {
   const servicesCollection = schemas.collections.find((collection) => collection.name === 'services');
   if (!servicesCollection) throw new Error('API descriptions need the services collection (schemas/collections.json)');
   const tag = DESCRIPTIONS_TAG.name;
@@ -83,13 +87,13 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
             name: 'service', description: 'The service slug; default: from `info.title`.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceSlug` },
             invalid: 'must be a service slug (lowercase letters, digits and hyphens)',
           },
-          { name: 'dryRun', description: '`true`: answer the plan, write nothing; the answer has `changes`, what the import would change for clients.', schema: { type: 'boolean', default: false }, invalid: 'must be true or false' },
+          { name: 'dryRun', description: '`true`: answer the plan, write nothing; the answer has `changes`, what the import would change for clients, and `lint`, the findings it would add and fix against the service\'s stored lint.', schema: { type: 'boolean', default: false }, invalid: 'must be true or false' },
           {
             name: 'entry', description: 'With a zip body: the path of the root document inside the archive; default: the one file with `openapi` or `swagger` at its top level.',
             schema: { type: 'string', minLength: 1, maxLength: 1024 }, invalid: 'must be a path inside the archive',
           },
           { name: 'beside', description: '`true`: without `service`, import as a new service even when one of the version\'s services has the description\'s title or servers (otherwise 409, naming it).', schema: { type: 'boolean', default: false }, invalid: 'must be true or false' },
-          { name: 'failOn', description: '`breaking`: refuse (409, nothing written) an import that would break clients of the service; `details` name each breaking change (`field`: JSON pointer of the operation in the document, `message`: rule and sentence).', schema: { type: 'string', enum: ['breaking'] }, invalid: 'must be breaking' },
+          { name: 'failOn', description: '`breaking`: refuse (409, nothing written) an import that would break clients of the service; `details` name each breaking change (`field`: JSON pointer of the operation in the document, `message`: rule and sentence). `lint-error`: refuse (409, nothing written) an import whose description, as the catalog would export it, has lint findings of severity `error` under the project\'s lint settings; `details` name each (`field`: JSON pointer, `message`: rule code and message).', schema: { type: 'string', enum: ['breaking', 'lint-error'] }, invalid: 'must be breaking or lint-error' },
         ],
         body: {
           schema: importedDocument,
@@ -112,18 +116,22 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
         }
         const events = dryRun ? undefined : await importEvents?.(version);
         // What clients of the service would see change: reported by a dry run, a gate with failOn.
-        const review = dryRun || failOn ? reviewImport({ failOnBreaking: failOn === 'breaking' }) : undefined;
+        const review = dryRun || failOn === 'breaking' ? reviewImport({ failOnBreaking: failOn === 'breaking' }) : undefined;
+        // What lint would find in the description as imported: reported by a dry run, a gate with failOn=lint-error.
+        const lint = (dryRun || failOn === 'lint-error') && reviewLint ? reviewLint({ projectId: version.projectId, versionId: version.versionId, failOnLintError: failOn === 'lint-error' }) : undefined;
+        const reviews = [review?.review, lint?.review].filter((each) => each !== undefined);
         const report = await importDocument(
           { stores, versionId: version.versionId, projectId: version.projectId, limits, kept },
           document,
           {
-            ...(service === undefined ? {} : { service }), dryRun, ...(review && { review: review.review }),
+            ...(service === undefined ? {} : { service }), dryRun, ...(reviews.length > 0 && { review: async (plan: ImportPlan) => { for (const each of reviews) await each(plan); } }),
             ...(events && { beforeWrite: (plan: ImportPlan) => events.beforeWrite(plan, review?.report) }),
           },
         ).finally(() => events?.after());
         // The search index takes the records written before the answer, so the next search is served at once.
         if (!dryRun) await imported(version.versionId, report.written);
-        return { status: report.created ? 201 : 200, body: review?.report ? { ...report.body, changes: review.report } : report.body };
+        if (report.written && described) await described(version.projectId, version.versionId, report.body.service.id);
+        return { status: report.created ? 201 : 200, body: { ...report.body, ...(review?.report ? { changes: review.report } : {}), ...(lint?.delta ? { lint: lint.delta } : {}) } };
       },
     },
     {

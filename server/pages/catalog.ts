@@ -43,6 +43,15 @@ export interface CatalogParts {
   searchIndexes: SearchIndexes;
   observations: Observations;
   dbTimeoutMs: number;
+  /** A service's stored lint (server/lint/, lent by rooms.ts): its status and findings, never computed on a read. */
+  lintOf?: (versionId: string, service: { id: string; slug: string }) => Promise<ServiceLint>;
+}
+
+/** What the service page shows of a service's lint. */
+export interface ServiceLint {
+  status: string;
+  counts?: Record<string, number>;
+  findings?: { code: string; severity: string; message: string; path: string; operation?: { method: string; path: string } }[];
 }
 
 /** A version a page shows: resolved and authorized, with the place its pages live at. */
@@ -66,6 +75,11 @@ export class PageCatalog {
     this.#parts = parts;
     this.#revisions = new Revisions(parts.stores.get('services')!.db);
     this.exports = new KeptExports(parts.stores, this.#revisions);
+  }
+
+  /** The service's stored lint, when the catalog lints. */
+  async lint(versionId: string, service: { id: string; slug: string }): Promise<ServiceLint | undefined> {
+    return this.#parts.lintOf?.(versionId, service);
   }
 
   /** The version the route's parameters name, if the credential may read it (else the interface's 400 or 403). */

@@ -15,6 +15,9 @@ import type { Visitor } from './visitors.ts';
 
 /** Operations on one page of a service. */
 export const OPERATIONS_PER_PAGE = 200;
+/** Lint findings a service page lists, errors first; the rest are behind the lint route. */
+export const FINDINGS_SHOWN = 50;
+const SEVERITY_ORDER = ['error', 'warn', 'info', 'hint'];
 
 /** The service the page's address names, in the version it names, with the version's search view. */
 async function serviceAt(req: Request, visitor: Visitor, catalog: PageCatalog) {
@@ -54,6 +57,8 @@ export const servicePage: PageWork = async (req, visitor, catalog) => {
     filter, tag, action: here, service: here, hrefOf: (name) => pageUrls.operation(version.place, slug, name),
   });
   const frame = await frameOf(version, catalog);
+  const lint = await catalog.lint(version.versionId, { id: service.id, slug });
+  const findings = [...lint?.findings ?? []].sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity));
   const serverUrls = view.of('servers').filter((server) => server['serviceId'] === service.id).map((server) => String(server['url']));
   return {
     template: 'service', title: String(service['name'] ?? slug),
@@ -70,6 +75,10 @@ export const servicePage: PageWork = async (req, visitor, catalog) => {
       filter, tag, nav, script: 'nav.js',
       shadow: listed.shadow.map((item) => ({ method: item.method, path: item.path, count: item.count, lastSeenAt: item.lastSeenAt ?? '' })),
       servers: serversOf(view, serverUrls),
+      lint: lint && {
+        status: lint.status, counts: lint.counts ?? { error: 0, warn: 0, info: 0, hint: 0 }, total: findings.length,
+        findings: findings.slice(0, FINDINGS_SHOWN).map((finding) => ({ ...finding, where: finding.operation ? `${finding.operation.method} ${finding.operation.path}` : finding.path || '/' })),
+      },
       links: {
         json: pageUrls.exportApi(version.place, slug, 'json'), yaml: pageUrls.exportApi(version.place, slug, 'yaml'),
         reference: pageUrls.reference(version.place, slug), changes: pageUrls.changes(version.place, slug), all: here,

@@ -5,12 +5,12 @@ import type { Room } from '../routes/room.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import { collectionBodySchemas, collectionTags } from './documentation.ts';
-import { recordRoutes, type AroundRecordWrite, type RecordDeleted } from './routes.ts';
+import { recordRoutes, type AroundRecordWrite, type RecordDeleted, type RecordWritten } from './routes.ts';
 
-export function recordsRoom({ schemas, stores, deleted, around }: { schemas: SchemaRegistry; stores: ReadonlyMap<string, RecordStore>; deleted?: RecordDeleted; around?: AroundRecordWrite }): Room {
+export function recordsRoom({ schemas, stores, deleted, written, around }: { schemas: SchemaRegistry; stores: ReadonlyMap<string, RecordStore>; deleted?: RecordDeleted; written?: RecordWritten; around?: AroundRecordWrite }): Room {
   return {
     tags: collectionTags(schemas.collections),
-    routes: recordRoutes(schemas, stores, deleted, around),
+    routes: recordRoutes(schemas, stores, { ...(deleted && { deleted }), ...(written && { written }), ...(around && { around }) }),
     components: collectionBodySchemas(schemas.collections),
   };
 }

@@ -12,6 +12,8 @@ import { storeOf } from '../store/stores.ts';
 
 /** What another room keeps beside a record, forgotten once the record is deleted (a service's parts). */
 export type RecordDeleted = (collection: string, versionId: string, id: string) => Promise<void>;
+/** Told of a record created, replaced or updated, as stored (a service's description changed: its lint is owed). Never throws. */
+export type RecordWritten = (collection: string, version: { projectId: string; versionId: string }, record: Record<string, unknown>) => Promise<void>;
 
 /** A record write as another room sees it (change events): `write` runs the action, wrapped as the room needs. */
 export interface RecordWrite {
@@ -25,7 +27,7 @@ export interface RecordWrite {
 }
 export type AroundRecordWrite = (write: RecordWrite, run: () => Promise<Outcome>) => Promise<Outcome>;
 
-export function recordRoutes(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>, deleted?: RecordDeleted, around?: AroundRecordWrite): Route[] {
+export function recordRoutes(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>, { deleted, written, around }: { deleted?: RecordDeleted; written?: RecordWritten; around?: AroundRecordWrite } = {}): Route[] {
   const table = routeTable(schemas.collections);
   const docs = collectionRouteDocs(schemas, table);
   return table.map(({ family, collection, action, path }, index): Route => {
@@ -48,6 +50,8 @@ export function recordRoutes(schemas: SchemaRegistry, stores: ReadonlyMap<string
         const outcome = writes && around ? await around({ collection: collection.name, action: name, version, id: recordId, body, store }, act) : await act();
         // After the record, never before: a failure here leaves what is kept beside it, which nothing reads without the record.
         if (action.name === 'delete' && deleted) await deleted(collection.name, version.versionId, id);
+        const stored = (outcome as { body?: unknown }).body;
+        if (written && action.access === 'write' && action.name !== 'delete' && typeof stored === 'object' && stored !== null) await written(collection.name, version, stored as Record<string, unknown>);
         return outcome;
       },
     };

@@ -138,6 +138,20 @@ export interface ImportAnswer {
    * What the records could not carry, by JSON pointer into the document.
    */
   warnings: ImportWarning[];
+  /**
+   * With `dryRun=true` or `failOn=lint-error`: the lint counts of the description as imported, and the findings it adds and fixes against the service's stored lint.
+   */
+  lint?: {
+    counts: {
+      [k: string]: number;
+    };
+    new: {
+      [k: string]: unknown;
+    }[];
+    fixed: {
+      [k: string]: unknown;
+    }[];
+  };
 }
 
 /**

@@ -147,10 +147,28 @@ describe('push: a description kept as files, bundled and imported by the push co
       expect(unreachable.json()['result']).to.equal('unreachable');
     });
 
-    it('2, naming why, for the gates this catalog cannot judge yet (lint findings and scores)', async () => {
-      const lint = await push([entry, '--fail-on', 'lint-error']);
-      expect(lint.code).to.equal(2);
-      expect(lint.stdout).to.contain('does not serve yet');
+    it('1 when --fail-on lint-error refuses, the lint errors listed, nothing written; a dry run prints the lint delta', async () => {
+      const settings = `/v2/catalog/projects/${tenant.project.slug}/lint-settings`;
+      const rule = 'owasp:api4:2023-rate-limit-responses-429';
+      expect((await service.request.post(settings).set(bearer(tenant.key)).send({ severities: { [rule]: 'error' } })).status).to.equal(200);
+      const root = path.join(work, 'apis.guru', 'openapi.yaml');
+      const changed = path.join(work, 'apis.guru', 'changed.yaml');
+      await fs.writeFile(changed, (await fs.readFile(root, 'utf8')).replace(/^info:\n/m, 'info:\n  x-pushed: lint\n'));
+      const refused = await push([changed, '--service', 'apis-guru', '--fail-on', 'lint-error']);
+      expect(refused.code, refused.stdout).to.equal(1);
+      expect(refused.stdout).to.match(/^Refused by the gate \(--fail-on lint-error\)/);
+      expect(refused.stdout).to.contain(`LINT ERROR /paths/~1providers.json/get/responses: ${rule}: `);
+      const dry = await push([changed, '--service', 'apis-guru', '--dry-run']);
+      expect(dry.code, dry.stdout).to.equal(0);
+      expect(dry.stdout).to.match(/^Lint: \d+ errors, \d+ warnings; \d+ new, \d+ fixed\.$/m);
+      const after = await push([entry, '--service', 'apis-guru', '--json']);
+      expect(after.json()['result'], 'the refused push wrote nothing').to.equal('unchanged');
+    });
+
+    it('2, naming why, for the gate this catalog cannot judge yet (scores)', async () => {
+      const score = await push([entry, '--min-score', '70']);
+      expect(score.code).to.equal(2);
+      expect(score.stdout).to.contain('does not serve yet');
     });
   });
 });

@@ -70,7 +70,7 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
     const client = await connect(tokenFor([tenant.project.id], { readOnly: true }));
     expect(client.getServerVersion()?.name).to.equal('catalog-service');
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).to.deep.equal(['compare_versions', 'get_endpoint', 'get_openapi', 'list_insights', 'list_projects', 'list_services', 'list_versions', 'search_endpoints']);
+    expect(tools.map((tool) => tool.name).sort()).to.deep.equal(['compare_versions', 'get_endpoint', 'get_lint', 'get_openapi', 'list_insights', 'list_projects', 'list_services', 'list_versions', 'search_endpoints']);
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).to.equal('object');
       expect(tool.outputSchema?.type, tool.name).to.equal('object');
@@ -157,6 +157,8 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
         ['list_insights', { version: other.version.id }, 'Forbidden'],
         ['list_insights', { version: 'a/b' }, invalid('version', 'must be a version id or project/type/slug')],
         ['list_insights', { version: tenant.version.id, service: 'nope' }, 'Service not found'],
+        ['get_lint', { version: tenant.version.id, service: 'nope' }, 'Service not found'],
+        ['get_lint', { version: theirs, service: 'secret' }, 'Forbidden'],
       ];
     };
 

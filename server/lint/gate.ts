@@ -1,0 +1,50 @@
+// The import's side of lint: the description an import would leave (its plan, exported as the
+// catalog will hold it) linted with the project's settings before anything is written; the
+// findings it adds and the ones it fixes against the stored report (a dry run's `lint`), and
+// the `failOn=lint-error` gate that refuses an import leaving error findings (409, nothing written).
+import { plannedSnapshot } from '../changes/catalog.ts';
+import { exportService } from '../descriptions/export.ts';
+import { shareRepeated } from '../descriptions/sharing.ts';
+import type { ImportPlan } from '../descriptions/sync.ts';
+import { Conflict } from '../errors.ts';
+import type { JsonObject } from '../json/values.ts';
+import { countsOf, type Counts, type Finding } from './engine.ts';
+import { lintOffThread } from './linter.ts';
+import type { Lints } from './lints.ts';
+
+export interface LintDelta {
+  /** The findings of the description as imported. */
+  counts: Counts;
+  /** Findings the import adds, and those it fixes, against the service's stored lint (all are new when there is none). */
+  new: Finding[];
+  fixed: Finding[];
+}
+
+export interface LintReview {
+  review(plan: ImportPlan): Promise<void>;
+  readonly delta: LintDelta | undefined;
+}
+
+export function reviewLint(lints: Lints, { projectId, versionId, failOnLintError }: { projectId: string; versionId: string; failOnLintError: boolean }): LintReview {
+  let delta: LintDelta | undefined;
+  return {
+    async review(plan) {
+      const planned = plannedSnapshot(plan);
+      const service = (await planned.get('services')!.all(versionId)).find((record) => record.id === plan.serviceId);
+      if (!service) return;
+      const document = shareRepeated(await exportService(planned, versionId, service));
+      const { settings } = await lints.settings.current(projectId);
+      const findings = await lintOffThread(document as JsonObject, settings);
+      const stored = (await lints.findingsOf(versionId, plan.serviceId))?.findings ?? [];
+      const [now, before] = [new Set(findings.map(keyOf)), new Set(stored.map(keyOf))];
+      delta = { counts: countsOf(findings), new: findings.filter((finding) => !before.has(keyOf(finding))), fixed: stored.filter((finding) => !now.has(keyOf(finding))) };
+      const errors = findings.filter((finding) => finding.severity === 'error');
+      if (failOnLintError && errors.length > 0) throw new Conflict(errors.map((finding) => ({ field: finding.path, message: `${finding.code}: ${finding.message}` })));
+    },
+    get delta() {
+      return delta;
+    },
+  };
+}
+
+const keyOf = ({ code, path, message }: Finding): string => JSON.stringify([code, path, message]);

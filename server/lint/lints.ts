@@ -1,0 +1,123 @@
+// When lints run: a service's lint is requested after a write that changes its description (an
+// import, a record write), marked pending durably (reports.ts), and run behind the answer on
+// the lint thread, one at a time in request order; pending ones left by a stopped process are
+// taken up at start (resume). A read never lints: it answers the stored report and whether one
+// is owed. A service whose description and settings are what the last lint saw is not linted again.
+import { createHash } from 'node:crypto';
+import type { Db } from 'mongodb';
+import { exportService } from '../descriptions/export.ts';
+import { shareRepeated } from '../descriptions/sharing.ts';
+import type { JsonObject } from '../json/values.ts';
+import type { RecordStore } from '../store/records.ts';
+import { storeOf } from '../store/stores.ts';
+import { serviceScoped } from '../views/service-records.ts';
+import { countsOf } from './engine.ts';
+import { lintOffThread } from './linter.ts';
+import { LintReports, type LintReport } from './reports.ts';
+import { LintSettingsStore } from './settings-store.ts';
+
+type Key = { projectId: string; versionId: string; serviceId: string };
+/** Called after a lint report is stored (the scores recompute from it). */
+export type Linted = (versionId: string, serviceId: string) => Promise<void> | void;
+type Log = (message: string, fields?: Record<string, unknown>) => void;
+
+export class Lints {
+  readonly reports: LintReports;
+  readonly settings: LintSettingsStore;
+  readonly #stores: ReadonlyMap<string, RecordStore>;
+  readonly #log: Log;
+  readonly #queue = new Map<string, Key>();
+  /** LINT=off: no lint is owed or run (the gate and dry runs still lint what they are asked to). */
+  readonly #enabled: boolean;
+  #running: Promise<void> | undefined;
+  linted: Linted | undefined;
+
+  constructor(db: Db, stores: ReadonlyMap<string, RecordStore>, { log, linted, enabled = true }: { log: Log; linted?: Linted; enabled?: boolean }) {
+    this.#enabled = enabled;
+    this.reports = new LintReports(db);
+    this.settings = new LintSettingsStore(db);
+    this.#stores = stores;
+    this.#log = log;
+    this.linted = linted;
+  }
+
+  async createIndexes(): Promise<void> {
+    await this.reports.createIndexes();
+    await this.settings.createIndexes();
+  }
+
+  /** Owes the service a lint (durably) and starts it behind the caller. */
+  async request(projectId: string, versionId: string, serviceId: string): Promise<void> {
+    if (!this.#enabled) return;
+    await this.reports.markPending(projectId, versionId, serviceId);
+    this.#enqueue({ projectId, versionId, serviceId });
+  }
+
+  /** Lints every service of the project again (its settings changed). */
+  async relintProject(projectId: string): Promise<void> {
+    for (const key of await this.reports.ofProject(projectId)) await this.request(key.projectId, key.versionId, key.serviceId);
+  }
+
+  /** Takes up the lints a stopped process left pending. */
+  async resume(): Promise<number> {
+    if (!this.#enabled) return 0;
+    const pending = await this.reports.pendingOnes();
+    for (const key of pending) this.#enqueue(key);
+    return pending.length;
+  }
+
+  /** The stored report, never computed here. */
+  findingsOf(versionId: string, serviceId: string): Promise<LintReport | undefined> {
+    return this.reports.of(versionId, serviceId);
+  }
+
+  /** Resolves when no lint is queued or running (tests, benchmarks, a graceful stop). */
+  async idle(): Promise<void> {
+    while (this.#running) await this.#running;
+  }
+
+  #enqueue(key: Key): void {
+    this.#queue.set(`${key.versionId}/${key.serviceId}`, key);
+    this.#running ??= this.#drain().finally(() => { this.#running = undefined; });
+  }
+
+  async #drain(): Promise<void> {
+    for (let next = this.#take(); next; next = this.#take()) {
+      try {
+        await this.#lint(next);
+      } catch (error) {
+        // Left pending: the next start (or the next request) tries again.
+        this.#log('lint failed', { versionId: next.versionId, serviceId: next.serviceId, error: (error as Error).message });
+      }
+    }
+  }
+
+  #take(): Key | undefined {
+    const [first] = this.#queue;
+    if (!first) return undefined;
+    this.#queue.delete(first[0]);
+    return first[1];
+  }
+
+  async #lint({ projectId, versionId, serviceId }: Key): Promise<void> {
+    const before = await this.reports.of(versionId, serviceId);
+    if (!before?.pending) return;
+    const service = await storeOf(this.#stores, 'services').get(versionId, serviceId);
+    if (!service) {
+      await this.reports.forget(versionId, serviceId);
+      return;
+    }
+    const document = shareRepeated(await exportService(serviceScoped(this.#stores, versionId, service, { withParts: true }), versionId, service));
+    const descriptionHash = createHash('sha256').update(JSON.stringify(document)).digest('hex');
+    const { revision, settings } = await this.settings.current(projectId);
+    const unchanged = before.descriptionHash === descriptionHash && before.settingsRevision === revision && before.findings;
+    const started = performance.now();
+    const findings = unchanged ? before.findings! : await lintOffThread(document as JsonObject, settings);
+    await this.reports.store({
+      projectId, versionId, serviceId, requestedAt: before.requestedAt, rulesets: [...settings.rulesets, ...settings.documents.map((each) => each.name)],
+      settingsRevision: revision, findings, counts: countsOf(findings), serviceUpdatedAt: String(service['updatedAt']), descriptionHash,
+      computedAt: unchanged ? before.computedAt! : new Date(), durationMs: unchanged ? before.durationMs! : Math.round(performance.now() - started),
+    });
+    await this.linted?.(versionId, serviceId);
+  }
+}

@@ -1,0 +1,84 @@
+// The stored lint reports: one document per (version, service) in `lintReports`, holding the
+// last findings and, while a lint is owed, a durable pending marker (`pending`, `requestedAt`)
+// that a restart picks up (lints.ts resume). Layout in docs/storage.md.
+import type { Collection, Db } from 'mongodb';
+import { documentId } from '../store/records.ts';
+import type { VersionCompanion } from '../store/version-records.ts';
+import type { Counts, Finding } from './engine.ts';
+
+export const LINT_REPORTS = 'lintReports';
+/** Copied and purged with its version, as records are (`id` is the service's): a copy holds the same descriptions, so the same findings. */
+export const LINT_REPORTS_COMPANION: VersionCompanion = { name: LINT_REPORTS, copied: true };
+
+export interface LintReport {
+  versionId: string;
+  serviceId: string;
+  projectId: string;
+  /** A lint is owed: requested at `requestedAt` and not yet stored since. */
+  pending: boolean;
+  requestedAt: Date;
+  /** The rest is the last lint stored, absent before the first. */
+  rulesets?: string[];
+  /** The revision of the project's lint settings it used (0: the defaults). */
+  settingsRevision?: number;
+  findings?: Finding[];
+  counts?: Counts;
+  /** The Service record's updatedAt and the SHA-256 of the exported description linted. */
+  serviceUpdatedAt?: string;
+  descriptionHash?: string;
+  computedAt?: Date;
+  durationMs?: number;
+}
+
+type Stored = LintReport & { _id: string; id: string };
+
+export class LintReports {
+  readonly #reports: Collection<Stored>;
+
+  constructor(db: Db) {
+    this.#reports = db.collection<Stored>(LINT_REPORTS);
+  }
+
+  async createIndexes(): Promise<void> {
+    await this.#reports.createIndex({ versionId: 1, id: 1 }, { unique: true });
+    await this.#reports.createIndex({ pending: 1 });
+    await this.#reports.createIndex({ projectId: 1 });
+  }
+
+  /** Marks a lint owed, durably, and answers its request time (a later request supersedes it). */
+  async markPending(projectId: string, versionId: string, serviceId: string): Promise<Date> {
+    const requestedAt = new Date();
+    await this.#reports.updateOne({ _id: idOf(versionId, serviceId) }, { $set: { versionId, id: serviceId, serviceId, projectId, pending: true, requestedAt } }, { upsert: true });
+    return requestedAt;
+  }
+
+  async of(versionId: string, serviceId: string): Promise<LintReport | undefined> {
+    const stored = await this.#reports.findOne({ _id: idOf(versionId, serviceId) });
+    if (!stored) return undefined;
+    const { _id, id, ...report } = stored;
+    return report;
+  }
+
+  pendingOnes(): Promise<Pick<LintReport, 'projectId' | 'versionId' | 'serviceId'>[]> {
+    return this.#reports.find({ pending: true }, { projection: { _id: 0, projectId: 1, versionId: 1, serviceId: 1 } }).toArray();
+  }
+
+  /** The services of the project's reports (to lint again when its settings change). */
+  ofProject(projectId: string): Promise<Pick<LintReport, 'projectId' | 'versionId' | 'serviceId'>[]> {
+    return this.#reports.find({ projectId }, { projection: { _id: 0, projectId: 1, versionId: 1, serviceId: 1 } }).toArray();
+  }
+
+  /** Stores a lint; it settles the pending marker only if no request came after `requestedAt`. */
+  async store(report: Required<Omit<LintReport, 'pending'>>): Promise<void> {
+    const { versionId, serviceId, requestedAt, ...rest } = report;
+    const _id = idOf(versionId, serviceId);
+    const settled = await this.#reports.updateOne({ _id, requestedAt }, { $set: { ...rest, pending: false } });
+    if (settled.matchedCount === 0) await this.#reports.updateOne({ _id }, { $set: rest });
+  }
+
+  async forget(versionId: string, serviceId: string): Promise<void> {
+    await this.#reports.deleteOne({ _id: idOf(versionId, serviceId) });
+  }
+}
+
+const idOf = documentId;
