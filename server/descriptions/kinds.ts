@@ -1,5 +1,5 @@
-// The record kinds the OpenAPI import and export know, one entry per kind: the fields map.ts
-// makes from an OpenAPI object and render.ts renders back, and where on that object the other
+// The record kinds the OpenAPI import and export know, one module per kind in kinds/: the fields
+// map.ts makes from an OpenAPI object and the kind renders back, and where on that object the other
 // fields travel (`x-catalog-fields`), so a field a schema author adds is never lost. A kind a
 // schema author maps from a vendor extension (extension-kinds.ts) is mapped too. Checked against
 // schemas/collections.json at start-up; a service-owned kind with neither is left out of the
@@ -8,40 +8,26 @@ import type { Fields } from '../records/record-body.ts';
 import { isObject, sameJson, type JsonObject } from '../json/values.ts';
 import { serviceKinds } from '../ownership/service-records.ts';
 import type { CompiledCollection } from '../schemas/registry.ts';
-import { RENDER } from './render.ts';
+import type { KindMapping } from './kinds/mapping.ts';
+import { services } from './kinds/services.ts';
+import { resources } from './kinds/resources.ts';
+import { paths } from './kinds/paths.ts';
+import { operations } from './kinds/operations.ts';
+import { parameters } from './kinds/parameters.ts';
+import { requests } from './kinds/requests.ts';
+import { responses } from './kinds/responses.ts';
+import { servers } from './kinds/servers.ts';
+import { securitySchemes } from './kinds/security-schemes.ts';
+import { headers } from './kinds/headers.ts';
+import { examples } from './kinds/examples.ts';
 import { extensionKinds, renderItem, SYSTEM_FIELDS } from '../ownership/extension-kinds.ts';
 
 /** The vendor extension that carries a record's fields no mapping names, as `{field: value}`. */
 export const CATALOG_FIELDS = 'x-catalog-fields';
 
-interface KindMapping {
-  /** The record fields the import sets from OpenAPI and export renders back. */
-  readonly fields: readonly string[];
-  /** The record as its OpenAPI object, from those fields. */
-  readonly render: (record: Fields) => JsonObject;
-  /** The object among the rendered (or original) one that holds the extension: a Request's and a Response's Media Type Object. */
-  readonly carrier?: (object: JsonObject, record: Fields) => JsonObject | undefined;
-}
-
-const inMediaType = (object: JsonObject, record: Fields): JsonObject | undefined => {
-  const type = record['contentMediaType'];
-  if (typeof type !== 'string') return object;
-  const content = object['content'];
-  return isObject(content) && isObject(content[type]) ? content[type] : undefined;
-};
-
+/** Each kind's mapping, from its module in kinds/. */
 export const KINDS: Readonly<Record<string, KindMapping>> = {
-  services: { render: RENDER['services']!, fields: ['slug', 'organizationId', 'name', 'summary', 'description', 'security', 'owner', 'contact', 'lifecycle', 'links'] },
-  resources: { render: RENDER['resources']!, fields: ['name', 'schema'] },
-  paths: { render: RENDER['paths']!, fields: ['serviceId', 'path', 'summary', 'description'] },
-  operations: { render: RENDER['operations']!, fields: ['pathId', 'method', 'operationId', 'summary', 'description', 'deprecated', 'sunset', 'tags', 'externalDocs', 'security'] },
-  parameters: { render: RENDER['parameters']!, fields: ['pathId', 'operationId', 'name', 'in', 'description', 'required', 'deprecated', 'sunset', 'allowEmptyValue', 'schema', 'examples'] },
-  requests: { render: RENDER['requests']!, fields: ['operationId', 'contentMediaType', 'description', 'schema', 'examples'], carrier: inMediaType },
-  responses: { render: RENDER['responses']!, fields: ['operationId', 'statusCode', 'contentMediaType', 'description', 'schema', 'examples', 'headers'], carrier: inMediaType },
-  servers: { render: RENDER['servers']!, fields: ['serviceId', 'pathId', 'operationId', 'url', 'description', 'variables'] },
-  'security-schemes': { render: RENDER['security-schemes']!, fields: ['serviceId', 'name', 'type', 'in', 'description', 'scheme', 'bearerFormat', 'flows', 'openIdConnectUrl'] },
-  headers: { render: RENDER['headers']!, fields: ['name', 'description', 'required', 'deprecated', 'style', 'explode', 'schema', 'examples'] },
-  examples: { render: RENDER['examples']!, fields: ['name', 'summary', 'description', 'value', 'externalValue'] },
+  services, resources, paths, operations, parameters, requests, responses, servers, 'security-schemes': securitySchemes, headers, examples,
 };
 
 /**

@@ -6,9 +6,20 @@
 import type { Fields } from '../records/record-body.ts';
 import { pointer } from '../json/pointer.ts';
 import { madeUpOperationId } from '../ownership/operation-names.ts';
-import { isObject, setMember, without, type JsonObject } from '../json/values.ts';
-import { generatedEnum, keptExamples, keptHeaders } from './render.ts';
-import { ownershipFields, sunsetOf } from './lifecycle.ts';
+import { isObject, without, type JsonObject } from '../json/values.ts';
+import { list, obj, str } from './kinds/mapping.ts';
+import { perMediaType } from './kinds/media.ts';
+import { serviceFields } from './kinds/services.ts';
+import { resourceFields } from './kinds/resources.ts';
+import { pathFields } from './kinds/paths.ts';
+import { operationFields } from './kinds/operations.ts';
+import { parameterFields } from './kinds/parameters.ts';
+import { requestFields } from './kinds/requests.ts';
+import { responseFields } from './kinds/responses.ts';
+import { serverFields } from './kinds/servers.ts';
+import { securitySchemeFields } from './kinds/security-schemes.ts';
+import { headerFields } from './kinds/headers.ts';
+import { exampleFields } from './kinds/examples.ts';
 import { PARTED_COMPONENTS, PARTED_TOP_LEVEL } from './service-parts.ts';
 import { itemsOn, listsOn, type Carrier, type ExtensionKind } from '../ownership/extension-kinds.ts';
 
@@ -30,55 +41,13 @@ export type Placements = Generator<Placement, void, string | undefined>;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const obj = (value: unknown): JsonObject => (isObject(value) ? value : {});
-const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-
 /** The components a service keeps as records of its own, by section: the collection, and the record's fields from a component's name and object. */
 const SERVICE_OWNED_COMPONENTS: Readonly<Record<string, { collection: string; fields: (name: string, component: JsonObject, serviceId: string) => Fields }>> = {
-  schemas: { collection: 'resources', fields: (name, schema) => ({ name, schema }) },
+  schemas: { collection: 'resources', fields: resourceFields },
   securitySchemes: { collection: 'security-schemes', fields: securitySchemeFields },
   headers: { collection: 'headers', fields: headerFields },
   examples: { collection: 'examples', fields: exampleFields },
 };
-
-function securitySchemeFields(name: string, s: JsonObject, serviceId: string): Fields {
-  return {
-    serviceId,
-    name,
-    type: s['type'] === 'mutualTLS' ? 'mutualTls' : s['type'],
-    in: s['type'] === 'apiKey' ? s['in'] : undefined,
-    description: str(s['description']),
-    scheme: str(s['scheme']),
-    bearerFormat: str(s['bearerFormat']),
-    flows: isObject(s['flows']) ? s['flows'] : undefined,
-    openIdConnectUrl: str(s['openIdConnectUrl']),
-  };
-}
-
-function headerFields(name: string, h: JsonObject): Fields {
-  return {
-    name,
-    description: str(h['description']),
-    required: typeof h['required'] === 'boolean' ? h['required'] : undefined,
-    deprecated: typeof h['deprecated'] === 'boolean' ? h['deprecated'] : undefined,
-    style: h['style'] === 'simple' ? 'simple' : undefined,
-    explode: typeof h['explode'] === 'boolean' ? h['explode'] : undefined,
-    schema: isObject(h['schema']) ? h['schema'] : undefined,
-    examples: keptExamples(h['examples']),
-  };
-}
-
-function exampleFields(name: string, e: JsonObject): Fields {
-  const external = str(e['externalValue']);
-  return {
-    name,
-    summary: str(e['summary']),
-    description: str(e['description']),
-    value: 'value' in e ? e['value'] : undefined,
-    externalValue: external !== undefined && URL.canParse(external) ? external : undefined,
-  };
-}
 
 /** Places every record of `document` at once (see placements for one at a time). */
 export function mapDocument(document: JsonObject, service: Fields, place: Place, extensions: readonly ExtensionKind[] = []): void {
@@ -97,18 +66,10 @@ function* extended(extensions: readonly ExtensionKind[], parent: Carrier, object
 }
 
 export function* placements(document: JsonObject, service: Fields, extensions: readonly ExtensionKind[] = []): Placements {
-  const info = obj(document['info']);
   const components = obj(document['components']);
   const serviceId = yield {
     collection: 'services',
-    fields: {
-      ...service,
-      name: str(info['title']) ?? '',
-      summary: str(info['summary']) ?? '',
-      description: str(info['description']) ?? '',
-      security: Array.isArray(document['security']) ? document['security'] : undefined,
-      ...ownershipFields(info),
-    },
+    fields: serviceFields(document, service),
     // Everything the records below do not carry stays with the service (info.version, tags,
     // ...), but webhooks and the component sections no record kind holds: kept as parts beside it (service-parts.ts).
     original: {
@@ -134,7 +95,7 @@ export function* placements(document: JsonObject, service: Fields, extensions: r
     const at = pointer('paths', path);
     const pathId = yield {
       collection: 'paths',
-      fields: { serviceId, path, summary: str(pathItem['summary']), description: str(pathItem['description']) },
+      fields: pathFields(serviceId, path, pathItem),
       original: without(pathItem, 'parameters', 'servers', ...METHODS, ...listsOn(extensions, 'paths', pathItem)),
       pointer: at,
     };
@@ -168,18 +129,7 @@ function* operation(op: JsonObject, method: string, path: string, pathId: string
   names.add(name);
   const operationId = yield {
     collection: 'operations',
-    fields: {
-      pathId,
-      method,
-      operationId: name,
-      summary: str(op['summary']),
-      description: str(op['description']),
-      deprecated: op['deprecated'] === true,
-      sunset: sunsetOf(op),
-      tags: list(op['tags']).filter((tag) => typeof tag === 'string'),
-      externalDocs: typeof obj(op['externalDocs'])['url'] === 'string' ? { url: obj(op['externalDocs'])['url'] } : undefined,
-      security: Array.isArray(op['security']) ? op['security'] : undefined,
-    },
+    fields: operationFields(op, pathId, method, name),
     original: { ...without(op, 'parameters', 'requestBody', 'responses', 'servers', ...listsOn(extensions, 'operations', op)), ...(Object.keys(ranges).length > 0 ? { responses: ranges } : {}) },
     pointer: at,
     ...(given === undefined ? { generated: ['operationId'] } : {}),
@@ -194,7 +144,7 @@ function* operation(op: JsonObject, method: string, path: string, pathId: string
     for (const { type, media, original, where } of perMediaType(body, `${at}/requestBody`)) {
       yield {
         collection: 'requests',
-        fields: { operationId, contentMediaType: type, description: str(body['description']), ...mediaFields(media) },
+        fields: requestFields(body, operationId, type, media),
         original,
         pointer: where,
       };
@@ -208,10 +158,7 @@ function* operation(op: JsonObject, method: string, path: string, pathId: string
     for (const { type, media, original, where } of perMediaType(response, `${at}${pointer('responses', status)}`)) {
       yield {
         collection: 'responses',
-        fields: {
-          operationId, statusCode, contentMediaType: type, description: str(response['description']), ...mediaFields(media),
-          headers: keptHeaders(response['headers']),
-        },
+        fields: responseFields(response, operationId, statusCode, type, media),
         original,
         pointer: where,
       };
@@ -219,42 +166,12 @@ function* operation(op: JsonObject, method: string, path: string, pathId: string
   }
 }
 
-/**
- * A request body's or response's records, one per media type of its `content` (none: one with
- * contentMediaType null): the type, its Media Type Object, the original object with only that
- * type's content, and the pointer to it.
- */
-function* perMediaType(owner: JsonObject, at: string): Generator<{ type: string | null; media: JsonObject; original: JsonObject; where: string }> {
-  const content = obj(owner['content']);
-  const types = Object.keys(content);
-  for (const type of types.length > 0 ? types : [null]) {
-    const media = type === null ? {} : obj(content[type]);
-    yield { type, media, original: { ...without(owner, 'content'), ...(type === null ? {} : { content: { [type]: media } }) }, where: `${at}${type === null ? '' : pointer('content', type)}` };
-  }
-}
-
-/** The fields a Request and a Response take from a Media Type Object. */
-function mediaFields(media: JsonObject): Fields {
-  return { schema: isObject(media['schema']) ? media['schema'] : undefined, examples: keptExamples(media['examples']) };
-}
-
 function* parameters(value: unknown, owner: Fields, at: string): Placements {
   for (const [index, parameter] of list(value).entries()) {
     const p = obj(parameter);
     yield {
       collection: 'parameters',
-      fields: {
-        ...owner,
-        name: p['name'],
-        in: p['in'],
-        description: str(p['description']),
-        required: p['required'] === true,
-        deprecated: p['deprecated'] === true,
-        sunset: sunsetOf(p),
-        allowEmptyValue: p['allowEmptyValue'] === true,
-        schema: isObject(p['schema']) ? p['schema'] : {},
-        examples: keptExamples(p['examples']),
-      },
+      fields: parameterFields(p, owner),
       original: p,
       pointer: `${at}${pointer('parameters', index)}`,
     };
@@ -264,21 +181,10 @@ function* parameters(value: unknown, owner: Fields, at: string): Placements {
 function* servers(value: unknown, owner: Fields, at: string): Placements {
   for (const [index, server] of list(value).entries()) {
     const s = obj(server);
-    const variables: JsonObject = {};
-    const generated: string[] = [];
-    for (const [name, variable] of Object.entries(obj(s['variables']))) {
-      const v = obj(variable);
-      const value = String(v['default'] ?? '');
-      const values = Array.isArray(v['enum']) && v['enum'].length > 0 ? v['enum'].map(String) : undefined;
-      // A record's server variable needs an enum of at least one value (the contract); OpenAPI's
-      // is optional. Without one the default is the value the document certainly allows; the
-      // mark says the enum was made up, so export leaves it out (GitHub Enterprise's servers).
-      if (!values) generated.push(generatedEnum(name));
-      setMember(variables, name, { default: value, enum: values ?? [value] });
-    }
+    const { fields, generated } = serverFields(s, owner);
     yield {
       collection: 'servers',
-      fields: { ...owner, url: s['url'], description: str(s['description']), variables },
+      fields,
       original: s,
       pointer: `${at}${pointer('servers', index)}`,
       ...(generated.length > 0 ? { generated } : {}),
