@@ -7,7 +7,7 @@ import type { ObservationDelta, Observations, ReportAnswer } from './observation
 import type { Call } from './reports.ts';
 import { touchService } from './services.ts';
 import { storeOf } from '../store/stores.ts';
-import { LifecycleTally } from './lifecycle-calls.ts';
+import { GOING_AWAY, LifecycleTally } from './lifecycle-calls.ts';
 
 const NOT_FOUND = 404;
 
@@ -28,8 +28,10 @@ export async function ingest(parts: IngestParts, report: Report, now = new Date(
   const { versionId } = report;
   const read = (name: string) => storeOf(parts.stores, name).all(versionId);
   const [services, paths, operations, servers] = await Promise.all(['services', 'paths', 'operations', 'servers'].map(read)) as CatalogRecord[][];
-  // Parameters only when some call says which it sent: a version's parameters outnumber its operations.
-  const tally = new LifecycleTally(report.calls.some((call) => (call.sent?.length ?? 0) > 0) ? await read('parameters') : []);
+  // Only the going-away parameters, and only when some call says which it sent: a version's
+  // parameters outnumber its operations (GitHub: reading them all doubled a report's time).
+  const sentAny = report.calls.some((call) => (call.sent?.length ?? 0) > 0);
+  const tally = new LifecycleTally(sentAny ? await storeOf(parts.stores, 'parameters').withAnyOf(versionId, GOING_AWAY) : []);
   const fallback = report.service;
 
   if (report.idempotencyKey !== undefined) {

@@ -24,6 +24,9 @@ export interface LifecycleDelta {
   sunset: number;
 }
 
+/** How the going-away records of a version are found (RecordStore.withAnyOf): deprecated, or with a sunset date. */
+export const GOING_AWAY = { deprecated: [true], sunset: 'set' } as const;
+
 /** Whether a record says it is going away. */
 export function goingAway(record: CatalogRecord): boolean {
   return record['deprecated'] === true || typeof record['sunset'] === 'string';

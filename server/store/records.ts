@@ -216,6 +216,15 @@ export class RecordStore {
     return this.#inIdOrder({ ...filter, versionId }, projection);
   }
 
+  /**
+   * The version's records that have any of these top-level fields set to one of the values, in
+   * id order: few records of a large version (the deprecated ones) found without reading the rest.
+   */
+  async withAnyOf(versionId: string, fields: Readonly<Record<string, readonly (string | boolean)[] | 'set'>>): Promise<CatalogRecord[]> {
+    const conditions = Object.entries(fields).map(([field, values]) => ({ [encodeKey(field)]: values === 'set' ? { $exists: true } : { $in: [...values] } }));
+    return this.#inIdOrder({ versionId, $or: conditions });
+  }
+
   /** The records a filter finds, in id order (the unique index's), optionally with only some fields. */
   async #inIdOrder(filter: Document, projection?: Document): Promise<CatalogRecord[]> {
     const documents = await this.#documents.find(filter, projection && { projection }).sort({ versionId: 1, id: 1 }).toArray();

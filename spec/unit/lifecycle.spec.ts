@@ -5,6 +5,7 @@ import type { Diff } from 'api-smart-diff';
 import { ownershipFields, sunsetOf } from '../../server/descriptions/lifecycle.ts';
 import { judgedRemoval } from '../../server/changes/lifecycle.ts';
 import type { Finding } from '../../server/changes/rules.ts';
+import { compareDocuments } from '../../server/changes/compare.ts';
 
 const removal = (before: unknown): Parameters<typeof judgedRemoval>[1] => ({ diff: { action: 'remove', before, path: [] } as unknown as Diff, at: [], lookup: () => undefined });
 const removed: Finding = { rule: 'operation-removed', level: 'breaking', message: 'GET /tracks was removed.' };
@@ -36,5 +37,21 @@ describe('unit: lifecycle', () => {
     expect(judgedRemoval(removed, removal({ 'x-sunset': '2020-01-01' }), '2026-06-30'), 'a sunset without deprecation is no deprecation').to.deep.include({ lifecycle: 'removed_not_deprecated' });
     const added: Finding = { rule: 'operation-added', level: 'non-breaking', message: 'GET /tracks was added.' };
     expect(judgedRemoval(added, removal({}), '2026-06-30')).to.equal(added);
+  });
+
+  it('reports a response property deprecated, and its removal after the sunset as planned', () => {
+    const pets = (properties: Record<string, unknown>) => ({
+      openapi: '3.1.0', info: { title: 'Pets', version: '1' },
+      paths: { '/pets': { get: { operationId: 'listPets', responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties } } } } } } } },
+    });
+    const seen = (changes: ReturnType<typeof compareDocuments>) => changes.map((change) => `${change.level} ${change.rule} ${change.lifecycle ?? '-'}`);
+    const before = pets({ name: { type: 'string' }, tag: { type: 'string' } });
+    const marked = pets({ name: { type: 'string' }, tag: { type: 'string', deprecated: true, 'x-sunset': '2020-01-01' } });
+    expect(seen(compareDocuments(before, marked)).sort()).to.deep.equal([
+      'non-breaking response-property-deprecated deprecated',
+      'non-breaking response-property-sunset-changed sunset_changed',
+    ]);
+    expect(seen(compareDocuments(marked, pets({ name: { type: 'string' } })))).to.deep.equal(['non-breaking response-property-removed removed_after_sunset']);
+    expect(seen(compareDocuments(before, pets({ name: { type: 'string' } })))).to.deep.equal(['breaking response-property-removed removed_not_deprecated']);
   });
 });
