@@ -5,6 +5,8 @@
 // (FerretDB started anew too), times the answer's first call, then READ_BENCH_SAMPLES calls
 // alternated with a GET of one operation by id (p50). SEARCH_MODEL is off: the index alone
 // ranks, so the model's embedding does not share the machine with the samples.
+// READ_BENCH_GITHUB=1 also imports GitHub (@octokit/openapi, 7 MB) into main, beside the ten, and
+// measures its export (read from the state: data prepared without it skips that answer).
 // READ_BENCH_DIR keeps the imported data between runs (the same data measured by two checkouts);
 // --save writes docs/bench-results/read-model.txt.
 import { spawnSync } from 'node:child_process';
@@ -23,7 +25,7 @@ const SMALL = ['netlify.com.json', 'spotify.com.json', 'slack.com.json', 'openai
 const SAMPLES = Number(process.env['READ_BENCH_SAMPLES'] ?? 10);
 const PORT = process.env['EMBEDDED_DB_PORT'] ?? String(27300 + (process.pid % 500));
 
-interface State { secret: string; main: string; copy: string; project: string; operation: string; exportService: string }
+interface State { secret: string; main: string; copy: string; project: string; operation: string; exportService: string; githubService?: string }
 
 /** The answers measured, each a URL (from the state) and the headers it is asked with. */
 const ANSWERS: Record<string, (s: State) => { url: string; accept: string; body?: string; samples?: number }> = {
@@ -36,6 +38,7 @@ const ANSWERS: Record<string, (s: State) => { url: string; accept: string; body?
   'changes page spotify against the copy, Markdown': (s) => ({ url: `/catalog/${s.project}/branch/copy/services/spotify/changes?against=branch/main`, accept: 'text/markdown' }),
   'changes report spotify against the copy (interface)': (s) => ({ url: `/v2/catalog/versions/${s.copy}/changes?against=branch/main&service=spotify`, accept: 'application/json', samples: 3 }),
   'search "delete an instance"': (s) => ({ url: `/v2/catalog/versions/${s.main}/search?q=delete+an+instance`, accept: 'application/json' }),
+  'export github (1,100 operations, 7 MB)': (s) => ({ url: `/v2/catalog/versions/${s.main}/services/${s.githubService ?? 'none'}/openapi`, accept: 'application/json', samples: 3 }),
   // Unchanged: nothing written, so each call plans from the same state (kept records, or a read).
   're-import spotify unchanged': (s) => ({ url: `/v2/catalog/versions/${s.main}/imports/openapi?service=spotify`, accept: 'application/json', body: 'spotify.com.json', samples: 3 }),
 };
@@ -96,7 +99,19 @@ async function prepare(dataDir: string): Promise<void> {
     const edited = await call(origin, `/v2/catalog/versions/${copy}/operations/${String(album['id'])}`, auth, { method: 'PATCH', body: JSON.stringify({ summary: 'Get an album (edited)' }) });
     if (edited.status !== 200) throw new Error(`edit: ${edited.status} ${edited.body.slice(0, 300)}`);
     const netlify = (await find(main.id, 'services', 'slug=netlify'))[0]!;
-    const state: State = { secret, main: main.id, copy, project: project.slug, operation: String(album['id']), exportService: String(netlify['id']) };
+    let github = (await find(main.id, 'services', 'slug=github'))[0];
+    if (!github && process.env['READ_BENCH_GITHUB']) {
+      const started = performance.now();
+      const body = fs.readFileSync(path.join(repoRoot, 'node_modules/@octokit/openapi/generated/api.github.com.json'), 'utf8');
+      const res = await call(origin, `/v2/catalog/versions/${main.id}/imports/openapi?service=github`, auth, { method: 'POST', body });
+      if (res.status !== 201) throw new Error(`import of GitHub: ${res.status} ${res.body.slice(0, 300)}`);
+      console.log(`import GitHub beside the ten ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      github = (await find(main.id, 'services', 'slug=github'))[0];
+    }
+    const state: State = {
+      secret, main: main.id, copy, project: project.slug, operation: String(album['id']), exportService: String(netlify['id']),
+      ...(github && { githubService: String(github['id']) }),
+    };
     fs.writeFileSync(path.join(dataDir, 'read-bench.json'), JSON.stringify(state));
   });
 }
@@ -152,7 +167,8 @@ if (mode === 'measure') await measure(dir!, name!);
 else if (mode === 'prepare') await prepare(dir!);
 else {
   const dataDir = process.env['READ_BENCH_DIR'] ?? fs.mkdtempSync(path.join(os.tmpdir(), 'read-bench-'));
-  if (!fs.existsSync(path.join(dataDir, 'read-bench.json'))) await prepare(dataDir);
+  const prepared = fs.existsSync(path.join(dataDir, 'read-bench.json'));
+  if (!prepared || (process.env['READ_BENCH_GITHUB'] && !JSON.parse(fs.readFileSync(path.join(dataDir, 'read-bench.json'), 'utf8')).githubService)) await prepare(dataDir);
   const lines = [`# Read model benchmark, ${new Date().toISOString()}`, `node ${process.version}; ${os.cpus().length} cores; ${SAMPLES} samples per answer; data ${dataDir}`, '',
     '| answer | fresh process: first call ms | warm p50 ms (samples) | GET by id p50 ms | warm p50 / GET | answer KB | process RSS MB | load |', '|---|---:|---:|---:|---:|---:|---:|---:|'];
   for (const line of lines) console.log(line);
@@ -160,6 +176,7 @@ else {
   const only = process.env['READ_BENCH_ONLY']?.split(',').map(Number);
   for (const [at, answer] of Object.keys(ANSWERS).entries()) {
     if (only && !only.includes(at + 1)) continue;
+    if (answer.startsWith('export github') && !(JSON.parse(fs.readFileSync(path.join(dataDir, 'read-bench.json'), 'utf8')) as State).githubService) continue;
     const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), 'measure', dataDir, answer], { encoding: 'utf8', env: process.env, stdio: ['ignore', 'pipe', 'inherit'] });
     const row = child.stdout.split('\n').find((line) => line.startsWith('{'));
     if (!row) throw new Error(`${answer}: ${child.stdout.slice(-500)}`);

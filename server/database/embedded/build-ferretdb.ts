@@ -77,6 +77,20 @@ const PATCHES: Patch[] = [
       '\t\tparams.Sort.Len() > 0 && params.Sort.Keys()[0] != "$natural" {\n\t\tqp.IndexSort, qp.IndexLimit = params.Sort, params.Limit\n\t}\n\n' +
       '\tif !h.DisablePushdown && params.Filter.Len() == 0 && params.Sort.Len() == 0 && params.Skip == 0 {\n',
   })),
+  // One pass over a stored document instead of one per nesting level (scripts/ferretdb/patches/sjson_fast.go).
+  { file: 'internal/handler/sjson/fast.go', add: 'sjson_fast.go' },
+  {
+    file: 'internal/handler/sjson/sjson.go',
+    from: 'func Unmarshal(data []byte) (*types.Document, error) {\n',
+    to: 'func Unmarshal(data []byte) (*types.Document, error) {\n\tif d, ok := fastUnmarshal(data); ok {\n\t\treturn d, nil\n\t}\n\n',
+  },
+  // A leak-tracking aid for FerretDB's debug builds; in a release build it still recorded a stack
+  // and set a finalizer for every iterator, one per document and per embedded document sent.
+  ...['func Track(obj any, token *Token) {\n', 'func Untrack(obj any, token *Token) {\n'].map((from) => ({
+    file: 'internal/util/resource/resource.go',
+    from,
+    to: `${from}\tif !debugbuild.Enabled {\n\t\treturn\n\t}\n\n`,
+  })),
   {
     file: BACKEND,
     from: '\tvar whereClause string\n\tvar args []any\n\n\t// that logic should exist in one place\n\t// TODO https://github.com/FerretDB/FerretDB/issues/3235\n\tif params.Filter.Len() == 1 {\n\t\tv, _ := params.Filter.Get("_id")\n\t\tswitch v.(type) {\n\t\tcase string, types.ObjectID:\n\t\t\twhereClause = fmt.Sprintf(` WHERE %s = ?`, metadata.IDColumn)\n\t\t\targs = []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}\n\t\t}\n\t}\n\n\tq += whereClause\n',
