@@ -23,9 +23,11 @@ import { recordsRoom } from './records/room.ts';
 import type { Room } from './routes/room.ts';
 import type { SchemaRegistry } from './schemas/registry.ts';
 import type { SearchIndexes } from './search/indexes.ts';
+import { scoresRoom } from './scores/room.ts';
+import type { Scorer } from './scores/scorer.ts';
 import { searchRoom } from './search/room.ts';
 import type { RecordLimits } from './store/record-cost.ts';
-import type { RecordStore } from './store/records.ts';
+import type { HeldWrite, RecordStore } from './store/records.ts';
 import type { VersionRecords } from './store/version-records.ts';
 import type { Tenancy } from './tenancy/tenancy.ts';
 import type { VersionManager } from './versions/manage.ts';
@@ -41,6 +43,7 @@ export interface RoomParts {
   observations: Observations;
   searchIndexes: SearchIndexes;
   importedRecords: ImportedRecords;
+  scorer: Scorer;
   versions: VersionResolver;
   verify: VerifyBearer;
   /** The interface's bearer authentication, rate limited as it is. */
@@ -63,15 +66,33 @@ export function rooms(parts: RoomParts): Room[] {
     integrityRoom(parts),
     descriptionsRoom({
       ...parts, reviewImport, kept: parts.importedRecords,
-      // The import's records go to the version's search index, so that it does not read them back.
-      imported: (versionId, written) => parts.searchIndexes.imported(versionId, written),
+      // The import's records go to the version's search index, so that it does not read them back;
+      // the service's score card is made again behind the answer.
+      imported: async (versionId, written) => {
+        await parts.searchIndexes.imported(versionId, written);
+        await scoreImported(parts.scorer, versionId, written);
+      },
     }),
     searchRoom(parts),
     changesRoom(parts),
     insightsRoom({ ...parts, reportLimit: parts.importBodyLimit }),
     pagesRoom({ ...parts, sessionMs: parts.pageSessionMs }),
-    recordsRoom({ ...parts, deleted: forgetServiceParts(parts.db) }),
+    scoresRoom({ ...parts, scores: parts.scorer.store }),
+    recordsRoom({
+      ...parts,
+      deleted: async (collection, versionId, id) => {
+        await forgetServiceParts(parts.db)(collection, versionId, id);
+        await parts.scorer.deleted(collection, versionId, id);
+      },
+      written: (collection, versionId, record) => parts.scorer.written(collection, versionId, record),
+    }),
   ];
+}
+
+/** The services an import wrote are scored again (the import's answer does not wait for the cards, only for their marks). */
+async function scoreImported(scorer: Scorer, versionId: string, written: HeldWrite | undefined): Promise<void> {
+  if (!written) return;
+  await scorer.imported(versionId, written).catch(() => {});
 }
 
 /** A deleted Service record's parts (descriptions/service-parts.ts) go with it. */
@@ -94,7 +115,7 @@ export function declaredRooms(schemas: SchemaRegistry): Room[] {
   const stores = new Map(schemas.collections.map((collection) => [collection.name, absentWith({ collection })]));
   return rooms({
     schemas, stores, tenancy: absent, versionManager: absent, versionRecords: absent, observations: absent, searchIndexes: absent, importedRecords: absent,
-    versions: absent, verify: absent, authenticate: absent, limiter: absent, db: absent, recordLimits: absent, importGate: absent,
+    scorer: absentWith({ store: absent }), versions: absent, verify: absent, authenticate: absent, limiter: absent, db: absent, recordLimits: absent, importGate: absent,
     importBodyLimit: 0, dbTimeoutMs: 0, jwtSecret: '', pageSessionMs: 0,
   });
 }

@@ -67,6 +67,8 @@ export function findability(probes: readonly Asked[]): Findability {
   return { score: Math.round(100 * (FINDABILITY.first * hit1 + FINDABILITY.top * hit5)), hit1, hit5, probes: [...probes] };
 }
 
+export interface Apart { own: string[]; other: string[] }
+
 /** Two operations a probe for one ranked the other first, with the probes and what tells them apart. */
 export interface LookAlike {
   operation: string;
@@ -75,8 +77,8 @@ export interface LookAlike {
   probes: { kind: ProbeKind; text: string; rank: number }[];
   /** The cosine of their vectors, when the version's are had. */
   cosine?: number;
-  /** Words, path segments and parameters one has and the other lacks. */
-  apart: { words: [string[], string[]]; path: [string[], string[]]; parameters: [string[], string[]] };
+  /** Words, path segments (and method) and parameters one has and the other lacks: `own`, this operation's; `other`, the look-alike's. */
+  apart: { words: Apart; path: Apart; parameters: Apart };
 }
 
 /**
@@ -114,9 +116,9 @@ function apartOf(a: CatalogRecord, b: CatalogRecord, index: VersionIndex): LookA
   const words = (operation: CatalogRecord) => new Set(wordsOf(`${operationTitle({ summary: operation['summary'], description: operation['description'] }) ?? ''} ${String(operation['operationId'] ?? '')}`).filter((word) => termsOf(word).length > 0));
   const path = (operation: CatalogRecord) => new Set(String(index.view.byId('paths', operation['pathId'])?.['path'] ?? '').split('/').filter(Boolean).concat(String(operation['method']).toUpperCase()));
   const parameters = (operation: CatalogRecord) => new Set([...index.view.ownedBy('parameters', operation.id), ...index.view.ownedBy('parameters', String(operation['pathId']))].map((parameter) => String(parameter['name'])));
-  const both = <T>(of: (operation: CatalogRecord) => Set<T>): [T[], T[]] => {
+  const both = (of: (operation: CatalogRecord) => Set<string>): Apart => {
     const [x, y] = [of(a), of(b)];
-    return [[...x].filter((value) => !y.has(value)), [...y].filter((value) => !x.has(value))];
+    return { own: [...x].filter((value) => !y.has(value)), other: [...y].filter((value) => !x.has(value)) };
   };
   return { words: both(words), path: both(path), parameters: both(parameters) };
 }

@@ -40,9 +40,9 @@ describe('scores', function () {
     const pair = dependents.lookAlikes.find((alike) => alike.other === dependencies.id);
     expect(pair, JSON.stringify(dependents.lookAlikes)).to.not.equal(undefined);
     expect(pair!.probes.map((probe) => probe.kind)).to.include('operationId');
-    expect(pair!.apart.words[0]).to.include('dependents');
-    expect(pair!.apart.words[1]).to.include('dependencies');
-    expect(pair!.apart.path).to.deep.equal([['addDependents'], ['addDependencies']]);
+    expect(pair!.apart.words.own).to.include('dependents');
+    expect(pair!.apart.words.other).to.include('dependencies');
+    expect(pair!.apart.path).to.deep.equal({ own: ['addDependents'], other: ['addDependencies'] });
     expect(dependents.subscores.confusability).to.be.below(100);
     expect(dependents.fixes.confusability).to.include('tell it apart from addDependenciesForTask');
     expect(asana.lookAlikes.some((alike) => alike.operation === dependents.id && alike.other === dependencies.id)).to.equal(true);
