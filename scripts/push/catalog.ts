@@ -13,6 +13,7 @@ export interface ImportCall {
   service?: string;
   dryRun: boolean;
   failOnBreaking: boolean;
+  minScore?: number;
 }
 
 type Answer = Omit<PushOutcome, 'files' | 'place' | 'dryRun'>;
@@ -25,6 +26,7 @@ export async function postImport(catalog: { url: string; token: string }, call: 
   if (call.service !== undefined) address.searchParams.set('service', call.service);
   if (call.dryRun) address.searchParams.set('dryRun', 'true');
   if (call.failOnBreaking) address.searchParams.set('failOn', 'breaking');
+  if (call.minScore !== undefined) address.searchParams.set('minScore', String(call.minScore));
   let response: Response;
   try {
     response = await fetch(address, {
@@ -40,8 +42,9 @@ export async function postImport(catalog: { url: string; token: string }, call: 
   const body = await response.json().catch(() => undefined) as Record<string, unknown> | undefined;
   if (response.ok && body) return answered(body);
   const problems = problemsOf(body as ErrorBody | undefined, response);
-  // Only the gate answers 409 with the document's pointers: another conflict is the caller's to fix.
-  if (response.status === 409 && call.failOnBreaking && problems.every(({ field }) => field.startsWith('/'))) {
+  // Only the gates answer 409 with the document's pointers or the score: another conflict is the caller's to fix.
+  const byGate = ({ field }: { field: string }) => (call.failOnBreaking && field.startsWith('/')) || (call.minScore !== undefined && (field === 'score' || field.startsWith('subscores/')));
+  if (response.status === 409 && problems.length > 0 && problems.every(byGate)) {
     return { exitCode: 1, result: 'refused', problems };
   }
   if (response.status === 429 || response.status >= 500) {
@@ -57,6 +60,7 @@ function answered(body: Record<string, unknown>): Answer {
     exitCode: 0, result: body['dryRun'] ? 'dry-run' : written ? 'written' : 'unchanged',
     service: body['service'] as { id: string; slug: string }, records,
     ...(body['changes'] ? { changes: body['changes'] as PushOutcome['changes'] } : {}),
+    ...(body['score'] ? { score: body['score'] as PushOutcome['score'] } : {}),
     warnings: (body['warnings'] ?? []) as PushOutcome['warnings'],
     problems: [],
   };

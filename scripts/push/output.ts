@@ -15,6 +15,8 @@ export interface PushOutcome {
   service?: { id: string; slug: string };
   records?: Record<string, { created: number; updated: number; deleted: number; unchanged: number }>;
   changes?: { summary: { breaking: number; nonBreaking: number }; changes: Change[] };
+  /** The service's score before and after (a dry run, or with --min-score). */
+  score?: { before?: { score: number }; after: { score: number; subscores: Record<string, number> }; delta?: number };
   warnings?: { field: string; message: string }[];
   files?: number;
   dryRun?: boolean;
@@ -32,7 +34,7 @@ export function describeOutcome(outcome: PushOutcome, json: boolean): string {
 
 const HEADLINES: Record<PushOutcome['result'], string> = {
   written: 'Written', unchanged: 'Nothing to write: the catalog already holds this description', 'dry-run': 'Dry run: nothing written',
-  refused: 'Refused by the gate (--fail-on breaking): nothing written', 'bad-input': 'Not pushed: the description or the request is not valid',
+  refused: 'Refused by the gate: nothing written', 'bad-input': 'Not pushed: the description or the request is not valid',
   'bad-credential': 'Not pushed: CATALOG_TOKEN is not accepted for this project (unknown, revoked, expired or read-only)',
   usage: 'Not pushed', unreachable: 'Not pushed: the catalog could not be reached',
 };
@@ -40,9 +42,10 @@ const HEADLINES: Record<PushOutcome['result'], string> = {
 function forPeople(outcome: PushOutcome): string[] {
   const lines = [`${HEADLINES[outcome.result]}${outcome.service ? ` (service ${outcome.service.slug})` : ''}.`];
   if (outcome.files !== undefined) lines.push(`Bundled ${outcome.files} file${outcome.files === 1 ? '' : 's'}.`);
-  lines.push(...problemLines(outcome.problems, outcome.result === 'refused' ? 'BREAKING ' : ''));
+  lines.push(...problemLines(outcome.problems, outcome.result === 'refused'));
   if (outcome.records) lines.push(...recordLines(outcome.records, outcome.result === 'dry-run'));
   if (outcome.changes) lines.push(...changeLines(outcome.changes));
+  if (outcome.score) lines.push(scoreLine(outcome.score));
   if (outcome.warnings && outcome.warnings.length > 0) lines.push(`Warnings (${outcome.warnings.length}):`, ...outcome.warnings.map(({ field, message }) => `  ${field}: ${message}`));
   const where = links(outcome);
   if (where) lines.push(`Service page: ${where.links.service}`, `Changes page: ${where.links.changes}`);
@@ -50,9 +53,9 @@ function forPeople(outcome: PushOutcome): string[] {
   return lines;
 }
 
-/** The gate's findings are the breaking changes, each at its operation's pointer in the document. */
-function problemLines(problems: PushOutcome['problems'], mark: string): string[] {
-  return problems.map(({ field, message }) => `  ${mark}${field ? `${field}: ` : ''}${message}`);
+/** A gate's findings: breaking changes, each at its operation's pointer in the document; or the score and its failing subscores. */
+function problemLines(problems: PushOutcome['problems'], refused: boolean): string[] {
+  return problems.map(({ field, message }) => `  ${refused ? field.startsWith('/') ? 'BREAKING ' : 'SCORE ' : ''}${field ? `${field}: ` : ''}${message}`);
 }
 
 function recordLines(records: NonNullable<PushOutcome['records']>, dryRun: boolean): string[] {
@@ -60,6 +63,11 @@ function recordLines(records: NonNullable<PushOutcome['records']>, dryRun: boole
   const rows = Object.entries(records).filter(([, counts]) => counts.created + counts.updated + counts.deleted > 0)
     .map(([collection, { created, updated, deleted }]) => `  ${collection}: ${created} ${verb}created, ${updated} ${verb}updated, ${deleted} ${verb}deleted`);
   return rows.length > 0 ? ['Records:', ...rows] : [];
+}
+
+function scoreLine({ before, after, delta }: NonNullable<PushOutcome['score']>): string {
+  const subscores = Object.entries(after.subscores).map(([name, value]) => `${name} ${value}`).join(', ');
+  return `Score: ${after.score}${before ? ` (was ${before.score}, ${delta! >= 0 ? '+' : ''}${delta})` : ''}; ${subscores}.`;
 }
 
 function changeLines({ summary, changes }: NonNullable<PushOutcome['changes']>): string[] {

@@ -6,7 +6,7 @@
 //   GET  {prefix}/services/{id}/openapi export a service (by slug or id) as OpenAPI 3.1 (read)
 import { stringify as toYaml } from 'yaml';
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
-import { isObject } from '../json/values.ts';
+import { isObject, type JsonObject } from '../json/values.ts';
 import type { Admission, Route, VersionContext } from '../routes/route.ts';
 import { serviceNamed } from '../pipeline/stages.ts';
 import { FAMILIES } from '../routes/route.ts';
@@ -38,9 +38,13 @@ type ImportQuery = {
   service?: string;
   dryRun: boolean;
   failOn?: 'breaking';
+  minScore?: number;
   entry?: string;
   beside: boolean;
 };
+
+/** The score a document would give the service `slug` (a dry run reports it); throws the refusal below `minScore`. */
+export type ScoreImport = (versionId: string, document: JsonObject, slug: string, minScore?: number) => Promise<Record<string, unknown>>;
 
 /** What other rooms lend the import (wired in server/rooms.ts). */
 export interface ImportHooks {
@@ -54,9 +58,11 @@ export interface ImportHooks {
   reviewImport(options: { failOnBreaking: boolean }): { review(plan: ImportPlan): Promise<void>; readonly report: unknown };
   /** The records the last imports left, planned from while the version is unwritten since (imported-records.ts). */
   kept: ImportedRecords;
+  /** The score the document would give the service (reported by a dry run), refused below `minScore`: scores/gate.ts. */
+  scoreImport?: ScoreImport;
 }
 
-export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, { imported, reviewImport, kept }: ImportHooks, admission: Admission): Route[] {
+export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, { imported, reviewImport, kept, scoreImport }: ImportHooks, admission: Admission): Route[] {
   const servicesCollection = schemas.collections.find((collection) => collection.name === 'services');
   if (!servicesCollection) throw new Error('API descriptions need the services collection (schemas/collections.json)');
   const tag = DESCRIPTIONS_TAG.name;
@@ -79,6 +85,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
             schema: { type: 'string', minLength: 1, maxLength: 1024 }, invalid: 'must be a path inside the archive',
           },
           { name: 'beside', description: '`true`: without `service`, import as a new service even when one of the version\'s services has the description\'s title or servers (otherwise 409, naming it).', schema: { type: 'boolean', default: false }, invalid: 'must be true or false' },
+          { name: 'minScore', description: 'Refuse (409, nothing written) an import that would give the service a score below this (0–100, docs/scores.md); `details` give the score and each subscore below it with its commonest fixes. A dry run reports the score before and after (`score`).', schema: { type: 'integer', minimum: 0, maximum: 100 }, invalid: 'must be an integer from 0 to 100' },
           { name: 'failOn', description: '`breaking`: refuse (409, nothing written) an import that would break clients of the service; `details` name each breaking change (`field`: JSON pointer of the operation in the document, `message`: rule and sentence).', schema: { type: 'string', enum: ['breaking'] }, invalid: 'must be breaking' },
         ],
         body: {
@@ -93,13 +100,16 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
         ],
         errors: [409, 413, 415],
       },
-      async run({ version, body, query: { service, dryRun, failOn, entry, beside } }: VersionContext<ImportQuery>) {
+      async run({ version, body, query: { service, dryRun, failOn, minScore, entry, beside } }: VersionContext<ImportQuery>) {
         if (entry !== undefined && !(body instanceof DescriptionArchive)) throw InvalidRequest.field('entry', 'is only for a zip archive body (Content-Type: application/zip)');
         const document = await prepareAside(body instanceof DescriptionArchive ? await bundleArchive(body, entry) : body, limits);
         if (service === undefined && !beside) {
           const conflict = await describedAlready(stores, version.versionId, document, slugOf(String(isObject(document['info']) ? document['info']['title'] ?? '' : '')));
           if (conflict) throw conflict;
         }
+        // The score it would give the service: reported by a dry run, a gate with minScore (before anything is written).
+        const title = String(isObject(document['info']) ? document['info']['title'] ?? '' : '');
+        const score = scoreImport && (dryRun || minScore !== undefined) ? await scoreImport(version.versionId, document, service ?? slugOf(title), minScore) : undefined;
         // What clients of the service would see change: reported by a dry run, a gate with failOn.
         const review = dryRun || failOn ? reviewImport({ failOnBreaking: failOn === 'breaking' }) : undefined;
         const report = await importDocument(
@@ -109,7 +119,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
         );
         // The search index takes the records written before the answer, so the next search is served at once.
         if (!dryRun) await imported(version.versionId, report.written);
-        return { status: report.created ? 201 : 200, body: review?.report ? { ...report.body, changes: review.report } : report.body };
+        return { status: report.created ? 201 : 200, body: { ...report.body, ...(review?.report ? { changes: review.report } : {}), ...(score ? { score } : {}) } };
       },
     },
     {

@@ -14,6 +14,8 @@ export interface Probe { kind: ProbeKind; text: string }
 /** A probe as searched: the rank of its operation (0: not in the top 5) and the operation ranked first. */
 export interface Asked extends Probe { rank: number; first: string | undefined }
 
+/** A probe's words at most: people ask in a few words, and a long sentence costs the index a fuzzy match per word. */
+export const PROBE_WORDS = 12;
 /** How many hits a probe looks at. */
 export const TOP = 5;
 /** Findability's shares: coming first, and coming in the top 5. */
@@ -25,7 +27,7 @@ const METHOD_VERB: Readonly<Record<string, string>> = { get: ACTION_VERBS.read[0
 export function probesOf(operation: CatalogRecord): Probe[] {
   const probes: Probe[] = [];
   const add = (kind: ProbeKind, text: string | undefined) => {
-    const trimmed = text?.trim();
+    const trimmed = text?.trim().split(/\s+/).slice(0, PROBE_WORDS).join(' ');
     if (!trimmed || termsOf(trimmed).length === 0) return;
     if (probes.some((probe) => probe.text.toLowerCase() === trimmed.toLowerCase())) return;
     probes.push({ kind, text: trimmed });

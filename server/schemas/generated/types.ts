@@ -126,9 +126,29 @@ export interface ImportAnswer {
    */
   changes?: ChangesForClients;
   /**
+   * With `dryRun=true` or `minScore`: the service's score card before the import (when it has one) and after it, as `{score, subscores}` each, and `delta`, after less before (docs/scores.md; findability asked by the index alone, against the version's other services).
+   */
+  score?: {
+    before?: ScoreSummary;
+    after: ScoreSummary;
+    delta?: number;
+  };
+  /**
    * What the records could not carry, by JSON pointer into the document.
    */
   warnings: ImportWarning[];
+}
+
+/**
+ * A score card's score and subscores.
+ *
+ * From schemas/api/import-report.json#/$defs/scoreSummary.
+ */
+export interface ScoreSummary {
+  score: number;
+  subscores: {
+    [k: string]: number;
+  };
 }
 
 /**
