@@ -24,6 +24,7 @@ import type { Room } from './routes/room.ts';
 import type { SchemaRegistry } from './schemas/registry.ts';
 import type { SearchIndexes } from './search/indexes.ts';
 import { importScoring } from './scores/gate.ts';
+import { ScoreNotes } from './scores/notes.ts';
 import { scoresRoom } from './scores/room.ts';
 import type { Scorer } from './scores/scorer.ts';
 import { searchRoom } from './search/room.ts';
@@ -62,6 +63,9 @@ export interface RoomParts {
 }
 
 export function rooms(parts: RoomParts): Room[] {
+  // Made on first use: the declared rooms (the document) run nothing.
+  let kept: ScoreNotes | undefined;
+  const notes = { annotate: <T extends Record<string, unknown>>(versionId: string, hits: readonly T[]) => (kept ??= new ScoreNotes(parts.scorer.store)).annotate(versionId, hits) };
   return [
     versionsRoom({ ...parts, manager: parts.versionManager, records: parts.versionRecords }),
     integrityRoom(parts),
@@ -75,7 +79,7 @@ export function rooms(parts: RoomParts): Room[] {
         await scoreImported(parts.scorer, versionId, written);
       },
     }),
-    searchRoom(parts),
+    searchRoom({ ...parts, annotate: (versionId, hits) => notes.annotate(versionId, hits) }),
     changesRoom(parts),
     insightsRoom({ ...parts, reportLimit: parts.importBodyLimit }),
     pagesRoom({ ...parts, sessionMs: parts.pageSessionMs }),

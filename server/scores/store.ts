@@ -66,6 +66,11 @@ export class ScoreStore {
     return this.#collection.findOne({ _id: keyOf(versionId, serviceId) });
   }
 
+  /** When the card was made, read alone (a card can weigh megabytes). */
+  async computedAt(versionId: string, serviceId: string): Promise<Date | undefined> {
+    return (await this.#collection.findOne({ _id: keyOf(versionId, serviceId) }, { projection: { computedAt: 1 } }))?.computedAt;
+  }
+
   async forget(versionId: string, serviceId: string): Promise<void> {
     await this.#collection.deleteOne({ _id: keyOf(versionId, serviceId) });
   }

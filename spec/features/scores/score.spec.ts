@@ -102,4 +102,21 @@ describe('scores: stored score cards', function () {
     expect(card.operations).to.have.length(22);
     expect(card).to.deep.equal((await score(tenant.prefixes.V)).body);
   });
+
+  it('tells agents each hit\'s score and look-alikes on search_endpoints and get_endpoint', async () => {
+    const card = (await score(tenant.prefixes.V)).body as { operations: { id: string; operationId: string; score: number; lookAlikes: { other: string }[] }[] };
+    const alike = card.operations.find((operation) => operation.lookAlikes.length > 0)!;
+    expect(alike, 'CircleCI has look-alikes').to.not.equal(undefined);
+    const others = alike.lookAlikes.map((pair) => card.operations.find((operation) => operation.id === pair.other)!.operationId);
+    const client = await agents.connect(tokenFor([tenant.project.id], { readOnly: true }));
+    const endpoint = await callTool(client, 'get_endpoint', { version: tenant.version.id, operation: alike.operationId });
+    expect(endpoint.isError ?? false, JSON.stringify(endpoint.content)).to.equal(false);
+    const quality = (endpoint.structuredContent as { quality: { score: number; lookAlikes: { operationId: string }[] } }).quality;
+    expect(quality.score).to.equal(alike.score);
+    expect(quality.lookAlikes.map((note) => note.operationId)).to.deep.equal(others);
+    const search = await callTool(client, 'search_endpoints', { version: tenant.version.id, query: 'checkout keys' });
+    const hits = (search.structuredContent as { hits: { operation: { id: string }; quality: { score: number } | null }[] }).hits;
+    expect(hits.length).to.be.above(0);
+    for (const hit of hits) expect(hit.quality!.score).to.equal(card.operations.find((operation) => operation.id === hit.operation.id)!.score);
+  });
 });
