@@ -26,6 +26,7 @@ import type { SearchIndexes } from './search/indexes.ts';
 import { importScoring } from './scores/gate.ts';
 import { ScoreNotes } from './scores/notes.ts';
 import { scoresRoom } from './scores/room.ts';
+import { scoreAnswer } from './scores/routes.ts';
 import type { Scorer } from './scores/scorer.ts';
 import { searchRoom } from './search/room.ts';
 import type { RecordLimits } from './store/record-cost.ts';
@@ -82,7 +83,7 @@ export function rooms(parts: RoomParts): Room[] {
     searchRoom({ ...parts, annotate: (versionId, hits) => notes.annotate(versionId, hits) }),
     changesRoom(parts),
     insightsRoom({ ...parts, reportLimit: parts.importBodyLimit }),
-    pagesRoom({ ...parts, sessionMs: parts.pageSessionMs }),
+    pagesRoom({ ...parts, sessionMs: parts.pageSessionMs, scoreCard: (versionId, service) => scoreAnswer(parts.scorer.store, versionId, service) }),
     scoresRoom({ ...parts, scores: parts.scorer.store }),
     recordsRoom({
       ...parts,

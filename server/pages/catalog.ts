@@ -43,6 +43,8 @@ export interface CatalogParts {
   searchIndexes: SearchIndexes;
   observations: Observations;
   dbTimeoutMs: number;
+  /** The service's stored score card as the interface answers it (scores/routes.ts), when the catalog scores. */
+  scoreCard?: (versionId: string, service: CatalogRecord) => Promise<Record<string, unknown>>;
 }
 
 /** A version a page shows: resolved and authorized, with the place its pages live at. */
@@ -66,6 +68,11 @@ export class PageCatalog {
     this.#parts = parts;
     this.#revisions = new Revisions(parts.stores.get('services')!.db);
     this.exports = new KeptExports(parts.stores, this.#revisions);
+  }
+
+  /** The service's score card, or undefined when the catalog has no scores. */
+  async scoreCard(versionId: string, service: CatalogRecord): Promise<Record<string, unknown> | undefined> {
+    return this.#parts.scoreCard?.(versionId, service);
   }
 
   /** The version the route's parameters name, if the credential may read it (else the interface's 400 or 403). */

@@ -103,6 +103,23 @@ describe('scores: stored score cards', function () {
     expect(card).to.deep.equal((await score(tenant.prefixes.V)).body);
   });
 
+  it('shows the score card on the service page, hotspots first, and in its Markdown twin', async () => {
+    const card = (await score(tenant.prefixes.V)).body as { score: number; hotspots: string[]; operations: { id: string; method: string; path: string; score: number }[] };
+    const page = `/catalog/${tenant.project.slug}/branch/main/services/circleci`;
+    const html = await service.request.get(page).set(bearer(tenant.readOnlyKey)).set('Accept', 'text/html');
+    expect(html.status).to.equal(200);
+    const section = html.text.slice(html.text.indexOf('<h2 id="score">'), html.text.indexOf('<h2>Servers</h2>'));
+    expect(section).to.contain(`<strong>${card.score}</strong> out of 100`);
+    const lowest = card.operations.find((operation) => operation.id === card.hotspots[0])!;
+    const rows = [...section.matchAll(/<tr><td><a [^>]*><span [^>]*>(\w+)<\/span> <code>([^<]*)<\/code><\/a><\/td><td>(\d+)<\/td>/g)];
+    expect(rows).to.have.length(10);
+    expect(rows[0]!.slice(1)).to.deep.equal([lowest.method.toUpperCase(), lowest.path, String(lowest.score)]);
+    expect(rows.map((row) => Number(row[3]))).to.deep.equal(rows.map((row) => Number(row[3])).sort((a, b) => a - b));
+    expect(section).to.contain('move secrets out of URLs');
+    const markdown = await service.request.get(page).set(bearer(tenant.readOnlyKey)).set('Accept', 'text/markdown');
+    expect(markdown.text).to.contain(`## Score\n\n${card.score} out of 100`);
+  });
+
   it('tells agents each hit\'s score and look-alikes on search_endpoints and get_endpoint', async () => {
     const card = (await score(tenant.prefixes.V)).body as { operations: { id: string; operationId: string; score: number; lookAlikes: { other: string }[] }[] };
     const alike = card.operations.find((operation) => operation.lookAlikes.length > 0)!;
