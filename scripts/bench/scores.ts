@@ -78,7 +78,7 @@ const pairs: string[] = [];
 for (const id of ids.length > 0 ? ids : TEN) {
   const { card: scored, seconds, cpuSeconds, embedSeconds, vectorSeconds } = await card(id, read(id));
   const s = scored.subscores;
-  const probes = scored.operations.reduce((sum, operation) => sum + operation.probes.length, 0);
+  const probes = `${scored.operations.reduce((sum, operation) => sum + operation.probes.length, 0)} (${new Set(scored.operations.flatMap((operation) => operation.probes.map((probe) => probe.text))).size} distinct)`;
   console.log(`| ${id} | ${scored.operations.length} | ${probes} | ${percent(scored.hit1)} | ${percent(scored.hit5)} | ${scored.unfound.length} | ${scored.lookAlikes.length} | ${scored.score} | ${s.documentation} | ${s.security} | ${s.agentReadiness} | ${s.findability} | ${s.confusability} | ${seconds.toFixed(1)} | ${cpuSeconds.toFixed(1)} | ${embedSeconds.toFixed(1)} | ${vectorSeconds.toFixed(1)} |`);
   const byId = new Map(scored.operations.map((operation) => [operation.id, operation]));
   const pair = [...scored.lookAlikes].sort((a, b) => (b.cosine ?? 0) - (a.cosine ?? 0) || b.probes.length - a.probes.length)[0];

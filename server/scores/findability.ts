@@ -43,19 +43,27 @@ export function probesOf(operation: CatalogRecord): Probe[] {
 /** A probe's vector, when the version's vectors are had (the texts embedded as queries, in batches). */
 export type EmbedQueries = (texts: readonly string[]) => Promise<Float32Array[]>;
 
-/** Each operation's probes as searched, by operation id. */
+/**
+ * Each operation's probes as searched, by operation id. A text several operations share (their
+ * tag's probe, a summary repeated) is embedded and searched once.
+ */
 export async function askProbes(index: VersionIndex, operations: readonly CatalogRecord[], embed?: EmbedQueries): Promise<Map<string, Asked[]>> {
   const probes = operations.flatMap((operation) => probesOf(operation).map((probe) => ({ operation: operation.id, probe })));
+  const texts = [...new Set(probes.map(({ probe }) => probe.text))];
   const hybrid = embed !== undefined && index.vectors?.complete === true;
-  const vectors = hybrid ? await embed(probes.map(({ probe }) => probe.text)) : [];
-  const asked = new Map<string, Asked[]>(operations.map((operation) => [operation.id, []]));
-  for (const [at, { operation, probe }] of probes.entries()) {
+  const vectors = hybrid ? await embed(texts) : [];
+  const ranked = new Map<string, string[]>();
+  for (const [at, text] of texts.entries()) {
     const vector = vectors[at];
-    const { hits } = index.answer({ query: probe.text, limit: TOP, ...(vector ? { vector } : {}) });
-    const ids = hits.map((hit) => String((hit['operation'] as { id: string }).id));
-    asked.get(operation)!.push({ ...probe, rank: ids.indexOf(operation) + 1, first: ids[0] });
+    const { hits } = index.answer({ query: text, limit: TOP, ...(vector ? { vector } : {}) });
+    ranked.set(text, hits.map((hit) => String((hit['operation'] as { id: string }).id)));
     // Let other work in between: a large service asks thousands of probes.
     if (at % 200 === 199) await new Promise((resolve) => setImmediate(resolve));
+  }
+  const asked = new Map<string, Asked[]>(operations.map((operation) => [operation.id, []]));
+  for (const { operation, probe } of probes) {
+    const ids = ranked.get(probe.text)!;
+    asked.get(operation)!.push({ ...probe, rank: ids.indexOf(operation) + 1, first: ids[0] });
   }
   return asked;
 }
