@@ -55,11 +55,13 @@ export interface CardInputs {
   embed?: EmbedQueries;
   /** Lint findings (OWASP codes are read by the security subscore); undefined: no report yet. */
   findings?: readonly LintFinding[];
+  /** Stops the probes (a stopping process does not wait for a large service's card). */
+  signal?: AbortSignal;
 }
 
-export async function scoreCard({ records, index, embed, findings }: CardInputs): Promise<ScoreCard> {
+export async function scoreCard({ records, index, embed, findings, signal }: CardInputs): Promise<ScoreCard> {
   const parts = operationParts(records);
-  const asked = await askProbes(index, records.operations, embed);
+  const asked = await askProbes(index, records.operations, embed, signal);
   const owasp = (findings ?? []).filter((finding) => finding.code.startsWith('owasp:') && finding.operation);
   const ids = new Set(records.operations.map((operation) => operation.id));
   const operations = parts.map((part): OperationScore => {

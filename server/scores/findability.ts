@@ -47,7 +47,7 @@ export type EmbedQueries = (texts: readonly string[]) => Promise<Float32Array[]>
  * Each operation's probes as searched, by operation id. A text several operations share (their
  * tag's probe, a summary repeated) is embedded and searched once.
  */
-export async function askProbes(index: VersionIndex, operations: readonly CatalogRecord[], embed?: EmbedQueries): Promise<Map<string, Asked[]>> {
+export async function askProbes(index: VersionIndex, operations: readonly CatalogRecord[], embed?: EmbedQueries, signal?: AbortSignal): Promise<Map<string, Asked[]>> {
   const probes = operations.flatMap((operation) => probesOf(operation).map((probe) => ({ operation: operation.id, probe })));
   const texts = [...new Set(probes.map(({ probe }) => probe.text))];
   const hybrid = embed !== undefined && index.vectors?.complete === true;
@@ -58,7 +58,10 @@ export async function askProbes(index: VersionIndex, operations: readonly Catalo
     const { hits } = index.answer({ query: text, limit: TOP, ...(vector ? { vector } : {}) });
     ranked.set(text, hits.map((hit) => String((hit['operation'] as { id: string }).id)));
     // Let other work in between: a large service asks thousands of probes.
-    if (at % 200 === 199) await new Promise((resolve) => setImmediate(resolve));
+    if (at % 200 === 199) {
+      await new Promise((resolve) => setImmediate(resolve));
+      signal?.throwIfAborted();
+    }
   }
   const asked = new Map<string, Asked[]>(operations.map((operation) => [operation.id, []]));
   for (const { operation, probe } of probes) {

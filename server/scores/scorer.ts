@@ -29,7 +29,7 @@ export class Scorer {
   readonly #parts: ScorerParts;
   readonly #queue = new Map<string, { versionId: string; serviceId: string }>();
   #draining: Promise<void> | undefined;
-  #closed = false;
+  readonly #stopping = new AbortController();
   /** Cards made by this process (the tests count them: none on a read). */
   made = 0;
   lintFindings: LintFindings | undefined;
@@ -90,9 +90,9 @@ export class Scorer {
     while (this.#draining) await this.#draining;
   }
 
-  /** Stops after the card under way; what is left stays marked for the next start. */
+  /** Stops, the card under way abandoned at its next probe batch; what is left stays marked for the next start. */
   async close(): Promise<void> {
-    this.#closed = true;
+    this.#stopping.abort(new Error('the scorer is stopping'));
     this.#queue.clear();
     await this.settled();
   }
@@ -113,7 +113,7 @@ export class Scorer {
   }
 
   #enqueue(versionId: string, serviceId: string): void {
-    if (this.#closed) return;
+    if (this.#stopping.signal.aborted) return;
     this.#queue.set(`${versionId}:${serviceId}`, { versionId, serviceId });
     this.#draining ??= this.#drain().finally(() => {
       this.#draining = undefined;
@@ -128,7 +128,7 @@ export class Scorer {
         await this.#make(next.versionId, next.serviceId);
       } catch (error) {
         // Left marked: the next change or restart makes it again.
-        this.#parts.log?.('scores: a score card could not be made; it stays pending', { versionId: next.versionId, serviceId: next.serviceId, error: String(error) });
+        if (!this.#stopping.signal.aborted) this.#parts.log?.('scores: a score card could not be made; it stays pending', { versionId: next.versionId, serviceId: next.serviceId, error: String(error) });
       }
     }
   }
@@ -142,14 +142,16 @@ export class Scorer {
       return;
     }
     // The operations' vectors first (an import's are embedded behind its answer), so the probes rank as searches do.
-    await searchIndexes.vectors?.settled();
+    const signal = this.#stopping.signal;
+    await Promise.race([searchIndexes.vectors?.settled(), new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }))]);
+    signal.throwIfAborted();
     const index = await searchIndexes.of(versionId);
     const model = searchIndexes.vectors?.model;
     const findings = await this.lintFindings?.(versionId, serviceId);
     const card = await scoreCard({
       records, index,
       ...(model ? { embed: (texts: readonly string[]) => model.embed(texts.map((text) => model.recipe.queryPrefix + text)) } : {}),
-      ...(findings ? { findings } : {}),
+      ...(findings ? { findings } : {}), signal: this.#stopping.signal,
     });
     await store.store(versionId, serviceId, card, changes);
     this.made += 1;
