@@ -27,7 +27,7 @@ import { ImportGate } from './descriptions/import-gate.ts';
 import type { Room } from './routes/room.ts';
 
 /** What the app is built from: the runtime's parts (see boot.ts), a logger, and only what it calls of the database. */
-export type AppParts = Pick<Runtime, 'config' | 'schemas' | 'tenancy' | 'stores' | 'versionRecords' | 'versionManager' | 'observations' | 'searchIndexes' | 'importedRecords' | 'events' | 'lints'> & {
+export type AppParts = Pick<Runtime, 'config' | 'schemas' | 'tenancy' | 'stores' | 'versionRecords' | 'versionManager' | 'observations' | 'searchIndexes' | 'importedRecords' | 'events' | 'lints' | 'scorer'> & {
   logger: Logger;
   database: Pick<Database, 'readable' | 'client' | 'db'>;
   /** The embedded server, for its restart count in the metrics (see RestartCounting). */

@@ -11,6 +11,8 @@ import { loadSchemaRegistry, SCHEMA_BASE, type SchemaRegistry } from './schemas/
 import { connectDatabase, type Database } from './database/database.ts';
 import { provisionDatabase, type DatabaseServer } from './database/provision.ts';
 import { ImportedRecords } from './descriptions/imported-records.ts';
+import { Scorer } from './scores/scorer.ts';
+import { SCORES_COMPANION, ScoreStore } from './scores/store.ts';
 import { SearchIndexes } from './search/indexes.ts';
 import { loadSearchModel } from './search/model/source.ts';
 import { SearchVectors } from './search/vectors.ts';
@@ -47,6 +49,8 @@ export interface Runtime {
   events: ChangeEvents;
   /** Each service's lint, owed, running and stored (server/lint/); pending ones are taken up by the service process only (resume). */
   lints: Lints;
+  /** Makes the services' score cards again after writes, behind their answers (scores/scorer.ts). */
+  scorer: Scorer;
   /** Ends the database calls in flight, closes the client, then stops the embedded server if this process started it. */
   close(): Promise<void>;
 }
@@ -92,7 +96,7 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
   const serialiseWrites = database.server.kind === 'ferretdb';
   const stores = new Map(schemas.collections.map((collection) => [collection.name, new RecordStore(database.db, collection, { serialiseWrites })]));
   const observations = new Observations(database.db, { ferretdb: database.server.kind === 'ferretdb' });
-  const versionRecords = new VersionRecords(database.db, schemas.collections, undefined, [...INSIGHT_COMPANIONS, SERVICE_PARTS_COMPANION, LINT_REPORTS_COMPANION]);
+  const versionRecords = new VersionRecords(database.db, schemas.collections, undefined, [...INSIGHT_COMPANIONS, SERVICE_PARTS_COMPANION, LINT_REPORTS_COMPANION, SCORES_COMPANION]);
   const versionManager = new VersionManager(tenancy, versionRecords, {
     cacheMs: config.versionCacheMs,
     log: (message, fields) => logger.warn(fields ?? {}, message),
@@ -112,6 +116,12 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
   await events.createIndexes();
   const lints = new Lints(database.db, stores, { enabled: config.lint, log: (message, fields) => logger.warn(fields ?? {}, message) });
   await lints.createIndexes();
+  const searchIndexes = new SearchIndexes(stores, new Revisions(database.db), { vectors: searchVectors, log: (message, fields) => logger.warn(fields ?? {}, message) });
+  const scoreStore = new ScoreStore(database.db);
+  await scoreStore.createIndexes();
+  const scorer = new Scorer({ store: scoreStore, stores, searchIndexes, log: (message, fields) => logger.warn(fields ?? {}, message) });
+  // Cards a stop left pending are made again behind the start, not before it.
+  void scorer.resume().catch((error: unknown) => logger.warn({ error: String(error) }, 'scores: the pending score cards could not be read; the next write to each service makes its card'));
   return {
     config: withJwtSecret(config, config.jwtSecret ?? await embeddedJwtSecret(config.dataDir)) as Runtime['config'],
     databaseServer,
@@ -122,16 +132,18 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
     versionRecords,
     versionManager,
     observations,
-    searchIndexes: new SearchIndexes(stores, new Revisions(database.db), { vectors: searchVectors, log: (message, fields) => logger.warn(fields ?? {}, message) }),
+    searchIndexes,
     importedRecords: new ImportedRecords(new Revisions(database.db)),
     events,
     lints,
+    scorer,
     async close() {
       // Deliveries under way finish (each bounded by WEBHOOK_TIMEOUT_MS); no new one starts.
       await events.worker.stop();
       // Whatever is still running is abandoned: a stuck call must not hold the shutdown.
       database.abandonCalls('the service is stopping');
       await versionManager.stopSweeper();
+      await scorer.close();
       await searchVectors.close();
       await database.close();
       await databaseServer.stop();

@@ -28,9 +28,14 @@ import { recordsRoom } from './records/room.ts';
 import type { Room } from './routes/room.ts';
 import type { SchemaRegistry } from './schemas/registry.ts';
 import type { SearchIndexes } from './search/indexes.ts';
+import { importScoring } from './scores/gate.ts';
+import { ScoreNotes } from './scores/notes.ts';
+import { scoresRoom } from './scores/room.ts';
+import { scoreAnswer } from './scores/routes.ts';
+import type { Scorer } from './scores/scorer.ts';
 import { searchRoom } from './search/room.ts';
 import type { RecordLimits } from './store/record-cost.ts';
-import type { RecordStore } from './store/records.ts';
+import type { CatalogRecord, HeldWrite, RecordStore } from './store/records.ts';
 import type { VersionRecords } from './store/version-records.ts';
 import type { Tenancy } from './tenancy/tenancy.ts';
 import type { VersionManager } from './versions/manage.ts';
@@ -50,6 +55,7 @@ export interface RoomParts {
   searchIndexes: SearchIndexes;
   importedRecords: ImportedRecords;
   lints: Lints;
+  scorer: Scorer;
   versions: VersionResolver;
   verify: VerifyBearer;
   /** The interface's bearer authentication, rate limited as it is. */
@@ -73,6 +79,9 @@ export interface RoomParts {
 }
 
 export function rooms(parts: RoomParts): Room[] {
+  // Made on first use: the declared rooms (the document) run nothing.
+  let kept: ScoreNotes | undefined;
+  const notes = { annotate: <T extends Record<string, unknown>>(versionId: string, hits: readonly T[]) => (kept ??= new ScoreNotes(parts.scorer.store)).annotate(versionId, hits) };
   return [
     // First: its `…/subscriptions/{id}` would otherwise be taken for a version's address (`…/{type}/{slug}`).
     eventsRoom({ schemas: parts.schemas, events: parts.events, allowPrivate: parts.allowPrivateWebhooks }),
@@ -80,20 +89,47 @@ export function rooms(parts: RoomParts): Room[] {
     integrityRoom(parts),
     descriptionsRoom({
       ...parts, reviewImport, kept: parts.importedRecords,
-      // The import's records go to the version's search index, so that it does not read them back.
-      imported: (versionId, written) => parts.searchIndexes.imported(versionId, written),
+      scoreImport: async (...args) => ({ ...await importScoring({ ...parts, scores: parts.scorer.store })(...args) }),
+      // The import's records go to the version's search index, so that it does not read them back;
+      // the service's score card is made again behind the answer.
+      imported: async (versionId, written) => {
+        await parts.searchIndexes.imported(versionId, written);
+        await scoreImported(parts.scorer, versionId, written);
+      },
       importEvents: importEvents(parts.events, parts.warn),
       // A service the import wrote owes a lint, run behind the answer.
       described: (projectId, versionId, serviceId) => parts.lints.request(projectId, versionId, serviceId),
       reviewLint: (options) => reviewLint(parts.lints, options),
     }),
-    searchRoom(parts),
+    searchRoom({ ...parts, annotate: (versionId, hits) => notes.annotate(versionId, hits) }),
     changesRoom(parts),
     insightsRoom({ ...parts, reportLimit: parts.importBodyLimit }),
-    pagesRoom({ ...parts, sessionMs: parts.pageSessionMs, lintOf: async (versionId, service) => lintAnswer(service, await parts.lints.findingsOf(versionId, service.id)) }),
+    pagesRoom({
+      ...parts, sessionMs: parts.pageSessionMs,
+      lintOf: async (versionId, service) => lintAnswer(service, await parts.lints.findingsOf(versionId, service.id)),
+      scoreCard: (versionId, service) => scoreAnswer(parts.scorer.store, versionId, service),
+    }),
     lintRoom(parts),
-    recordsRoom({ ...parts, deleted: forgetServiceParts(parts.db, parts.lints), written: lintWritten(parts), around: recordEvents(parts.events) }),
+    scoresRoom({ ...parts, scores: parts.scorer.store }),
+    recordsRoom({
+      ...parts,
+      deleted: async (collection, versionId, id) => {
+        await forgetServiceParts(parts.db, parts.lints)(collection, versionId, id);
+        await parts.scorer.deleted(collection, versionId, id);
+      },
+      written: async (collection, version, record) => {
+        await lintWritten(parts)(collection, version, record);
+        await parts.scorer.written(collection, version.versionId, record as CatalogRecord);
+      },
+      around: recordEvents(parts.events),
+    }),
   ];
+}
+
+/** The services an import wrote are scored again (the import's answer does not wait for the cards, only for their marks). */
+async function scoreImported(scorer: Scorer, versionId: string, written: HeldWrite | undefined): Promise<void> {
+  if (!written) return;
+  await scorer.imported(versionId, written).catch(() => {});
 }
 
 /** A deleted Service record's parts (descriptions/service-parts.ts) and lint report go with it. */
@@ -126,7 +162,7 @@ export function declaredRooms(schemas: SchemaRegistry): Room[] {
   const stores = new Map(schemas.collections.map((collection) => [collection.name, absentWith({ collection })]));
   return rooms({
     schemas, stores, tenancy: absent, versionManager: absent, versionRecords: absent, observations: absent, searchIndexes: absent, importedRecords: absent, lints: absent,
-    versions: absent, verify: absent, authenticate: absent, limiter: absent, db: absent, recordLimits: absent, importGate: absent,
+    scorer: absentWith({ store: absent }), versions: absent, verify: absent, authenticate: absent, limiter: absent, db: absent, recordLimits: absent, importGate: absent,
     importBodyLimit: 0, dbTimeoutMs: 0, jwtSecret: '', pageSessionMs: 0, events: absent, allowPrivateWebhooks: false, warn: () => {},
   });
 }

@@ -13,6 +13,7 @@ export interface ImportCall {
   service?: string;
   dryRun: boolean;
   failOn?: 'breaking' | 'lint-error';
+  minScore?: number;
 }
 
 type Answer = Omit<PushOutcome, 'files' | 'place' | 'dryRun'>;
@@ -25,6 +26,7 @@ export async function postImport(catalog: { url: string; token: string }, call: 
   if (call.service !== undefined) address.searchParams.set('service', call.service);
   if (call.dryRun) address.searchParams.set('dryRun', 'true');
   if (call.failOn) address.searchParams.set('failOn', call.failOn);
+  if (call.minScore !== undefined) address.searchParams.set('minScore', String(call.minScore));
   let response: Response;
   try {
     response = await fetch(address, {
@@ -40,9 +42,11 @@ export async function postImport(catalog: { url: string; token: string }, call: 
   const body = await response.json().catch(() => undefined) as Record<string, unknown> | undefined;
   if (response.ok && body) return answered(body);
   const problems = problemsOf(body as ErrorBody | undefined, response);
-  // Only the gate answers 409 with the document's pointers: another conflict is the caller's to fix.
-  if (response.status === 409 && call.failOn && problems.every(({ field }) => field.startsWith('/'))) {
-    return { exitCode: 1, result: 'refused', gate: call.failOn, problems };
+  // Only the gates answer 409 with the document's pointers or the score: another conflict is the caller's to fix.
+  const byScore = ({ field }: { field: string }) => call.minScore !== undefined && (field === 'score' || field.startsWith('subscores/'));
+  const byFailOn = ({ field }: { field: string }) => call.failOn !== undefined && field.startsWith('/');
+  if (response.status === 409 && problems.length > 0 && problems.every((problem) => byFailOn(problem) || byScore(problem))) {
+    return { exitCode: 1, result: 'refused', gate: problems.every(byScore) ? 'score' : call.failOn!, problems };
   }
   if (response.status === 429 || response.status >= 500) {
     throw new Unreachable(`the catalog answered ${response.status} ${response.statusText}${response.headers.get('retry-after') ? ` (retry after ${response.headers.get('retry-after')} s)` : ''}`);
@@ -58,6 +62,7 @@ function answered(body: Record<string, unknown>): Answer {
     service: body['service'] as { id: string; slug: string }, records,
     ...(body['changes'] ? { changes: body['changes'] as PushOutcome['changes'] } : {}),
     ...(body['lint'] ? { lint: body['lint'] as PushOutcome['lint'] } : {}),
+    ...(body['score'] ? { score: body['score'] as PushOutcome['score'] } : {}),
     warnings: (body['warnings'] ?? []) as PushOutcome['warnings'],
     problems: [],
   };

@@ -12,7 +12,7 @@ import { postImport, Unreachable } from './catalog.ts';
 export const EXIT = { ok: 0, gate: 1, usage: 2, unreachable: 3 } as const;
 
 export const USAGE = `usage: catalog-push <entry file> --project <slug or id> --version <type/slug>
-                    [--service <slug>] [--dry-run] [--fail-on breaking|lint-error] [--json]
+                    [--service <slug>] [--dry-run] [--fail-on breaking|lint-error] [--min-score <0-100>] [--json]
                     [--allow-remote-refs <url prefix>]...
 The catalog's address and credential come from CATALOG_URL and CATALOG_TOKEN (never the command line).`;
 
@@ -26,6 +26,7 @@ interface PushOptions {
   service?: string;
   dryRun: boolean;
   failOn?: 'breaking' | 'lint-error';
+  minScore?: number;
   json: boolean;
   remotePrefixes: string[];
 }
@@ -55,7 +56,6 @@ function parseOptions(argv: readonly string[]): PushOptions {
         project: { type: 'string' }, version: { type: 'string' }, service: { type: 'string' },
         'dry-run': { type: 'boolean', default: false }, 'fail-on': { type: 'string' }, json: { type: 'boolean', default: false },
         'allow-remote-refs': { type: 'string', multiple: true, default: [] }, help: { type: 'boolean', short: 'h', default: false },
-        // Not served yet: the catalog scores nothing; refused by name below, not as unknown.
         'min-score': { type: 'string' },
       },
     });
@@ -69,12 +69,13 @@ function parseOptions(argv: readonly string[]): PushOptions {
   const version = /^([a-z]+)\/(.+)$/.exec(values.version ?? '');
   if (!version) throw new UsageError('--version must be <type>/<slug>, e.g. branch/main');
   const failOn = values['fail-on'];
-  if (values['min-score'] !== undefined) throw new UsageError('--min-score needs the catalog\'s scores, which this catalog does not serve yet');
+  const minScore = values['min-score'] === undefined ? undefined : Number(values['min-score']);
+  if (minScore !== undefined && !(Number.isInteger(minScore) && minScore >= 0 && minScore <= 100)) throw new UsageError(`--min-score must be an integer from 0 to 100 (got ${values['min-score']})`);
   if (failOn !== undefined && failOn !== 'breaking' && failOn !== 'lint-error') throw new UsageError(`--fail-on must be breaking or lint-error (got ${failOn})`);
   return {
     entry: positionals[0]!, project: values.project, versionType: version[1]!, versionSlug: version[2]!,
     ...(values.service === undefined ? {} : { service: values.service }),
-    dryRun: values['dry-run'], ...(failOn === undefined ? {} : { failOn }), json: values.json, remotePrefixes: values['allow-remote-refs'],
+    dryRun: values['dry-run'], ...(failOn === undefined ? {} : { failOn }), ...(minScore === undefined ? {} : { minScore }), json: values.json, remotePrefixes: values['allow-remote-refs'],
   };
 }
 
@@ -97,6 +98,7 @@ async function push(options: PushOptions, catalog: { url: string; token: string 
   const answer = await postImport(catalog, {
     project: options.project, versionType: options.versionType, versionSlug: options.versionSlug, document,
     ...(options.service === undefined ? {} : { service: options.service }), dryRun: options.dryRun, ...(options.failOn === undefined ? {} : { failOn: options.failOn }),
+    ...(options.minScore === undefined ? {} : { minScore: options.minScore }),
   });
   const place = { catalog: catalog.url, project: options.project, type: options.versionType, slug: options.versionSlug };
   return { ...answer, files: files.length, place, dryRun: options.dryRun };

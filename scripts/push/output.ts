@@ -18,9 +18,11 @@ export interface PushOutcome {
   records?: Record<string, { created: number; updated: number; deleted: number; unchanged: number }>;
   changes?: { summary: { breaking: number; nonBreaking: number }; changes: Change[] };
   /** The gate that refused the push. */
-  gate?: 'breaking' | 'lint-error';
+  gate?: 'breaking' | 'lint-error' | 'score';
   /** A dry run's (or the lint gate's) lint delta: the findings the description adds and fixes. */
   lint?: { counts: Record<string, number>; new: LintFinding[]; fixed: LintFinding[] };
+  /** The service's score before and after (a dry run, or with --min-score). */
+  score?: { before?: { score: number }; after: { score: number; subscores: Record<string, number> }; delta?: number };
   warnings?: { field: string; message: string }[];
   files?: number;
   dryRun?: boolean;
@@ -44,13 +46,14 @@ const HEADLINES: Record<PushOutcome['result'], string> = {
 };
 
 function forPeople(outcome: PushOutcome): string[] {
-  const headline = outcome.result === 'refused' ? `Refused by the gate (--fail-on ${outcome.gate ?? 'breaking'}): nothing written` : HEADLINES[outcome.result];
+  const headline = outcome.result === 'refused' ? `Refused by the gate (${outcome.gate === 'score' ? '--min-score' : `--fail-on ${outcome.gate ?? 'breaking'}`}): nothing written` : HEADLINES[outcome.result];
   const lines = [`${headline}${outcome.service ? ` (service ${outcome.service.slug})` : ''}.`];
   if (outcome.files !== undefined) lines.push(`Bundled ${outcome.files} file${outcome.files === 1 ? '' : 's'}.`);
-  lines.push(...problemLines(outcome.problems, outcome.result === 'refused' ? (outcome.gate === 'lint-error' ? 'LINT ERROR ' : 'BREAKING ') : ''));
+  lines.push(...problemLines(outcome.problems, outcome.result === 'refused' ? GATE_MARKS[outcome.gate ?? 'breaking'] : ''));
   if (outcome.records) lines.push(...recordLines(outcome.records, outcome.result === 'dry-run'));
   if (outcome.changes) lines.push(...changeLines(outcome.changes));
   if (outcome.lint) lines.push(...lintLines(outcome.lint));
+  if (outcome.score) lines.push(scoreLine(outcome.score));
   if (outcome.warnings && outcome.warnings.length > 0) lines.push(`Warnings (${outcome.warnings.length}):`, ...outcome.warnings.map(({ field, message }) => `  ${field}: ${message}`));
   const where = links(outcome);
   if (where) lines.push(`Service page: ${where.links.service}`, `Changes page: ${where.links.changes}`);
@@ -58,7 +61,10 @@ function forPeople(outcome: PushOutcome): string[] {
   return lines;
 }
 
-/** The gate's findings: the breaking changes, each at its operation's pointer in the document, or the lint errors at theirs. */
+/** How a refusing gate's findings are marked: breaking changes and lint errors at their pointers in the document, the score and its failing subscores. */
+const GATE_MARKS = { breaking: 'BREAKING ', 'lint-error': 'LINT ERROR ', score: 'SCORE ' } as const;
+
+/** The gate's findings, each with its mark. */
 function problemLines(problems: PushOutcome['problems'], mark: string): string[] {
   return problems.map(({ field, message }) => `  ${mark}${field ? `${field}: ` : ''}${message}`);
 }
@@ -68,6 +74,11 @@ function recordLines(records: NonNullable<PushOutcome['records']>, dryRun: boole
   const rows = Object.entries(records).filter(([, counts]) => counts.created + counts.updated + counts.deleted > 0)
     .map(([collection, { created, updated, deleted }]) => `  ${collection}: ${created} ${verb}created, ${updated} ${verb}updated, ${deleted} ${verb}deleted`);
   return rows.length > 0 ? ['Records:', ...rows] : [];
+}
+
+function scoreLine({ before, after, delta }: NonNullable<PushOutcome['score']>): string {
+  const subscores = Object.entries(after.subscores).map(([name, value]) => `${name} ${value}`).join(', ');
+  return `Score: ${after.score}${before ? ` (was ${before.score}, ${delta! >= 0 ? '+' : ''}${delta})` : ''}; ${subscores}.`;
 }
 
 function changeLines({ summary, changes }: NonNullable<PushOutcome['changes']>): string[] {

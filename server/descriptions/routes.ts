@@ -6,7 +6,7 @@
 //   GET  {prefix}/services/{id}/openapi export a service (by slug or id) as OpenAPI 3.1 (read)
 import { stringify as toYaml } from 'yaml';
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
-import { isObject } from '../json/values.ts';
+import { isObject, type JsonObject } from '../json/values.ts';
 import type { Admission, ResolvedVersion, Route, VersionContext } from '../routes/route.ts';
 import { serviceNamed } from '../pipeline/stages.ts';
 import { FAMILIES } from '../routes/route.ts';
@@ -38,9 +38,13 @@ type ImportQuery = {
   service?: string;
   dryRun: boolean;
   failOn?: 'breaking' | 'lint-error';
+  minScore?: number;
   entry?: string;
   beside: boolean;
 };
+
+/** The score a document would give the service `slug` (a dry run reports it); throws the refusal below `minScore`. */
+export type ScoreImport = (versionId: string, document: JsonObject, slug: string, minScore?: number) => Promise<Record<string, unknown>>;
 
 /** What other rooms lend the import (wired in server/rooms.ts). */
 export interface ImportHooks {
@@ -60,6 +64,8 @@ export interface ImportHooks {
   reviewLint?(options: { projectId: string; versionId: string; failOnLintError: boolean }): { review(plan: ImportPlan): Promise<void>; readonly delta: unknown };
   /** Called after an import wrote a service, and awaited: its lint is owed (started behind the answer). */
   described?(projectId: string, versionId: string, serviceId: string): Promise<void>;
+  /** The score the document would give the service (reported by a dry run), refused below `minScore`: scores/gate.ts. */
+  scoreImport?: ScoreImport;
 }
 
 /** An import's change events: recorded before its write, with the revision it commits under; settled after it. */
@@ -70,7 +76,7 @@ export interface ImportEvents {
   after(): Promise<void>;
 }
 
-export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, { imported, reviewImport, kept, importEvents, described, reviewLint }: ImportHooks, admission: Admission): Route[] {
+export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, { imported, reviewImport, kept, importEvents, described, reviewLint, scoreImport }: ImportHooks, admission: Admission): Route[] {
   const servicesCollection = schemas.collections.find((collection) => collection.name === 'services');
   if (!servicesCollection) throw new Error('API descriptions need the services collection (schemas/collections.json)');
   const tag = DESCRIPTIONS_TAG.name;
@@ -93,6 +99,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
             schema: { type: 'string', minLength: 1, maxLength: 1024 }, invalid: 'must be a path inside the archive',
           },
           { name: 'beside', description: '`true`: without `service`, import as a new service even when one of the version\'s services has the description\'s title or servers (otherwise 409, naming it).', schema: { type: 'boolean', default: false }, invalid: 'must be true or false' },
+          { name: 'minScore', description: 'Refuse (409, nothing written) an import that would give the service a score below this (0–100, docs/scores.md); `details` give the score and each subscore below it with its commonest fixes. A dry run reports the score before and after (`score`).', schema: { type: 'integer', minimum: 0, maximum: 100 }, invalid: 'must be an integer from 0 to 100' },
           { name: 'failOn', description: '`breaking`: refuse (409, nothing written) an import that would break clients of the service; `details` name each breaking change (`field`: JSON pointer of the operation in the document, `message`: rule and sentence). `lint-error`: refuse (409, nothing written) an import whose description, as the catalog would export it, has lint findings of severity `error` under the project\'s lint settings; `details` name each (`field`: JSON pointer, `message`: rule code and message).', schema: { type: 'string', enum: ['breaking', 'lint-error'] }, invalid: 'must be breaking or lint-error' },
         ],
         body: {
@@ -107,13 +114,16 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
         ],
         errors: [409, 413, 415],
       },
-      async run({ version, body, query: { service, dryRun, failOn, entry, beside } }: VersionContext<ImportQuery>) {
+      async run({ version, body, query: { service, dryRun, failOn, minScore, entry, beside } }: VersionContext<ImportQuery>) {
         if (entry !== undefined && !(body instanceof DescriptionArchive)) throw InvalidRequest.field('entry', 'is only for a zip archive body (Content-Type: application/zip)');
         const document = await prepareAside(body instanceof DescriptionArchive ? await bundleArchive(body, entry) : body, limits);
         if (service === undefined && !beside) {
           const conflict = await describedAlready(stores, version.versionId, document, slugOf(String(isObject(document['info']) ? document['info']['title'] ?? '' : '')));
           if (conflict) throw conflict;
         }
+        // The score it would give the service: reported by a dry run, a gate with minScore (before anything is written).
+        const title = String(isObject(document['info']) ? document['info']['title'] ?? '' : '');
+        const score = scoreImport && (dryRun || minScore !== undefined) ? await scoreImport(version.versionId, document, service ?? slugOf(title), minScore) : undefined;
         const events = dryRun ? undefined : await importEvents?.(version);
         // What clients of the service would see change: reported by a dry run, a gate with failOn.
         const review = dryRun || failOn === 'breaking' ? reviewImport({ failOnBreaking: failOn === 'breaking' }) : undefined;
@@ -131,7 +141,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
         // The search index takes the records written before the answer, so the next search is served at once.
         if (!dryRun) await imported(version.versionId, report.written);
         if (report.written && described) await described(version.projectId, version.versionId, report.body.service.id);
-        return { status: report.created ? 201 : 200, body: { ...report.body, ...(review?.report ? { changes: review.report } : {}), ...(lint?.delta ? { lint: lint.delta } : {}) } };
+        return { status: report.created ? 201 : 200, body: { ...report.body, ...(review?.report ? { changes: review.report } : {}), ...(lint?.delta ? { lint: lint.delta } : {}), ...(score ? { score } : {}) } };
       },
     },
     {

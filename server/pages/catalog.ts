@@ -45,6 +45,8 @@ export interface CatalogParts {
   dbTimeoutMs: number;
   /** A service's stored lint (server/lint/, lent by rooms.ts): its status and findings, never computed on a read. */
   lintOf?: (versionId: string, service: { id: string; slug: string }) => Promise<ServiceLint>;
+  /** The service's stored score card as the interface answers it (scores/routes.ts), when the catalog scores. */
+  scoreCard?: (versionId: string, service: CatalogRecord) => Promise<Record<string, unknown>>;
 }
 
 /** What the service page shows of a service's lint. */
@@ -75,6 +77,11 @@ export class PageCatalog {
     this.#parts = parts;
     this.#revisions = new Revisions(parts.stores.get('services')!.db);
     this.exports = new KeptExports(parts.stores, this.#revisions);
+  }
+
+  /** The service's score card, or undefined when the catalog has no scores. */
+  async scoreCard(versionId: string, service: CatalogRecord): Promise<Record<string, unknown> | undefined> {
+    return this.#parts.scoreCard?.(versionId, service);
   }
 
   /** The service's stored lint, when the catalog lints. */

@@ -1,6 +1,7 @@
 // A service's pages: its operations by tag and path with method badges, deprecated marks and
 // traffic status, its shadow endpoints and servers; its changes against another version,
 // breaking first; its OpenAPI export opened with the session; and Swagger UI fed that export.
+import { scoreCardOf } from './score-card.ts';
 import type { Request, Response } from 'express';
 import { stringify as toYaml } from 'yaml';
 import type { PageCatalog } from './catalog.ts';
@@ -59,6 +60,7 @@ export const servicePage: PageWork = async (req, visitor, catalog) => {
   const frame = await frameOf(version, catalog);
   const lint = await catalog.lint(version.versionId, { id: service.id, slug });
   const findings = [...lint?.findings ?? []].sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity));
+  const score = await scoreCardOf(catalog, version, view, service, slug);
   const serverUrls = view.of('servers').filter((server) => server['serviceId'] === service.id).map((server) => String(server['url']));
   return {
     template: 'service', title: String(service['name'] ?? slug),
@@ -72,7 +74,7 @@ export const servicePage: PageWork = async (req, visitor, catalog) => {
         page: pageNumber, pages, total: listed.total,
         previous: pageNumber > 1 ? pageAt(pageNumber - 1) : undefined, next: pageNumber < pages ? pageAt(pageNumber + 1) : undefined,
       },
-      filter, tag, nav, script: 'nav.js',
+      filter, tag, nav, script: 'nav.js', score,
       shadow: listed.shadow.map((item) => ({ method: item.method, path: item.path, count: item.count, lastSeenAt: item.lastSeenAt ?? '' })),
       servers: serversOf(view, serverUrls),
       lint: lint && {

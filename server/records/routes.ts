@@ -5,7 +5,7 @@ import type { Outcome, ResolvedVersion, Route } from '../routes/route.ts';
 import { newId } from '../ids.ts';
 import { isObject } from '../json/values.ts';
 import type { SchemaRegistry } from '../schemas/registry.ts';
-import type { RecordStore } from '../store/records.ts';
+import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { collectionRouteDocs } from './documentation.ts';
 import { routeTable } from './table.ts';
 import { storeOf } from '../store/stores.ts';

@@ -18,13 +18,15 @@ export interface GetEndpointParts {
   observations: Observations;
   versionArg: z.ZodString;
   answer: Answer;
+  /** Adds the operation's score and look-alikes (search/tools.ts AnnotateHits). */
+  annotate?: <T extends Record<string, unknown>>(versionId: string, hits: readonly T[]) => Promise<T[]>;
 }
 
 const anyObject = z.looseObject({});
 
 export function registerGetEndpoint(server: McpServer, parts: GetEndpointParts): void {
   server.registerTool('get_endpoint', {
-    description: `One operation with what a call needs: its title, ready URL template, required parameters, servers and resolved security (\`securityDeclared\` false: the description declares no authentication, so an empty \`security\` does not mean none is needed), then every parameter, each distinct request body once with its media types, the responses and the component schemas they reference, and under \`extensions\` the lists the catalog keeps from the operation's vendor extensions (such as \`x-codeSamples\`), by extension. Answers stay within ${MAX_ENDPOINT_BYTES / 1024} KB: for a large operation, examples, long descriptions, error responses' schemas and deeply nested schemas are cut (\`truncated\` says what, and where get_openapi has the rest). An operationId that several services of the version use needs \`service\`; without it the answer is an error listing the candidates.`,
+    description: `One operation with what a call needs: its title, ready URL template, required parameters, servers and resolved security (\`securityDeclared\` false: the description declares no authentication, so an empty \`security\` does not mean none is needed), then every parameter, each distinct request body once with its media types, the responses and the component schemas they reference, and under \`extensions\` the lists the catalog keeps from the operation's vendor extensions (such as \`x-codeSamples\`), by extension; `quality`: its score 0–100 and its look-alikes (operations a search for it ranks first). Answers stay within ${MAX_ENDPOINT_BYTES / 1024} KB: for a large operation, examples, long descriptions, error responses' schemas and deeply nested schemas are cut (\`truncated\` says what, and where get_openapi has the rest). An operationId that several services of the version use needs \`service\`; without it the answer is an error listing the candidates.`,
     inputSchema: {
       version: parts.versionArg,
       operation: toolString().describe('The operationId, or the operation record id (`op_...`).'),
@@ -38,6 +40,7 @@ export function registerGetEndpoint(server: McpServer, parts: GetEndpointParts):
       observed: z.object({ count: z.number(), lastSeenAt: z.string() }).nullable(),
       extensions: z.record(z.string(), z.array(anyObject)).optional(),
       truncated: z.object({ cut: z.array(z.string()), rest: z.string() }).optional(),
+      quality: z.object({ score: z.number(), lookAlikes: z.array(anyObject) }).nullable().optional(),
     },
     annotations: READ_ONLY_TOOL,
   }, (args) => parts.answer(async (reach) => {
@@ -49,7 +52,8 @@ export function registerGetEndpoint(server: McpServer, parts: GetEndpointParts):
     const service = candidates.byId('services', path?.['serviceId']);
     const view = viewFrom(version.versionId, await aroundOperation(parts.stores, operation, path, service) as Array<[Name, CatalogRecord[]]>);
     const detail = await endpointDetail(parts.stores, view, operation);
-    const [endpoint] = await withObserved(parts.observations, version.versionId, [detail.endpoint]);
+    const observed = await withObserved(parts.observations, version.versionId, [detail.endpoint]);
+    const [endpoint] = parts.annotate ? await parts.annotate(version.versionId, observed) : observed;
     return endpointAnswer({ ...detail, endpoint: endpoint! });
   }, { longRunning: true }));
 }

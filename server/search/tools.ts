@@ -17,11 +17,15 @@ import { LIFECYCLE_STAGES } from '../ownership/lifecycle.ts';
 import { defined } from '../json/values.ts';
 import { storeOf } from '../store/stores.ts';
 
+/** Adds to hits what another room knows of their operations (their scores: wired in server/rooms.ts). */
+export type AnnotateHits = <T extends Record<string, unknown>>(versionId: string, hits: readonly T[]) => Promise<T[]>;
+
 export interface SearchToolParts {
   schemas: SchemaRegistry;
   stores: ReadonlyMap<string, RecordStore>;
   observations: Observations;
   searchIndexes: SearchIndexes;
+  annotate?: AnnotateHits;
 }
 
 // Hits carry more than a tool names: their schema allows any further property.
@@ -34,7 +38,7 @@ export function searchTools(parts: SearchToolParts): ToolRegistration[] {
   return [
     (server: McpServer, answer: Answer) => {
   server.registerTool('search_endpoints', {
-    description: 'Operations matching plain words (ranked by a BM25 index over operationId, summary, path, tags, the verbs people use for the method, service, parameter names and description; stemmed, typo-tolerant), best first, each with what a call needs: a readable `title`, the ready `url` template, the `requiredParameters` (name, in, type), the request body\'s `bodyMediaTypes`, its servers and the security requirement that applies, resolved to the schemes (for an apiKey: where the key goes).',
+    description: 'Operations matching plain words (ranked by a BM25 index over operationId, summary, path, tags, the verbs people use for the method, service, parameter names and description; stemmed, typo-tolerant), best first, each with what a call needs: a readable `title`, the ready `url` template, the `requiredParameters` (name, in, type), the request body\'s `bodyMediaTypes`, its servers and the security requirement that applies, resolved to the schemes (for an apiKey: where the key goes), and `quality`: the operation\'s score 0–100 (documentation, security, agent readiness, findability, confusability; get_service_score has the card) and its `lookAlikes`, operations a search for it ranks first — prefer high scores, and check a hit with look-alikes is the one meant.',
     inputSchema: {
       version: VERSION_ARG,
       query: toolString().describe('Words to look for.'),
@@ -51,9 +55,10 @@ export function searchTools(parts: SearchToolParts): ToolRegistration[] {
     const serviceId = args.service === undefined ? undefined : (await serviceNamed(parts.schemas, services, version.versionId, args.service, 'service')).id;
     // The route's ranking (fused with the search model's vectors when they are had), not the index alone.
     const { ranking, hits } = await parts.searchIndexes.search(version.versionId, { query: args.query, limit: args.limit ?? DEFAULT_HITS, ...(serviceId !== undefined && { serviceId }), ...defined({ lifecycle: args.lifecycle, owner: args.owner }) });
-    return { ranking, hits: await withObserved(parts.observations, version.versionId, hits) };
+    const observed = await withObserved(parts.observations, version.versionId, hits);
+    return { ranking, hits: parts.annotate ? await parts.annotate(version.versionId, observed) : observed };
   }, LONG_RUNNING));
     },
-    (server: McpServer, answer: Answer) => registerGetEndpoint(server, { stores: parts.stores, observations: parts.observations, versionArg: VERSION_ARG, answer }),
+    (server: McpServer, answer: Answer) => registerGetEndpoint(server, { stores: parts.stores, observations: parts.observations, versionArg: VERSION_ARG, answer, ...(parts.annotate ? { annotate: parts.annotate } : {}) }),
   ];
 }

@@ -135,6 +135,14 @@ export interface ImportAnswer {
    */
   changes?: ChangesForClients;
   /**
+   * With `dryRun=true` or `minScore`: the service's score card before the import (when it has one) and after it, as `{score, subscores}` each, and `delta`, after less before (docs/scores.md; findability asked by the index alone, against the version's other services).
+   */
+  score?: {
+    before?: ScoreSummary;
+    after: ScoreSummary;
+    delta?: number;
+  };
+  /**
    * What the records could not carry, by JSON pointer into the document.
    */
   warnings: ImportWarning[];
@@ -151,6 +159,18 @@ export interface ImportAnswer {
     fixed: {
       [k: string]: unknown;
     }[];
+  };
+}
+
+/**
+ * A score card's score and subscores.
+ *
+ * From schemas/api/import-report.json#/$defs/scoreSummary.
+ */
+export interface ScoreSummary {
+  score: number;
+  subscores: {
+    [k: string]: number;
   };
 }
 

@@ -165,10 +165,20 @@ describe('push: a description kept as files, bundled and imported by the push co
       expect(after.json()['result'], 'the refused push wrote nothing').to.equal('unchanged');
     });
 
-    it('2, naming why, for the gate this catalog cannot judge yet (scores)', async () => {
-      const score = await push([entry, '--min-score', '70']);
-      expect(score.code).to.equal(2);
-      expect(score.stdout).to.contain('does not serve yet');
+    it('1 when --min-score refuses, the score and failing subscores printed, nothing written; the dry run prints the score', async () => {
+      const dryRun = await push([entry, '--service', 'apis-guru', '--dry-run', '--json']);
+      const { after } = dryRun.json()['score'];
+      expect(after.score).to.be.within(1, 99);
+      const passing = await push([entry, '--service', 'apis-guru', '--dry-run', '--min-score', String(after.score)]);
+      expect(passing.code, passing.stdout).to.equal(0);
+      expect(passing.stdout).to.contain(`Score: ${after.score}`);
+      const refused = await push([entry, '--service', 'apis-guru', '--min-score', String(after.score + 1)]);
+      expect(refused.code, refused.stdout).to.equal(1);
+      expect(refused.stdout).to.match(/^Refused by the gate/);
+      expect(refused.stdout).to.contain(`SCORE score: the service would score ${after.score}, below minScore ${after.score + 1}`);
+      const bad = await push([entry, '--min-score', '101']);
+      expect(bad.code).to.equal(2);
+      expect(bad.stdout).to.contain('--min-score must be an integer from 0 to 100');
     });
   });
 });

@@ -70,7 +70,7 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
     const client = await connect(tokenFor([tenant.project.id], { readOnly: true }));
     expect(client.getServerVersion()?.name).to.equal('catalog-service');
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).to.deep.equal(['compare_versions', 'get_endpoint', 'get_lint', 'get_openapi', 'list_insights', 'list_projects', 'list_services', 'list_versions', 'search_endpoints']);
+    expect(tools.map((tool) => tool.name).sort()).to.deep.equal(['compare_versions', 'get_endpoint', 'get_lint', 'get_openapi', 'get_service_score', 'list_insights', 'list_projects', 'list_services', 'list_versions', 'search_endpoints']);
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).to.equal('object');
       expect(tool.outputSchema?.type, tool.name).to.equal('object');
@@ -122,6 +122,9 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
     expect((await call(client, 'list_insights', { version: address, service: shopId, status: 'unobserved' })).structuredContent).to.deep.equal(insights.structuredContent);
     const changes = await call(client, 'compare_versions', { version: address, against: tenant.version.id, service: shopId });
     expect(changes.structuredContent).to.deep.equal({ summary: { breaking: 0, nonBreaking: 0, planned: 0 }, changes: [] });
+    await service.runtime.scorer.settled();
+    const score = await call(client, 'get_service_score', { version: address, service: 'shop' });
+    expect(score.structuredContent).to.deep.include({ service: { id: shopId, slug: 'shop' }, pending: false });
   });
 
   // An agent lists the tools first; from then on the SDK client checks every result against the
@@ -159,6 +162,8 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
         ['list_insights', { version: tenant.version.id, service: 'nope' }, 'Service not found'],
         ['get_lint', { version: tenant.version.id, service: 'nope' }, 'Service not found'],
         ['get_lint', { version: theirs, service: 'secret' }, 'Forbidden'],
+        ['get_service_score', { version: other.version.id, service: 'secret' }, 'Forbidden'],
+        ['get_service_score', { version: tenant.version.id, service: 'nope' }, 'Service not found'],
       ];
     };
 

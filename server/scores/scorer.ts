@@ -1,0 +1,159 @@
+// Makes score cards again when what they read changes, never on a read: a service's records
+// written (an import, a record write), a lint report stored. The change is marked in the
+// `scores` collection first (store.ts), so a restart resumes what was left; the cards are then
+// made one at a time in the process, behind the writes' answers, with the probes ranked by the
+// version's search index as users' searches are (after the operations' vectors are had).
+import type { CatalogRecord, HeldWrite, RecordStore } from '../store/records.ts';
+import type { SearchIndexes } from '../search/indexes.ts';
+import { markOf } from '../store/mark.ts';
+import { scoreCard } from './card.ts';
+import { storedServiceRecords } from './records.ts';
+import type { ScoreStore } from './store.ts';
+import type { LintFinding } from './subscores.ts';
+
+/** The lint room's reader of a service's findings; undefined: no report yet. */
+export type LintFindings = (versionId: string, serviceId: string) => Promise<readonly LintFinding[] | undefined>;
+
+export interface ScorerParts {
+  store: ScoreStore;
+  stores: ReadonlyMap<string, RecordStore>;
+  searchIndexes: SearchIndexes;
+  lintFindings?: LintFindings;
+  log?: (message: string, fields?: Record<string, unknown>) => void;
+}
+
+/** Collections whose records belong to one service through their owner fields. */
+const OWNED = new Set(['services', 'paths', 'operations', 'parameters', 'requests', 'responses', 'servers', 'security-schemes']);
+
+export class Scorer {
+  readonly #parts: ScorerParts;
+  readonly #queue = new Map<string, { versionId: string; serviceId: string }>();
+  #draining: Promise<void> | undefined;
+  readonly #stopping = new AbortController();
+  /** Cards made by this process (the tests count them: none on a read). */
+  made = 0;
+  lintFindings: LintFindings | undefined;
+
+  get store(): ScoreStore {
+    return this.#parts.store;
+  }
+
+  constructor(parts: ScorerParts) {
+    this.#parts = parts;
+    this.lintFindings = parts.lintFindings;
+  }
+
+  /** Something the service's card reads changed: marked, then made again behind. */
+  async recompute(versionId: string, serviceId: string): Promise<void> {
+    await this.#parts.store.mark(versionId, serviceId);
+    this.#enqueue(versionId, serviceId);
+  }
+
+  /**
+   * An import wrote: each service it wrote records of (its own, by the import's mark) is scored
+   * again; when it only deleted, the version's cards are.
+   */
+  async imported(versionId: string, written: HeldWrite): Promise<void> {
+    const services = new Set<string>();
+    for (const [collection, records] of written.records) {
+      for (const record of records) {
+        const service = collection === 'services' ? record.id : markOf(record)?.service;
+        if (typeof service === 'string') services.add(service);
+      }
+    }
+    if (services.size === 0 && written.deleted.size > 0) await this.#version(versionId);
+    for (const service of services) await this.recompute(versionId, service);
+  }
+
+  /** A record was written (created, replaced, updated): its service's card is made again; a write whose service cannot be told marks the version's cards. */
+  async written(collection: string, versionId: string, record: CatalogRecord | undefined): Promise<void> {
+    const serviceId = record && OWNED.has(collection) ? await this.#serviceOf(collection, versionId, record) : undefined;
+    if (serviceId) await this.recompute(versionId, serviceId);
+    else await this.#version(versionId);
+  }
+
+  /** A record was deleted: a service's card goes with it; any other deletion marks the version's cards. */
+  async deleted(collection: string, versionId: string, id: string): Promise<void> {
+    if (collection === 'services') await this.#parts.store.forget(versionId, id);
+    else await this.#version(versionId);
+  }
+
+  /** The cards a restart (or a failure) left pending, queued again. */
+  async resume(): Promise<number> {
+    const pending = await this.#parts.store.pending();
+    for (const { versionId, serviceId } of pending) this.#enqueue(versionId, serviceId);
+    return pending.length;
+  }
+
+  /** Once every queued card is made (the tests and the benchmark wait for it). */
+  async settled(): Promise<void> {
+    while (this.#draining) await this.#draining;
+  }
+
+  /** Stops, the card under way abandoned at its next probe batch; what is left stays marked for the next start. */
+  async close(): Promise<void> {
+    this.#stopping.abort(new Error('the scorer is stopping'));
+    this.#queue.clear();
+    await this.settled();
+  }
+
+  async #version(versionId: string): Promise<void> {
+    for (const serviceId of await this.#parts.store.markVersion(versionId)) this.#enqueue(versionId, serviceId);
+  }
+
+  async #serviceOf(collection: string, versionId: string, record: CatalogRecord): Promise<string | undefined> {
+    if (collection === 'services') return record.id;
+    const marked = markOf(record)?.service;
+    if (typeof marked === 'string') return marked;
+    const one = async (name: string, id: unknown) => (typeof id === 'string' ? (await this.#parts.stores.get(name)!.withIds(versionId, [id]))[0] : undefined);
+    if (typeof record['serviceId'] === 'string') return record['serviceId'];
+    const operation = typeof record['operationId'] === 'string' && collection !== 'operations' ? await one('operations', record['operationId']) : collection === 'operations' ? record : undefined;
+    const path = await one('paths', operation ? operation['pathId'] : record['pathId']);
+    return typeof path?.['serviceId'] === 'string' ? path['serviceId'] : undefined;
+  }
+
+  #enqueue(versionId: string, serviceId: string): void {
+    if (this.#stopping.signal.aborted) return;
+    this.#queue.set(`${versionId}:${serviceId}`, { versionId, serviceId });
+    this.#draining ??= this.#drain().finally(() => {
+      this.#draining = undefined;
+    });
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#queue.size > 0) {
+      const [key, next] = this.#queue.entries().next().value!;
+      this.#queue.delete(key);
+      try {
+        await this.#make(next.versionId, next.serviceId);
+      } catch (error) {
+        // Left marked: the next change or restart makes it again.
+        if (!this.#stopping.signal.aborted) this.#parts.log?.('scores: a score card could not be made; it stays pending', { versionId: next.versionId, serviceId: next.serviceId, error: String(error) });
+      }
+    }
+  }
+
+  async #make(versionId: string, serviceId: string): Promise<void> {
+    const { store, stores, searchIndexes } = this.#parts;
+    const changes = await store.changesOf(versionId, serviceId);
+    const records = await storedServiceRecords(stores, versionId, serviceId);
+    if (!records) {
+      await store.forget(versionId, serviceId);
+      return;
+    }
+    // The operations' vectors first (an import's are embedded behind its answer), so the probes rank as searches do.
+    const signal = this.#stopping.signal;
+    await Promise.race([searchIndexes.vectors?.settled(), new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }))]);
+    signal.throwIfAborted();
+    const index = await searchIndexes.of(versionId);
+    const model = searchIndexes.vectors?.model;
+    const findings = await this.lintFindings?.(versionId, serviceId);
+    const card = await scoreCard({
+      records, index,
+      ...(model ? { embed: (texts: readonly string[]) => model.embed(texts.map((text) => model.recipe.queryPrefix + text)) } : {}),
+      ...(findings ? { findings } : {}), signal: this.#stopping.signal,
+    });
+    await store.store(versionId, serviceId, card, changes);
+    this.made += 1;
+  }
+}
