@@ -432,6 +432,7 @@ describe('admin CLI', function () {
     });
 
     it('shows and sets a project\'s lint settings from a YAML file, each save a revision; a bad ruleset is exit 1 naming the problem', async function () {
+      this.timeout(120_000);
       const project = await json('project', 'create', '--slug', unique('linted'));
       const slug = project['slug'] as string;
       expect(await json('lint', 'show', '--project', slug)).to.deep.include({ revision: 0 });
