@@ -119,7 +119,12 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
   const searchIndexes = new SearchIndexes(stores, new Revisions(database.db), { vectors: searchVectors, log: (message, fields) => logger.warn(fields ?? {}, message) });
   const scoreStore = new ScoreStore(database.db);
   await scoreStore.createIndexes();
-  const scorer = new Scorer({ store: scoreStore, stores, searchIndexes, log: (message, fields) => logger.warn(fields ?? {}, message) });
+  // The security subscore reads the stored lint's OWASP findings; a new lint report makes the card again.
+  const scorer = new Scorer({
+    store: scoreStore, stores, searchIndexes, log: (message, fields) => logger.warn(fields ?? {}, message),
+    lintFindings: async (versionId, serviceId) => (await lints.findingsOf(versionId, serviceId))?.findings,
+  });
+  lints.linted = (versionId, serviceId) => scorer.recompute(versionId, serviceId);
   // Cards a stop left pending are made again behind the start, not before it.
   void scorer.resume().catch((error: unknown) => logger.warn({ error: String(error) }, 'scores: the pending score cards could not be read; the next write to each service makes its card'));
   return {

@@ -99,7 +99,8 @@ export function rooms(parts: RoomParts): Room[] {
       importEvents: importEvents(parts.events, parts.warn),
       // A service the import wrote owes a lint, run behind the answer.
       described: (projectId, versionId, serviceId) => parts.lints.request(projectId, versionId, serviceId),
-      reviewLint: (options) => reviewLint(parts.lints, options),
+      // A dry run lints only where the catalog lints (LINT); the gate, whenever it is asked for.
+      reviewLint: (options) => (options.failOnLintError || parts.lints.enabled ? reviewLint(parts.lints, options) : undefined),
     }),
     searchRoom({ ...parts, annotate: (versionId, hits) => notes.annotate(versionId, hits) }),
     changesRoom(parts),

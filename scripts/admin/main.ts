@@ -5,12 +5,13 @@ import { ConfigError } from '../../server/config.ts';
 import { loadSchemaRegistry } from '../../server/schemas/registry.ts';
 import { commandHelp, overviewHelp, parseCommandArgs, PROGRAM, UsageError, type Command } from './command.ts';
 import { keyCommands } from './keys.ts';
+import { lintCommands } from './lint.ts';
 import { projectCommands } from './projects.ts';
 import { subscriptionCommands } from './subscriptions.ts';
 import { tokenCommands } from './tokens.ts';
 import { versionCommands } from './versions.ts';
 
-const COMMANDS: readonly Command[] = [...projectCommands, ...versionCommands, ...keyCommands, ...tokenCommands, ...subscriptionCommands];
+const COMMANDS: readonly Command[] = [...projectCommands, ...versionCommands, ...keyCommands, ...tokenCommands, ...subscriptionCommands, ...lintCommands];
 const GROUPS = [...new Set(COMMANDS.map((command) => command.group))];
 
 const EXIT_OK = 0;

@@ -61,7 +61,7 @@ export interface ImportHooks {
   /** The import's change events (events/), when anyone wants them: recorded with its write. */
   importEvents?(version: ResolvedVersion): Promise<ImportEvents | undefined>;
   /** A lint of the import's plan: the findings it adds and fixes (reported by a dry run), refused with `failOnLintError` when it leaves error findings. */
-  reviewLint?(options: { projectId: string; versionId: string; failOnLintError: boolean }): { review(plan: ImportPlan): Promise<void>; readonly delta: unknown };
+  reviewLint?(options: { projectId: string; versionId: string; failOnLintError: boolean }): { review(plan: ImportPlan): Promise<void>; readonly delta: unknown } | undefined;
   /** Called after an import wrote a service, and awaited: its lint is owed (started behind the answer). */
   described?(projectId: string, versionId: string, serviceId: string): Promise<void>;
   /** The score the document would give the service (reported by a dry run), refused below `minScore`: scores/gate.ts. */
@@ -128,7 +128,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
         // What clients of the service would see change: reported by a dry run, a gate with failOn.
         const review = dryRun || failOn === 'breaking' ? reviewImport({ failOnBreaking: failOn === 'breaking' }) : undefined;
         // What lint would find in the description as imported: reported by a dry run, a gate with failOn=lint-error.
-        const lint = (dryRun || failOn === 'lint-error') && reviewLint ? reviewLint({ projectId: version.projectId, versionId: version.versionId, failOnLintError: failOn === 'lint-error' }) : undefined;
+        const lint = dryRun || failOn === 'lint-error' ? reviewLint?.({ projectId: version.projectId, versionId: version.versionId, failOnLintError: failOn === 'lint-error' }) : undefined;
         const reviews = [review?.review, lint?.review].filter((each) => each !== undefined);
         const report = await importDocument(
           { stores, versionId: version.versionId, projectId: version.projectId, limits, kept },

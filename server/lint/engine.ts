@@ -2,31 +2,52 @@
 // findings as the catalog keeps them (a JSON pointer and, inside an operation, the operation).
 // Run on the lint thread (lint-worker.ts) and by the fidelity script, never on a request's.
 import { pointer } from '../json/pointer.ts';
+import type { Finding } from './findings.ts';
 import type { Exemption, LintSettings, Severity } from './settings.ts';
-import { spectralDefinition, SEVERITIES } from './settings.ts';
+import { spectralDefinition } from './definition.ts';
+import { SEVERITIES } from './settings.ts';
 import { Core, internalOnlyResolver, Parsers } from './spectral.ts';
 
-export interface Finding {
-  code: string;
-  severity: Severity;
-  message: string;
-  /** JSON pointer into the exported description. */
-  path: string;
-  operation?: { method: string; path: string };
-}
-
-export type Counts = Record<Severity, number>;
-
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+type Result = { code: string | number; severity: number; message: string; path: (string | number)[] };
+
+/** The code a finding has when a rule could not run on the description and was left out. */
+export const RULE_SKIPPED = 'catalog-rule-skipped';
 
 /** The findings of `text` (a JSON document) under `settings`, exemptions left out, in Spectral's order. */
 export async function lintText(text: string, settings: LintSettings): Promise<Finding[]> {
   const { definition, problems } = spectralDefinition(settings);
   if (!definition) throw new Error(`lint settings refused: ${problems.map((problem) => `${problem.field} ${problem.message}`).join('; ')}`);
+  const document = new Core['Document'](text, Parsers['Json'], 'description.json');
+  let results: Result[];
+  let skipped: Finding[] = [];
+  try {
+    results = await run(definition, document);
+  } catch (error) {
+    // A rule whose JSONPath filter calls a string method (`@.match(…)`, OWASP's no-numeric-ids)
+    // throws on a value that is no string, and Spectral's whole run with it (GitHub's description
+    // has such values; the CLI fails the same way). Those rules are left out and named instead.
+    const fragile = fragileRules(definition);
+    if (!(error instanceof Error) || !error.message.startsWith('jsonPath:') || fragile.length === 0) throw error;
+    results = await run({ ...definition, rules: { ...definition['rules'] as object, ...Object.fromEntries(fragile.map((code) => [code, 'off'])) } }, document);
+    skipped = fragile.map((code) => ({ code: RULE_SKIPPED, severity: 'hint', message: `${code} could not run on this description (${error.message.split('\n')[0]}) and was left out`, path: '' }));
+  }
+  return [...skipped, ...results.map(findingOf).filter((finding) => !exempt(finding, settings.exemptions))];
+}
+
+async function run(definition: Record<string, unknown>, document: unknown): Promise<Result[]> {
   const spectral = new Core['Spectral']({ resolver: internalOnlyResolver() });
   spectral.setRuleset(definition);
-  const results: { code: string | number; severity: number; message: string; path: (string | number)[] }[] = await spectral.run(new Core['Document'](text, Parsers['Json'], 'description.json'));
-  return results.map(findingOf).filter((finding) => !exempt(finding, settings.exemptions));
+  return spectral.run(document);
+}
+
+/** The codes of the rules in force whose `given` filters with a string method call. */
+function fragileRules(definition: Record<string, unknown>): string[] {
+  const ruleset = new Core['Ruleset'](definition) as { rules: Record<string, { enabled: boolean; definition: { given: string | string[] } }> };
+  return Object.entries(ruleset.rules)
+    .filter(([, rule]) => rule.enabled && [rule.definition.given].flat().some((given) => /@\.match\(/.test(String(given))))
+    .map(([code]) => code);
 }
 
 function findingOf({ code, severity, message, path }: { code: string | number; severity: number; message: string; path: (string | number)[] }): Finding {
@@ -40,10 +61,4 @@ function exempt(finding: Finding, exemptions: readonly Exemption[]): boolean {
   return exemptions.some(({ rule, path, operation }) => (rule === undefined || rule === finding.code)
     && (path === undefined || finding.path === path || finding.path.startsWith(`${path}/`))
     && (operation === undefined || (finding.operation?.path === operation.path && finding.operation.method === operation.method.toUpperCase())));
-}
-
-export function countsOf(findings: readonly Finding[]): Counts {
-  const counts: Counts = { error: 0, warn: 0, info: 0, hint: 0 };
-  for (const { severity } of findings) counts[severity] += 1;
-  return counts;
 }

@@ -8,7 +8,7 @@ import { shareRepeated } from '../descriptions/sharing.ts';
 import type { ImportPlan } from '../descriptions/sync.ts';
 import { Conflict } from '../errors.ts';
 import type { JsonObject } from '../json/values.ts';
-import { countsOf, type Counts, type Finding } from './engine.ts';
+import { countsOf, type Counts, type Finding } from './findings.ts';
 import { lintOffThread } from './linter.ts';
 import type { Lints } from './lints.ts';
 

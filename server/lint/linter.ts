@@ -5,7 +5,7 @@
 import { Piscina } from 'piscina';
 import { piecesOf } from '../descriptions/pieces.ts';
 import type { JsonObject } from '../json/values.ts';
-import type { Finding } from './engine.ts';
+import type { Finding } from './findings.ts';
 import type { LintTask } from './lint-worker.ts';
 import type { LintSettings } from './settings.ts';
 

@@ -11,7 +11,7 @@ import type { JsonObject } from '../json/values.ts';
 import type { RecordStore } from '../store/records.ts';
 import { storeOf } from '../store/stores.ts';
 import { serviceScoped } from '../views/service-records.ts';
-import { countsOf } from './engine.ts';
+import { countsOf } from './findings.ts';
 import { lintOffThread } from './linter.ts';
 import { LintReports, type LintReport } from './reports.ts';
 import { LintSettingsStore } from './settings-store.ts';
@@ -39,6 +39,11 @@ export class Lints {
     this.#stores = stores;
     this.#log = log;
     this.linted = linted;
+  }
+
+  /** False under LINT=off. */
+  get enabled(): boolean {
+    return this.#enabled;
   }
 
   async createIndexes(): Promise<void> {

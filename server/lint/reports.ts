@@ -4,7 +4,7 @@
 import type { Collection, Db } from 'mongodb';
 import { documentId } from '../store/records.ts';
 import type { VersionCompanion } from '../store/version-records.ts';
-import type { Counts, Finding } from './engine.ts';
+import type { Counts, Finding } from './findings.ts';
 
 export const LINT_REPORTS = 'lintReports';
 /** Copied and purged with its version, as records are (`id` is the service's): a copy holds the same descriptions, so the same findings. */

@@ -1,7 +1,6 @@
 // The lint routes:
 //   GET {prefix}/services/{id}/lint            a service's stored lint report (read), both families
 //   GET/POST /v2/catalog/projects/{ref}/lint-settings  the project's rulesets, severities and exemptions (POST: write; lints again)
-import { parse as parseYaml } from 'yaml';
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
 import { serviceNamed } from '../pipeline/stages.ts';
 import type { Schema, Tag } from '../routes/documentation.ts';
@@ -11,8 +10,10 @@ import type { RecordStore } from '../store/records.ts';
 import { storeOf } from '../store/stores.ts';
 import type { Lints } from './lints.ts';
 import type { LintReport } from './reports.ts';
-import { SEVERITIES, spectralDefinition, type LintSettings } from './settings.ts';
+import { spectralDefinition } from './definition.ts';
+import { SEVERITIES, settingsOf, type SettingsBody } from './settings.ts';
 import { BUILT_IN_RULESETS } from './spectral.ts';
+import { SETTINGS_SCHEMA as settingsSchema, severity, operation } from './settings-schema.ts';
 
 export const LINT_TAG: Tag = {
   name: 'Lint',
@@ -87,27 +88,6 @@ export function lintRoutes(schemas: SchemaRegistry, stores: ReadonlyMap<string, 
 
 const SETTINGS_PATH = '/v2/catalog/projects/:projectRef/lint-settings';
 
-type SettingsBody = Partial<Omit<LintSettings, 'documents'>> & { documents?: { name: string; ruleset: Record<string, unknown> | string }[] };
-
-/** The body as settings: YAML ruleset documents parsed (a parse error is a 400 naming the document). */
-function settingsOf(body: SettingsBody): LintSettings {
-  return {
-    rulesets: body.rulesets ?? ['spectral:oas', '@stoplight/spectral-owasp-ruleset'],
-    documents: (body.documents ?? []).map(({ name, ruleset }, index) => {
-      if (typeof ruleset !== 'string') return { name, ruleset };
-      try {
-        return { name, ruleset: parseYaml(ruleset) as Record<string, unknown> };
-      } catch (error) {
-        throw InvalidRequest.field(`/documents/${index}/ruleset`, `is not YAML: ${(error as Error).message.split('\n')[0]}`);
-      }
-    }),
-    severities: body.severities ?? {},
-    exemptions: body.exemptions ?? [],
-  };
-}
-
-const severity: Schema = { type: 'string', enum: [...SEVERITIES] };
-const operation: Schema = { type: 'object', additionalProperties: false, required: ['method', 'path'], properties: { method: { type: 'string' }, path: { type: 'string' } } };
 const finding: Schema = {
   type: 'object', required: ['code', 'severity', 'message', 'path'],
   properties: { code: { type: 'string' }, severity, message: { type: 'string' }, path: { type: 'string', description: 'JSON pointer into the exported description.' }, operation },
@@ -124,21 +104,6 @@ const lintReportSchema: Schema = {
     durationMs: { type: 'integer' },
     serviceUpdatedAt: { type: 'string' },
     findings: { type: 'array', items: finding },
-  },
-};
-const settingsSchema: Schema = {
-  type: 'object', additionalProperties: false,
-  properties: {
-    rulesets: { type: 'array', items: { type: 'string' }, description: 'Built-in rulesets (their recommended rules).' },
-    documents: {
-      type: 'array', maxItems: 20,
-      items: { type: 'object', additionalProperties: false, required: ['name', 'ruleset'], properties: { name: { type: 'string', minLength: 1, maxLength: 100 }, ruleset: { type: ['object', 'string'] } } },
-    },
-    severities: { type: 'object', additionalProperties: { type: 'string', enum: [...SEVERITIES, 'off'] } },
-    exemptions: {
-      type: 'array', maxItems: 1000,
-      items: { type: 'object', additionalProperties: false, properties: { rule: { type: 'string' }, path: { type: 'string', pattern: '^(/.*)?$' }, operation, reason: { type: 'string' } } },
-    },
   },
 };
 const savedSettingsSchema: Schema = { type: 'object', required: ['revision', 'settings'], properties: { revision: { type: 'integer' }, settings: settingsSchema, savedAt: { type: 'string', format: 'date-time' } } };

@@ -35,12 +35,12 @@ export function documentation(parts: OperationParts, schemas: ReadonlyMap<string
 
 /** Points for each security matter; they add up to 100. OWASP findings then take points off. */
 export const SECURITY = { declared: 40, resolved: 15, scopes: 15, noSecretsInUrl: 20, refusals: 10 } as const;
-/** Points an OWASP finding on the operation takes off, by severity (0 error … 3 hint), at most OWASP_CAP in all. */
-export const OWASP_PENALTY = [10, 5, 2, 0] as const;
+/** Points an OWASP finding on the operation takes off, by severity, at most OWASP_CAP in all. */
+export const OWASP_PENALTY: Readonly<Record<string, number>> = { error: 10, warn: 5, info: 2, hint: 0 };
 export const OWASP_CAP = 40;
 
-/** A lint finding as the lint room gives it; `operation` when it is about one. */
-export interface LintFinding { code: string; severity: number; message: string; path: readonly (string | number)[]; operation?: { method: string; path: string } }
+/** A lint finding as the lint room stores it (server/lint/reports.ts); `operation` when it is about one. */
+export interface LintFinding { code: string; severity: 'error' | 'warn' | 'info' | 'hint' | string; message: string; path: string; operation?: { method: string; path: string } }
 
 const SECRET_NAME = /(api[-_]?key|access[-_]?token|secret|password|passwd|client[-_]?secret|auth[-_]?token|^token$|^key$)/i;
 

@@ -430,5 +430,22 @@ describe('admin CLI', function () {
       const run = await admin(['token', 'create', '--subject', 'x', '--project', known['slug'] as string, '--project', 'ghost', '--json']);
       expectFailure(run, 1, /project "ghost" not found/);
     });
+
+    it('shows and sets a project\'s lint settings from a YAML file, each save a revision; a bad ruleset is exit 1 naming the problem', async function () {
+      this.timeout(120_000);
+      const project = await json('project', 'create', '--slug', unique('linted'));
+      const slug = project['slug'] as string;
+      expect(await json('lint', 'show', '--project', slug)).to.deep.include({ revision: 0 });
+      const file = path.join(dataDir, `${slug}.yaml`);
+      await fs.writeFile(file, 'rulesets: [spectral:oas]\nseverities:\n  info-contact: "off"\nexemptions:\n  - rule: operation-description\n    operation: {method: GET, path: /health}\n');
+      expect(await json('lint', 'set', '--project', slug, '--file', file)).to.include({ revision: 1 });
+      const shown = await json('lint', 'show', '--project', slug);
+      expect(shown).to.deep.include({ revision: 1 });
+      expect((shown['settings'] as Json)['severities']).to.deep.equal({ 'info-contact': 'off' });
+      const bad = path.join(dataDir, `${slug}-bad.yaml`);
+      await fs.writeFile(bad, 'documents:\n  - name: remote\n    ruleset:\n      extends: [https://example.com/ruleset.yaml]\n');
+      expectFailure(await admin(['lint', 'set', '--project', slug, '--file', bad]), 1, /\/documents\/0\/ruleset\/extends\/0 may only name a built-in ruleset/);
+      expect(await json('lint', 'show', '--project', slug)).to.deep.include({ revision: 1 });
+    });
   });
 });

@@ -27,9 +27,11 @@ export async function startService(env: Record<string, string> = {}, schemas?: S
   // which must not turn into 503s; the tests of the bound set their own. No rate limit unless a
   // test asks for one: suites walk every route with one credential.
   // No search model unless a test asks for one (spec/features/search/model*.spec.ts): loading it
-  // costs each service 0.3 s and 200 MB, and embedding every import a core.
+  // costs each service 0.3 s and 200 MB, and embedding every import a core. No lint behind the
+  // writes unless a test asks for it (spec/features/lint/): linting every import of the suite
+  // would cost cores the other tests' timings count on (the lint gate still lints when asked).
   const config = loadConfig({
-    MONGODB_URI: testDatabase().uri, JWT_SECRET, LOG_LEVEL: 'silent', DB_TIMEOUT_MS: '15000', RATE_LIMIT: 'off', SEARCH_MODEL: 'off', ...env,
+    MONGODB_URI: testDatabase().uri, JWT_SECRET, LOG_LEVEL: 'silent', DB_TIMEOUT_MS: '15000', RATE_LIMIT: 'off', SEARCH_MODEL: 'off', LINT: 'off', ...env,
   });
   const logger = pino({ level: 'silent' });
   const runtime = await openRuntime(config, logger, schemas);

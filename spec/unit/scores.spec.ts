@@ -79,8 +79,8 @@ describe('scores', function () {
   it('counts the OWASP findings of the lint report against their operation\'s security', async () => {
     const plain = operation(asana, 'getTask');
     const linted = await cardOf(readDescription('asana.com.json'), [
-      { code: 'owasp:api4:2019-rate-limit', severity: 0, message: 'No rate limit headers', path: ['paths', '/tasks/{task_gid}', 'get'], operation: { method: 'get', path: '/tasks/{task_gid}' } },
-      { code: 'oas3-api-servers', severity: 0, message: 'not OWASP', path: ['servers'], operation: { method: 'get', path: '/tasks/{task_gid}' } },
+      { code: 'owasp:api4:2019-rate-limit', severity: 'error', message: 'No rate limit headers', path: '/paths/~1tasks~1{task_gid}/get', operation: { method: 'get', path: '/tasks/{task_gid}' } },
+      { code: 'oas3-api-servers', severity: 'error', message: 'not OWASP', path: '/servers', operation: { method: 'get', path: '/tasks/{task_gid}' } },
     ]);
     const task = operation(linted, 'getTask');
     expect(plain.subscores.security - task.subscores.security).to.equal(10);

@@ -147,7 +147,7 @@ describe('push: a description kept as files, bundled and imported by the push co
       expect(unreachable.json()['result']).to.equal('unreachable');
     });
 
-    it('1 when --fail-on lint-error refuses, the lint errors listed, nothing written; a dry run prints the lint delta', async () => {
+    it('1 when --fail-on lint-error refuses, the lint errors listed, nothing written', async () => {
       const settings = `/v2/catalog/projects/${tenant.project.slug}/lint-settings`;
       const rule = 'owasp:api4:2023-rate-limit-responses-429';
       expect((await service.request.post(settings).set(bearer(tenant.key)).send({ severities: { [rule]: 'error' } })).status).to.equal(200);
@@ -158,9 +158,9 @@ describe('push: a description kept as files, bundled and imported by the push co
       expect(refused.code, refused.stdout).to.equal(1);
       expect(refused.stdout).to.match(/^Refused by the gate \(--fail-on lint-error\)/);
       expect(refused.stdout).to.contain(`LINT ERROR /paths/~1providers.json/get/responses: ${rule}: `);
-      const dry = await push([changed, '--service', 'apis-guru', '--dry-run']);
-      expect(dry.code, dry.stdout).to.equal(0);
-      expect(dry.stdout).to.match(/^Lint: \d+ errors, \d+ warnings; \d+ new, \d+ fixed\.$/m);
+      const json = await push([changed, '--service', 'apis-guru', '--fail-on', 'lint-error', '--json']);
+      expect(json.code).to.equal(1);
+      expect(json.json()).to.include({ result: 'refused', gate: 'lint-error' });
       const after = await push([entry, '--service', 'apis-guru', '--json']);
       expect(after.json()['result'], 'the refused push wrote nothing').to.equal('unchanged');
     });

@@ -28,7 +28,7 @@ describe('lint: findings stored behind the writes, answered on both families and
   const setSettings = (body: object) => service.request.post(settingsPath()).set(bearer(tenant.key)).send(body);
 
   before(async () => {
-    service = await startService();
+    service = await startService({ LINT: 'on' });
     tenant = await givenTenant(service);
     const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=petstore`).set(bearer(tenant.key)).send(petstore());
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
@@ -121,7 +121,7 @@ describe('lint: findings stored behind the writes, answered on both families and
   });
 
   it('a pending lint survives a restart: the next process takes it up', async () => {
-    const other = await startService();
+    const other = await startService({ LINT: 'on' });
     try {
       const { service: { id } } = await lint();
       // Marked, never run here (as a process stopped after its write): another process resumes it.
