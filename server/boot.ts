@@ -104,8 +104,8 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
   const searchVectors = new SearchVectors(database.db, model, (message, fields) => logger.warn(fields ?? {}, message));
   await searchVectors.createIndexes();
   await new ServiceParts(database.db).createIndexes();
+  // Its indexes are made by the service process, which delivers (index.ts): a CLI command does not wait for them.
   const events = new ChangeEvents(database.db, { stores, versions: tenancy.versions }, config.webhooks, (message, fields) => logger.warn(fields ?? {}, message));
-  await events.createIndexes();
   return {
     config: withJwtSecret(config, config.jwtSecret ?? await embeddedJwtSecret(config.dataDir)) as Runtime['config'],
     databaseServer,

@@ -22,6 +22,7 @@ async function main(): Promise<void> {
   // Finishes deletes and removes copies a crashed instance left behind, now and periodically.
   runtime.versionManager.startSweeper();
   // Delivers change events, those a crashed instance left undelivered included.
+  await runtime.events.createIndexes();
   runtime.events.worker.start();
   // Never with MONGODB_URI: an operator's database gets no demo project and no unasked-for key.
   const demo = config.mongodbUri === undefined ? await createDemoIfEmpty(runtime.tenancy) : null;
