@@ -112,8 +112,8 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
   const searchVectors = new SearchVectors(database.db, model, (message, fields) => logger.warn(fields ?? {}, message));
   await searchVectors.createIndexes();
   await new ServiceParts(database.db).createIndexes();
+  // Its indexes are made by the service process, which delivers (index.ts): a CLI command does not wait for them.
   const events = new ChangeEvents(database.db, { stores, versions: tenancy.versions }, config.webhooks, (message, fields) => logger.warn(fields ?? {}, message));
-  await events.createIndexes();
   const lints = new Lints(database.db, stores, { enabled: config.lint, log: (message, fields) => logger.warn(fields ?? {}, message) });
   await lints.createIndexes();
   const searchIndexes = new SearchIndexes(stores, new Revisions(database.db), { vectors: searchVectors, log: (message, fields) => logger.warn(fields ?? {}, message) });

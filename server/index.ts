@@ -22,6 +22,7 @@ async function main(): Promise<void> {
   // Finishes deletes and removes copies a crashed instance left behind, now and periodically.
   runtime.versionManager.startSweeper();
   // Delivers change events, those a crashed instance left undelivered included.
+  await runtime.events.createIndexes();
   runtime.events.worker.start();
   // Lints owed when the last process stopped run now, behind the start (server/lint/lints.ts).
   const resumed = await runtime.lints.resume();

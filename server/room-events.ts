@@ -9,6 +9,7 @@ import { reviewImport } from './changes/imports.ts';
 import type { ImportEvents } from './descriptions/routes.ts';
 import type { ImportPlan } from './descriptions/sync.ts';
 import type { ChangeEvents, PendingEvents } from './events/change-events.ts';
+import type { CommitCheck } from './events/commits.ts';
 import type { Change, EventType } from './events/events.ts';
 import { SERVICES } from './ownership/service-records.ts';
 import type { AroundRecordWrite } from './records/routes.ts';
@@ -126,4 +127,24 @@ export function versionEvents(events: ChangeEvents): AroundVersionWrite {
       : { kind: 'version-made', projectId: write.projectId, type: write.type, slug: write.slug, since: new Date().toISOString() } as const;
     return events.around([change], check, run);
   };
+}
+
+/** A governance result of a service changed (its lint findings, its score): what the room that computes them records. */
+export interface GovernanceChange {
+  type: 'catalog.service.lint_changed' | 'catalog.service.score_changed';
+  version: ResolvedVersion;
+  service: { id: string; slug?: string };
+  /** What subscribers read: the new findings' counts or score, and links to them. */
+  data: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The entry point for lint and score changes, to be lent to the room that computes them (wired in
+ * rooms.ts): runs `write` with the change recorded, `check` saying what shows the write committed.
+ */
+export function governanceEvents(events: ChangeEvents): <T>(change: GovernanceChange, check: CommitCheck, write: () => Promise<T>) => Promise<T> {
+  return (change, check, write) => events.around([{
+    type: change.type, projectId: change.version.projectId, versionId: change.version.versionId, subject: change.service.id, service: change.service,
+    data: { service: change.service, ...change.data },
+  }], check, write);
 }

@@ -43,6 +43,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-events-'));
 const server = await provisionDatabase({ engine: 'ferretdb', port: 0, dataDir, cacheDir: path.join(repoRoot, '.cache'), log: () => {} });
 const config = loadConfig({ MONGODB_URI: `${server.uri}bench_events`, JWT_SECRET: 'bench-secret-that-is-long-enough-for-hs256-0123456789', WEBHOOK_ALLOW_PRIVATE: 'on', WEBHOOK_POLL_MS: '100', RATE_LIMIT: 'off', SEARCH_MODEL: 'off', DB_TIMEOUT_MS: '60000' });
 const runtime = await openRuntime(config, pino({ level: 'silent' }));
+await runtime.events.createIndexes();
 runtime.events.worker.start();
 const app = createApp({ ...runtime, logger: pino({ level: 'silent' }) });
 const listening = app.listen(0, '127.0.0.1');

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '../../../server/config.ts';
+import { governanceEvents } from '../../../server/room-events.ts';
 import { loadSchemaRegistry } from '../../../server/schemas/registry.ts';
 import { bearer, givenTenant, startService, type Tenant, type TestService } from '../../support/service.ts';
 import { pets, petsWith } from '../changes/pets.ts';
@@ -110,5 +111,17 @@ describe('change events: order, pauses, lifecycle', function () {
     expect(job!.holdUntil).to.be.a('string');
     await receiver.until(() => ofTenant().length === 1);
     expect(ofTenant()[0]!.event.data).to.include({ breaking: null, nonBreaking: null });
+  });
+
+  it('records a lint or score change through the governance entry point, with its write', async () => {
+    await subscribe(['catalog.service.lint_changed']);
+    const record = governanceEvents(service.runtime.events);
+    const version = { versionId: tenant.version.id, projectId: tenant.project.id };
+    const check = { kind: 'version-made', projectId: tenant.project.id, type: tenant.version.type, slug: tenant.version.slug, since: new Date(0).toISOString() } as const;
+    const written = await record({ type: 'catalog.service.lint_changed', version, service: { id: `svc_${'6'.repeat(26)}`, slug: 'linted' }, data: { errors: 3 } }, check, async () => 'written');
+    expect(written).to.equal('written');
+    await receiver.until(() => ofTenant().length === 1);
+    expect(ofTenant()[0]!.event).to.include({ type: 'catalog.service.lint_changed', subject: `svc_${'6'.repeat(26)}` });
+    expect(ofTenant()[0]!.event.data).to.include({ errors: 3 });
   });
 });
