@@ -193,10 +193,10 @@ describe('changes: what a change breaks for clients', function () {
       expect(back.body).to.not.have.property('changes');
     });
 
-    it('takes only failOn=breaking', async () => {
+    it('takes only failOn=breaking or lint-error', async () => {
       const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=pets&failOn=anything`).set(bearer(tenant.key)).send(pets());
       expect(res.status).to.equal(400);
-      expect(res.body.details).to.deep.equal([{ field: 'failOn', message: 'must be breaking' }]);
+      expect(res.body.details).to.deep.equal([{ field: 'failOn', message: 'must be breaking or lint-error' }]);
     });
   });
 
