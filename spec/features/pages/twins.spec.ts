@@ -166,6 +166,16 @@ describe('pages: Markdown twins and the API catalog', function () {
     expect(page.text).to.include('will be returned.<br />').and.not.to.match(/&lt;(a|br)\b/);
   });
 
+  it("links a description's bare web addresses, as GitHub's service description expects, and nothing else", async () => {
+    const tenant = await givenTenant(fixture.service);
+    const description = 'OpenAPI specs from https://github.com/github/rest-api-description, javascript:alert(1), www.example.org and help@example.com.';
+    await importInto(tenant, 'bare', JSON.stringify({ openapi: '3.0.3', info: { title: 'Bare', version: '1', description }, paths: {} }));
+    const page = await supertest(fixture.service.app).get(`${versionPath(tenant)}/services/bare`).set(bearer(tenant.readOnlyKey));
+    expect(page.status).to.equal(200);
+    const links = [...page.text.matchAll(/<a href="([^"]*)" rel="noopener noreferrer nofollow">/g)].map(([, href]) => href);
+    expect(links).to.deep.equal(['https://github.com/github/rest-api-description']);
+  });
+
   it('writes hostile names, URLs and texts into every twin as inert Markdown that shows them', async () => {
     await importInto(fixture.other, 'names', JSON.stringify(HOSTILE_NAMES));
     const twins = await everyTwin(fixture.other, 'names', 'names');
