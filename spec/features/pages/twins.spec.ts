@@ -97,6 +97,8 @@ describe('pages: Markdown twins and the API catalog', function () {
     // Giphy's 200: `data`, an array of Gif, whose items link to the Gif schema's tree further down.
     expect(html).to.match(/<details open>\s*<summary><code class="field">data<\/code> <span class="type">array of Gif<\/span><\/summary>[\s\S]*?<ul class="schema">[\s\S]*?<a href="#schema-Gif">Gif<\/a>/);
     expect(html).to.include('<h3 id="schema-Gif">Gif</h3>');
+    // A parameter's default, as its schema gives it (Giphy's `limit`: integer, int32, default 25).
+    expect(html).to.match(/<code>limit<\/code><\/td><td>query<\/td><td>integer \(int32\), default 25<\/td>/);
   });
 
   it('links each operation to the one before and after it in the service page order', async () => {
