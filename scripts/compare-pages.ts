@@ -1,4 +1,4 @@
-// npm run compare:pages -- VENDOR_DIR [--only redoc,scalar]: screenshots of this catalog's pages
+// npm run compare:pages -- VENDOR_DIR [--only scalar,github]: screenshots of this catalog's pages
 // beside Redoc's and Scalar's rendering of the same real descriptions (GitHub's and Mailchimp's),
 // a service page and an operation page each, on a wide screen and a phone, into docs/images/
 // (WebP, made small by the browser's own encoder; full PNGs in .cache/screenshots/), and how
@@ -34,8 +34,9 @@ const DESCRIPTIONS = [
 ] as const;
 const WIDTHS = [{ name: 'wide', width: 1366, height: 900 }, { name: 'phone', width: 375, height: 812 }] as const;
 const RENDERERS = ['catalog', 'redoc', 'scalar'] as const;
-/** `--only scalar,catalog` makes those renderers' images again and leaves the others' as they are. */
-const ONLY = process.argv.includes('--only') ? String(process.argv[process.argv.indexOf('--only') + 1]).split(',') : [...RENDERERS];
+/** `--only scalar,github` makes those renderers' (or descriptions') images again and leaves the others' as they are. */
+const ONLY = process.argv.includes('--only') ? String(process.argv[process.argv.indexOf('--only') + 1]).split(',') : [];
+const chosen = (name: string, all: readonly string[]) => !all.some((one) => ONLY.includes(one)) || ONLY.includes(name);
 const OUT = path.join(repoRoot, 'docs', 'images');
 const FULL = path.join(repoRoot, '.cache', 'screenshots');
 /** WebP quality: text stays legible, and the two dozen images stay near a megabyte together. */
@@ -78,9 +79,9 @@ try {
   fs.mkdirSync(FULL, { recursive: true });
   const encoder = await context.newPage();
   const at = `${catalog}/catalog/${project.slug}/branch/main/services`;
-  for (const description of DESCRIPTIONS) {
+  for (const description of DESCRIPTIONS.filter(({ slug }) => chosen(slug, DESCRIPTIONS.map((one) => one.slug)))) {
     for (const size of WIDTHS) {
-      for (const renderer of RENDERERS.filter((name) => ONLY.includes(name))) {
+      for (const renderer of RENDERERS.filter((name) => chosen(name, RENDERERS))) {
         for (const shown of ['service', 'operation'] as const) {
           const page = await context.newPage();
           await page.setViewportSize({ width: size.width, height: size.height });
@@ -154,7 +155,7 @@ async function redocShows(page: Page, operation: Shown): Promise<void> {
   if (!operation) return;
   const section = page.locator(`[data-section-id="tag/${operation.tag}/operation/${operation.operationId}"]`);
   await section.waitFor({ timeout: 120_000 });
-  await section.evaluate((element) => element.scrollIntoView());
+  await section.evaluate((element) => element.scrollIntoView(), undefined, { timeout: 600_000 });
   await page.waitForTimeout(500);
 }
 
@@ -162,7 +163,7 @@ async function redocShows(page: Page, operation: Shown): Promise<void> {
 async function scalarShows(page: Page, operation: Shown): Promise<void> {
   const shown = page.locator(operation ? `section[id$="${scalarId(operation)}"]` : 'h1.section-header-label').first();
   await shown.waitFor({ timeout: 600_000 });
-  await shown.evaluate((element) => element.scrollIntoView());
+  await shown.evaluate((element) => element.scrollIntoView(), undefined, { timeout: 600_000 });
   await page.waitForTimeout(1000);
 }
 
