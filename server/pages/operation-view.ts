@@ -140,7 +140,27 @@ function typeOf(schema: Record<string, unknown>): string {
   const format = typeof schema['format'] === 'string' ? ` (${schema['format']})` : '';
   const items = isObject(schema['items']) ? ` of ${typeOf(schema['items'])}` : '';
   const values = Array.isArray(schema['enum']) ? `: ${schema['enum'].map((value) => JSON.stringify(value)).join(', ')}` : '';
-  return `${type}${items}${format}${values}` || 'any';
+  const bounds = constraintsOf(schema);
+  return [`${type}${items}${format}${values}` || 'any', ...bounds].join(', ');
+}
+
+/** A schema's bounds and default as a reader says them: `≥ 1`, `≤ 100`, `length ≤ 64`, `default 25`. */
+function constraintsOf(schema: Record<string, unknown>): string[] {
+  const said: string[] = [];
+  const number = (key: string) => (typeof schema[key] === 'number' ? schema[key] : undefined);
+  // OpenAPI 3.0 marks a bound exclusive with a boolean beside it, 3.1 gives the exclusive bound itself.
+  const bound = (key: 'minimum' | 'maximum', exclusive: 'exclusiveMinimum' | 'exclusiveMaximum', inclusiveSign: string, exclusiveSign: string) => {
+    if (number(exclusive) !== undefined) said.push(`${exclusiveSign} ${number(exclusive)}`);
+    else if (number(key) !== undefined) said.push(`${schema[exclusive] === true ? exclusiveSign : inclusiveSign} ${number(key)}`);
+  };
+  bound('minimum', 'exclusiveMinimum', '≥', '>');
+  bound('maximum', 'exclusiveMaximum', '≤', '<');
+  for (const [key, words] of [['minLength', 'length ≥'], ['maxLength', 'length ≤'], ['minItems', 'items ≥'], ['maxItems', 'items ≤']] as const) {
+    if (number(key) !== undefined) said.push(`${words} ${number(key)}`);
+  }
+  if (typeof schema['pattern'] === 'string') said.push(`pattern ${schema['pattern']}`);
+  if (schema['default'] !== undefined) said.push(`default ${JSON.stringify(schema['default'])}`);
+  return said;
 }
 
 function capitalized(word: string): string {

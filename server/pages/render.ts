@@ -70,7 +70,10 @@ export function sendPage(req: Request, res: Response, page: Page, frame: Frame, 
   res.set('Content-Security-Policy', page.policy ?? PAGE_POLICY).type('text/html; charset=utf-8').send(html.render(`./${page.template}`, data));
 }
 
-const describer = new MarkdownIt({ html: true, linkify: false, typographer: false });
+// Bare web addresses become links, as the renderers descriptions are written for (GitHub's,
+// Redoc's) make them; only ones with their scheme, so a name like `example.org` stays text.
+const describer = new MarkdownIt({ html: true, linkify: true, typographer: false });
+describer.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
 describer.disable('image');
 // Only web and mail links become links; `javascript:`, `data:`, `vbscript:` and the like stay text.
 describer.validateLink = (url) => WEB_LINK.test(url.trim());

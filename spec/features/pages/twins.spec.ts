@@ -97,6 +97,8 @@ describe('pages: Markdown twins and the API catalog', function () {
     // Giphy's 200: `data`, an array of Gif, whose items link to the Gif schema's tree further down.
     expect(html).to.match(/<details open>\s*<summary><code class="field">data<\/code> <span class="type">array of Gif<\/span><\/summary>[\s\S]*?<ul class="schema">[\s\S]*?<a href="#schema-Gif">Gif<\/a>/);
     expect(html).to.include('<h3 id="schema-Gif">Gif</h3>');
+    // A parameter's default, as its schema gives it (Giphy's `limit`: integer, int32, default 25).
+    expect(html).to.match(/<code>limit<\/code><\/td><td>query<\/td><td>integer \(int32\), default 25<\/td>/);
   });
 
   it('links each operation to the one before and after it in the service page order', async () => {
@@ -164,6 +166,16 @@ describe('pages: Markdown twins and the API catalog', function () {
     expect(page.status).to.equal(200);
     expect(page.text).to.include('<a href="https://en.wikipedia.org/wiki/ISO_3166-1_alpha-2" rel="noopener noreferrer nofollow">ISO 3166-1 alpha-2 country code</a>');
     expect(page.text).to.include('will be returned.<br />').and.not.to.match(/&lt;(a|br)\b/);
+  });
+
+  it("links a description's bare web addresses, as GitHub's service description expects, and nothing else", async () => {
+    const tenant = await givenTenant(fixture.service);
+    const description = 'OpenAPI specs from https://github.com/github/rest-api-description, javascript:alert(1), www.example.org and help@example.com.';
+    await importInto(tenant, 'bare', JSON.stringify({ openapi: '3.0.3', info: { title: 'Bare', version: '1', description }, paths: {} }));
+    const page = await supertest(fixture.service.app).get(`${versionPath(tenant)}/services/bare`).set(bearer(tenant.readOnlyKey));
+    expect(page.status).to.equal(200);
+    const links = [...page.text.matchAll(/<a href="([^"]*)" rel="noopener noreferrer nofollow">/g)].map(([, href]) => href);
+    expect(links).to.deep.equal(['https://github.com/github/rest-api-description']);
   });
 
   it('writes hostile names, URLs and texts into every twin as inert Markdown that shows them', async () => {
