@@ -138,8 +138,17 @@ export interface ImportAnswer {
    * With `dryRun=true` or `minScore`: the service's score card before the import (when it has one) and after it, as `{score, subscores}` each, and `delta`, after less before (docs/scores.md; findability asked by the index alone, against the version's other services).
    */
   score?: {
+    /**
+     * The service's score and subscores as stored before the import; absent for a service not scored yet.
+     */
     before?: ScoreSummary;
+    /**
+     * The score and subscores the description as imported would give the service.
+     */
     after: ScoreSummary;
+    /**
+     * `after.score` less `before.score`; absent without `before`.
+     */
     delta?: number;
   };
   /**
@@ -150,12 +159,21 @@ export interface ImportAnswer {
    * With `dryRun=true` or `failOn=lint-error`: the lint counts of the description as imported, and the findings it adds and fixes against the service's stored lint.
    */
   lint?: {
+    /**
+     * The description's findings by severity (error, warn, info, hint) under the project's lint settings.
+     */
     counts: {
       [k: string]: number;
     };
+    /**
+     * Findings the description has that the service's stored lint has not: `{code, severity, message, path}` each.
+     */
     new: {
       [k: string]: unknown;
     }[];
+    /**
+     * Findings of the service's stored lint that the description no longer has.
+     */
     fixed: {
       [k: string]: unknown;
     }[];
@@ -168,7 +186,13 @@ export interface ImportAnswer {
  * From schemas/api/import-report.json#/$defs/scoreSummary.
  */
 export interface ScoreSummary {
+  /**
+   * 0–100 (docs/scores.md).
+   */
   score: number;
+  /**
+   * Each subscore by name (documentation, security, agentReadiness, findability, confusability), 0–100.
+   */
   subscores: {
     [k: string]: number;
   };
