@@ -20,19 +20,25 @@ export async function lintText(text: string, settings: LintSettings): Promise<Fi
   const { definition, problems } = spectralDefinition(settings);
   if (!definition) throw new Error(`lint settings refused: ${problems.map((problem) => `${problem.field} ${problem.message}`).join('; ')}`);
   const document = new Core['Document'](text, Parsers['Json'], 'description.json');
-  let results: Result[];
+  // A rule whose JSONPath filter calls a string method (`@.match(…)`, OWASP's no-numeric-ids)
+  // throws on a value that is no string, and Spectral's whole run with it (GitHub's description
+  // has such values; the CLI fails the same way). Those rules run alone first, on the parsed
+  // document: one that throws is left out and named, and the rest run once.
+  const { fragile, others } = rulesInForce(definition);
+  const rules = definition['rules'] as Record<string, unknown>;
+  const without = (codes: readonly string[]) => ({ ...definition, rules: { ...rules, ...Object.fromEntries(codes.map((code) => [code, 'off'])) } });
+  let alone: Result[] = [];
   let skipped: Finding[] = [];
-  try {
-    results = await run(definition, document);
-  } catch (error) {
-    // A rule whose JSONPath filter calls a string method (`@.match(…)`, OWASP's no-numeric-ids)
-    // throws on a value that is no string, and Spectral's whole run with it (GitHub's description
-    // has such values; the CLI fails the same way). Those rules are left out and named instead.
-    const fragile = fragileRules(definition);
-    if (!(error instanceof Error) || !error.message.startsWith('jsonPath:') || fragile.length === 0) throw error;
-    results = await run({ ...definition, rules: { ...definition['rules'] as object, ...Object.fromEntries(fragile.map((code) => [code, 'off'])) } }, document);
-    skipped = fragile.map((code) => ({ code: RULE_SKIPPED, severity: 'hint', message: `${code} could not run on this description (${error.message.split('\n')[0]}) and was left out`, path: '' }));
+  if (fragile.length > 0) {
+    try {
+      // Only the rules' own findings: the document's (a parser's, an unresolved `$ref`) come with the second run.
+      alone = (await run(without(others), document)).filter((result) => fragile.includes(String(result.code)));
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('jsonPath:')) throw error;
+      skipped = fragile.map((code) => ({ code: RULE_SKIPPED, severity: 'hint', message: `${code} could not run on this description (${error.message.split('\n')[0]}) and was left out`, path: '' }));
+    }
   }
+  const results = [...await run(without(fragile), document), ...alone];
   return [...skipped, ...results.map(findingOf).filter((finding) => !exempt(finding, settings.exemptions))];
 }
 
@@ -42,12 +48,12 @@ async function run(definition: Record<string, unknown>, document: unknown): Prom
   return spectral.run(document);
 }
 
-/** The codes of the rules in force whose `given` filters with a string method call. */
-function fragileRules(definition: Record<string, unknown>): string[] {
+/** The codes of the rules in force: those whose `given` filters with a string method call, and the others. */
+function rulesInForce(definition: Record<string, unknown>): { fragile: string[]; others: string[] } {
   const ruleset = new Core['Ruleset'](definition) as { rules: Record<string, { enabled: boolean; definition: { given: string | string[] } }> };
-  return Object.entries(ruleset.rules)
-    .filter(([, rule]) => rule.enabled && [rule.definition.given].flat().some((given) => /@\.match\(/.test(String(given))))
-    .map(([code]) => code);
+  const enabled = Object.entries(ruleset.rules).filter(([, rule]) => rule.enabled);
+  const isFragile = ([, rule]: (typeof enabled)[number]) => [rule.definition.given].flat().some((given) => /@\.match\(/.test(String(given)));
+  return { fragile: enabled.filter(isFragile).map(([code]) => code), others: enabled.filter((entry) => !isFragile(entry)).map(([code]) => code) };
 }
 
 function findingOf({ code, severity, message, path }: { code: string | number; severity: number; message: string; path: (string | number)[] }): Finding {
