@@ -3,6 +3,8 @@
 // descriptions so that its lint counts and its score change; an unchanged re-import sends none.
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
+import { verdictOf } from '../../../server/events/commits.ts';
+import { SCORES_COLLECTION } from '../../../server/scores/store.ts';
 import { readDescription } from '../../support/directory.ts';
 import { bearer, givenTenant, serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
 import { Receiver } from './receiver.ts';
@@ -51,14 +53,15 @@ describe('change events: lint, score and lifecycle changes', function () {
     return res.body.service?.id ?? res.body.serviceId ?? res.body.id;
   }
 
-  /** Once the lints and cards the writes owe are made, and every event ready is delivered. */
-  async function settled(): Promise<void> {
+  /** Once the lints and cards the writes owe are made, and every event of the tenant's is delivered (the worker runs behind). */
+  async function settled(tenant: Tenant): Promise<void> {
     const { lints, scorer, events } = service.runtime;
     for (let round = 0; round < 3; round++) {
       await lints.idle();
       await scorer.settled();
     }
-    await events.worker.round();
+    const undelivered = () => events.outbox.jobs.countDocuments({ projectId: tenant.project.id, state: { $in: ['pending', 'ready'] } });
+    for (let left = await undelivered(); left > 0; left = await undelivered()) await new Promise((resolve) => setTimeout(resolve, 50));
   }
 
   const of = (tenant: Tenant) => () => receiver.accepted.filter(({ event }) => event.data['projectId'] === tenant.project.id);
@@ -69,7 +72,7 @@ describe('change events: lint, score and lifecycle changes', function () {
     const received = of(tenant);
     const document = readDescription(WEATHER) as Doc;
     await imported(tenant, document);
-    await settled();
+    await settled(tenant);
     await receiver.until(() => received().some(({ event }) => event.type === 'catalog.service.lint_changed') && received().some(({ event }) => event.type === 'catalog.service.score_changed'));
     const first = received().map(({ event }) => event);
     const firstLint = first.find(({ type }) => type === 'catalog.service.lint_changed')!;
@@ -78,19 +81,19 @@ describe('change events: lint, score and lifecycle changes', function () {
     const services = `/v2/catalog/versions/${tenant.version.id}/services/${serviceId}`;
 
     await imported(tenant, document);
-    await settled();
+    await settled(tenant);
     expect(received().map(({ event }) => event.id), 'an unchanged re-import').to.deep.equal(first.map(({ id }) => id));
     // A new info.version: linted and scored again, to the same counts and score.
     const linted = (await service.request.get(`${services}/lint`).set(bearer(tenant.readOnlyKey))).body.computedAt;
     await imported(tenant, { ...document, info: { ...document['info'], version: '1.0.1' } });
-    await settled();
+    await settled(tenant);
     expect((await service.request.get(`${services}/lint`).set(bearer(tenant.readOnlyKey))).body.computedAt).to.not.equal(linted);
     expect(received().map(({ event }) => event.id), 'a re-import changing neither').to.deep.equal(first.map(({ id }) => id));
 
     await imported(tenant, undocumented(document));
-    await settled();
+    await settled(tenant);
     await receiver.until(() => received().filter(({ event }) => event.type === 'catalog.service.lint_changed').length === 2);
-    await settled();
+    await settled(tenant);
     const events = received().map(({ event }) => event);
     const lint = events.filter(({ type }) => type === 'catalog.service.lint_changed').at(-1)!;
     expect(lint).to.include({ subject: serviceId });
@@ -120,6 +123,21 @@ describe('change events: lint, score and lifecycle changes', function () {
     }
   });
 
+  it('takes a lint or score event\'s write as committed once its document was stamped at or after the event', async () => {
+    const { database, stores, tenancy, scorer } = service.runtime;
+    const sources = { db: database.db, stores, versions: tenancy.versions };
+    const versionId = `ver_${'7'.repeat(26)}`;
+    const serviceId = `svc_${'7'.repeat(26)}`;
+    const check = { kind: 'document', collection: SCORES_COLLECTION, id: `${versionId}:${serviceId}`, field: 'computedAt', since: new Date().toISOString() } as const;
+    expect(await verdictOf(check, sources), 'no card').to.equal('not yet');
+    await scorer.store.mark(versionId, serviceId);
+    expect(await verdictOf(check, sources), 'marked, not made').to.equal('not yet');
+    await database.db.collection(SCORES_COLLECTION).updateOne({ _id: check.id as never }, { $set: { computedAt: new Date(Date.parse(check.since) - 1000) } });
+    expect(await verdictOf(check, sources), 'an older card').to.equal('not yet');
+    await database.db.collection(SCORES_COLLECTION).updateOne({ _id: check.id as never }, { $set: { computedAt: new Date() } });
+    expect(await verdictOf(check, sources)).to.equal('committed');
+  });
+
   it('sends lifecycle_changed when a re-import changes info.x-lifecycle, none when it keeps it', async () => {
     const tenant = await givenTenant(service);
     await subscribe(tenant, ['catalog.service.lifecycle_changed']);
@@ -135,7 +153,7 @@ describe('change events: lint, score and lifecycle changes', function () {
     await imported(tenant, stage(undefined));
     await imported(tenant, stage('deprecated'));
     await receiver.until(() => received().length >= 1);
-    await settled();
+    await settled(tenant);
     const events = received().map(({ event }) => event);
     expect(events.map(({ type, data }) => [type, data['from'], data['to']])).to.deep.equal([['catalog.service.lifecycle_changed', 'production', 'deprecated']]);
     expect(events[0]!.data['service']).to.include({ slug: 'weather' });
