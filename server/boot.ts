@@ -26,6 +26,7 @@ import { Lints } from './lint/lints.ts';
 import { LINT_REPORTS_COMPANION } from './lint/reports.ts';
 import { VersionManager } from './versions/manage.ts';
 import { ChangeEvents } from './events/change-events.ts';
+import { lintEvents, scoreEvents } from './room-events.ts';
 
 export interface Runtime {
   config: Config & { jwtSecret: string };
@@ -114,14 +115,15 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
   await new ServiceParts(database.db).createIndexes();
   // Its indexes are made by the service process, which delivers (index.ts): a CLI command does not wait for them.
   const events = new ChangeEvents(database.db, { stores, versions: tenancy.versions }, config.webhooks, (message, fields) => logger.warn(fields ?? {}, message));
-  const lints = new Lints(database.db, stores, { enabled: config.lint, log: (message, fields) => logger.warn(fields ?? {}, message) });
+  // A lint report or score card that changes records its event with its write (room-events.ts).
+  const lints = new Lints(database.db, stores, { enabled: config.lint, storing: lintEvents(events), log: (message, fields) => logger.warn(fields ?? {}, message) });
   await lints.createIndexes();
   const searchIndexes = new SearchIndexes(stores, new Revisions(database.db), { vectors: searchVectors, log: (message, fields) => logger.warn(fields ?? {}, message) });
   const scoreStore = new ScoreStore(database.db);
   await scoreStore.createIndexes();
   // The security subscore reads the stored lint's OWASP findings; a new lint report makes the card again.
   const scorer = new Scorer({
-    store: scoreStore, stores, searchIndexes, log: (message, fields) => logger.warn(fields ?? {}, message),
+    store: scoreStore, stores, searchIndexes, storing: scoreEvents(events, async (versionId) => (await tenancy.versions.find(versionId))?.projectId), log: (message, fields) => logger.warn(fields ?? {}, message),
     lintFindings: async (versionId, serviceId) => (await lints.findingsOf(versionId, serviceId))?.findings,
   });
   lints.linted = (versionId, serviceId) => scorer.recompute(versionId, serviceId);

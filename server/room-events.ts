@@ -1,20 +1,26 @@
 // The change events the other rooms' writes record (events/), wired here as rooms.ts wires the
 // rooms' other loans: an import's (service imported or changed, with its changes report's
 // counts; lifecycle changed), a record write's (records changed; a Service's lifecycle set over
-// the interface), and a version's made, copied or deleted. Each is recorded through
+// the interface), a version's made, copied or deleted, and a service's lint counts or score
+// changed (wired in boot.ts, where the linter and the scorer are made). Each is recorded through
 // ChangeEvents with what shows its write committed (events/commits.ts).
 import { ulid } from 'ulid';
 import type { ChangeReport } from './changes/catalog.ts';
 import { reviewImport } from './changes/imports.ts';
 import type { ImportEvents } from './descriptions/routes.ts';
 import type { ImportPlan } from './descriptions/sync.ts';
+import type { StoringReport } from './lint/lints.ts';
+import { LINT_REPORTS } from './lint/reports.ts';
+import { SEVERITIES } from './lint/settings.ts';
+import type { StoringCard } from './scores/scorer.ts';
+import { keyOf as scoreKey, SCORES_COLLECTION } from './scores/store.ts';
 import type { ChangeEvents, PendingEvents } from './events/change-events.ts';
 import type { CommitCheck } from './events/commits.ts';
 import type { Change, EventType } from './events/events.ts';
 import { SERVICES } from './ownership/service-records.ts';
 import type { AroundRecordWrite } from './records/routes.ts';
 import type { ResolvedVersion } from './routes/route.ts';
-import type { CatalogRecord } from './store/records.ts';
+import { documentId, type CatalogRecord } from './store/records.ts';
 import type { AroundVersionWrite } from './versions/operations.ts';
 
 /** Changes of a report listed in an event at most; the counts are whole. */
@@ -132,19 +138,46 @@ export function versionEvents(events: ChangeEvents): AroundVersionWrite {
 /** A governance result of a service changed (its lint findings, its score): what the room that computes them records. */
 export interface GovernanceChange {
   type: 'catalog.service.lint_changed' | 'catalog.service.score_changed';
-  version: ResolvedVersion;
+  version: { projectId: string; versionId: string };
   service: { id: string; slug?: string };
   /** What subscribers read: the new findings' counts or score, and links to them. */
   data: Readonly<Record<string, unknown>>;
 }
 
 /**
- * The entry point for lint and score changes, to be lent to the room that computes them (wired in
- * rooms.ts): runs `write` with the change recorded, `check` saying what shows the write committed.
+ * The entry point for lint and score changes: runs `write` with the change recorded, `check`
+ * saying what shows the write committed.
  */
 export function governanceEvents(events: ChangeEvents): <T>(change: GovernanceChange, check: CommitCheck, write: () => Promise<T>) => Promise<T> {
   return (change, check, write) => events.around([{
     type: change.type, projectId: change.version.projectId, versionId: change.version.versionId, subject: change.service.id, service: change.service,
     data: { service: change.service, ...change.data },
   }], check, write);
+}
+
+const governanceLinks = (versionId: string, serviceId: string) => ({
+  lint: `${servicePath(versionId, serviceId)}/lint`, score: `${servicePath(versionId, serviceId)}/score`,
+});
+
+/** A lint report whose counts per severity differ from the last one's (or the service's first) is a `lint_changed`, recorded with its write. */
+export function lintEvents(events: ChangeEvents): StoringReport {
+  const record = governanceEvents(events);
+  return async ({ projectId, versionId, serviceId, slug, before, after }, store) => {
+    if (before && SEVERITIES.every((severity) => before[severity] === after[severity])) return store();
+    const service = { id: serviceId, ...(slug !== undefined && { slug }) };
+    const check = { kind: 'document', collection: LINT_REPORTS, id: documentId(versionId, serviceId), field: 'computedAt', since: new Date().toISOString() } as const;
+    await record({ type: 'catalog.service.lint_changed', version: { projectId, versionId }, service, data: { counts: { before: before ?? null, after }, links: governanceLinks(versionId, serviceId) } }, check, store);
+  };
+}
+
+/** A score card whose score differs from the last one's (or the service's first) is a `score_changed`, recorded with its write; `projectOf` names the version's project. */
+export function scoreEvents(events: ChangeEvents, projectOf: (versionId: string) => Promise<string | undefined>): StoringCard {
+  const record = governanceEvents(events);
+  return async ({ versionId, serviceId, slug, before, after }, store) => {
+    const projectId = before === after ? undefined : await projectOf(versionId);
+    if (projectId === undefined) return store();
+    const service = { id: serviceId, ...(slug !== undefined && { slug }) };
+    const check = { kind: 'document', collection: SCORES_COLLECTION, id: scoreKey(versionId, serviceId), field: 'computedAt', since: new Date().toISOString() } as const;
+    await record({ type: 'catalog.service.score_changed', version: { projectId, versionId }, service, data: { score: { before: before ?? null, after }, links: governanceLinks(versionId, serviceId) } }, check, store);
+  };
 }

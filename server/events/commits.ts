@@ -1,7 +1,8 @@
 // What shows that the write an event was recorded with committed, read back by the worker for
 // an event whose writer stopped before saying so: the revision an import gives its version
 // (store/revisions.ts lists the last writes on the version document), the record a record
-// write leaves or takes away, the version a create, copy or delete leaves or takes away.
+// write leaves or takes away, the version a create, copy or delete leaves or takes away, the
+// document a room keeps of its own (a lint report, a score card) stamped when it was written.
 import type { Db } from 'mongodb';
 import { LISTED_CHANGES, type Change } from '../store/revisions.ts';
 import type { RecordStore } from '../store/records.ts';
@@ -15,7 +16,9 @@ export type CommitCheck =
   /** A version made at this address no earlier than `since` (visible: a copy once it is whole). */
   | { kind: 'version-made'; projectId: string; type: VersionType; slug: string; since: string }
   /** A version gone. */
-  | { kind: 'version-gone'; versionId: string };
+  | { kind: 'version-gone'; versionId: string }
+  /** A document of `collection` whose date `field` says it was written no earlier than `since`. */
+  | { kind: 'document'; collection: string; id: string; field: string; since: string };
 
 export type Verdict = 'committed' | 'not yet';
 
@@ -52,5 +55,10 @@ export async function verdictOf(check: CommitCheck, sources: CommitSources): Pro
     }
     case 'version-gone':
       return (await sources.versions.find(check.versionId)) ? 'not yet' : 'committed';
+    case 'document': {
+      const document = await sources.db.collection<{ _id: string }>(check.collection).findOne({ _id: check.id }, { projection: { [check.field]: 1 } });
+      const written = (document as Record<string, unknown> | null)?.[check.field];
+      return written instanceof Date && written.toISOString() >= check.since ? 'committed' : 'not yet';
+    }
   }
 }

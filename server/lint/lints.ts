@@ -11,7 +11,7 @@ import type { JsonObject } from '../json/values.ts';
 import type { RecordStore } from '../store/records.ts';
 import { storeOf } from '../store/stores.ts';
 import { serviceScoped } from '../views/service-records.ts';
-import { countsOf } from './findings.ts';
+import { countsOf, type Counts } from './findings.ts';
 import { lintOffThread } from './linter.ts';
 import { LintReports, type LintReport } from './reports.ts';
 import { LintSettingsStore } from './settings-store.ts';
@@ -19,6 +19,8 @@ import { LintSettingsStore } from './settings-store.ts';
 type Key = { projectId: string; versionId: string; serviceId: string };
 /** Called after a lint report is stored (the scores recompute from it). */
 export type Linted = (versionId: string, serviceId: string) => Promise<void> | void;
+/** A report about to be stored, with the counts of the one before (undefined: its first); `store` stores it, and whoever is told (the change events) runs it. */
+export type StoringReport = (report: Key & { slug?: string; before: Counts | undefined; after: Counts }, store: () => Promise<void>) => Promise<void>;
 type Log = (message: string, fields?: Record<string, unknown>) => void;
 
 export class Lints {
@@ -31,14 +33,16 @@ export class Lints {
   readonly #enabled: boolean;
   #running: Promise<void> | undefined;
   linted: Linted | undefined;
+  storing: StoringReport | undefined;
 
-  constructor(db: Db, stores: ReadonlyMap<string, RecordStore>, { log, linted, enabled = true }: { log: Log; linted?: Linted; enabled?: boolean }) {
+  constructor(db: Db, stores: ReadonlyMap<string, RecordStore>, { log, linted, storing, enabled = true }: { log: Log; linted?: Linted; storing?: StoringReport; enabled?: boolean }) {
     this.#enabled = enabled;
     this.reports = new LintReports(db);
     this.settings = new LintSettingsStore(db);
     this.#stores = stores;
     this.#log = log;
     this.linted = linted;
+    this.storing = storing;
   }
 
   /** False under LINT=off. */
@@ -118,11 +122,15 @@ export class Lints {
     const unchanged = before.descriptionHash === descriptionHash && before.settingsRevision === revision && before.findings;
     const started = performance.now();
     const findings = unchanged ? before.findings! : await lintOffThread(document as JsonObject, settings);
-    await this.reports.store({
+    const counts = countsOf(findings);
+    // computedAt is taken inside `store`, after whoever is told noted when the write began.
+    const store = () => this.reports.store({
       projectId, versionId, serviceId, requestedAt: before.requestedAt, rulesets: [...settings.rulesets, ...settings.documents.map((each) => each.name)],
-      settingsRevision: revision, findings, counts: countsOf(findings), serviceUpdatedAt: String(service['updatedAt']), descriptionHash,
+      settingsRevision: revision, findings, counts, serviceUpdatedAt: String(service['updatedAt']), descriptionHash,
       computedAt: unchanged ? before.computedAt! : new Date(), durationMs: unchanged ? before.durationMs! : Math.round(performance.now() - started),
     });
+    const slug = typeof service['slug'] === 'string' ? service['slug'] : undefined;
+    await (this.storing ? this.storing({ projectId, versionId, serviceId, ...(slug !== undefined && { slug }), before: before.counts, after: counts }, store) : store());
     await this.linted?.(versionId, serviceId);
   }
 }

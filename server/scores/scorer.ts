@@ -14,11 +14,15 @@ import type { LintFinding } from './subscores.ts';
 /** The lint room's reader of a service's findings; undefined: no report yet. */
 export type LintFindings = (versionId: string, serviceId: string) => Promise<readonly LintFinding[] | undefined>;
 
+/** A card about to be stored, with the score of the one before (undefined: its first); `store` stores it, and whoever is told (the change events) runs it. */
+export type StoringCard = (card: { versionId: string; serviceId: string; slug?: string; before: number | undefined; after: number }, store: () => Promise<void>) => Promise<void>;
+
 export interface ScorerParts {
   store: ScoreStore;
   stores: ReadonlyMap<string, RecordStore>;
   searchIndexes: SearchIndexes;
   lintFindings?: LintFindings;
+  storing?: StoringCard;
   log?: (message: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -153,7 +157,11 @@ export class Scorer {
       ...(model ? { embed: (texts: readonly string[]) => model.embed(texts.map((text) => model.recipe.queryPrefix + text)) } : {}),
       ...(findings ? { findings } : {}), signal: this.#stopping.signal,
     });
-    await store.store(versionId, serviceId, card, changes);
+    const before = await store.scoreOf(versionId, serviceId);
+    const slug = records.service['slug'];
+    const stored = () => store.store(versionId, serviceId, card, changes);
+    const storing = this.#parts.storing;
+    await (storing ? storing({ versionId, serviceId, ...(typeof slug === 'string' && { slug }), before, after: card.score }, stored) : stored());
     this.made += 1;
   }
 }

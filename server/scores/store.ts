@@ -66,6 +66,11 @@ export class ScoreStore {
     return this.#collection.findOne({ _id: keyOf(versionId, serviceId) });
   }
 
+  /** The card's score, read alone (undefined: no card yet). */
+  async scoreOf(versionId: string, serviceId: string): Promise<number | undefined> {
+    return (await this.#collection.findOne({ _id: keyOf(versionId, serviceId) }, { projection: { 'card.score': 1 } }))?.card?.score;
+  }
+
   /** When the card was made, read alone (a card can weigh megabytes). */
   async computedAt(versionId: string, serviceId: string): Promise<Date | undefined> {
     return (await this.#collection.findOne({ _id: keyOf(versionId, serviceId) }, { projection: { computedAt: 1 } }))?.computedAt;
@@ -81,6 +86,7 @@ export class ScoreStore {
   }
 }
 
-function keyOf(versionId: string, serviceId: string): string {
+/** The `_id` of a service's document. */
+export function keyOf(versionId: string, serviceId: string): string {
   return `${versionId}:${serviceId}`;
 }
