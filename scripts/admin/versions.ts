@@ -1,5 +1,6 @@
 // `version create`, `version list` and `version delete`: the catalog versions (branches,
 // environments) of a project, through the same version manager as the HTTP interface.
+import { versionEvents } from '../../server/room-events.ts';
 import { DuplicateSlug } from '../../server/tenancy/stored.ts';
 import type { Version, VersionType } from '../../server/tenancy/versions.ts';
 import { CommandError, optionalString, requiredString, type Command } from './command.ts';
@@ -28,14 +29,16 @@ export const versionCommands: readonly Command[] = [
       const slug = checkAgainst(schemas, 'versionSlug', requiredString(args, 'slug'), '--slug');
       const given = optionalString(args, 'copy-from');
       const copyFrom = given === undefined ? null : checkAgainst(schemas, 'versionId', given, '--copy-from');
-      return async ({ tenancy, versionManager }) => {
+      return async ({ tenancy, versionManager, events }) => {
         const project = await resolveProject(tenancy, ref);
         if (copyFrom !== null) {
           const source = await tenancy.versions.find(copyFrom);
           if (!source || source.projectId !== project.id) throw new CommandError(`version "${copyFrom}" not found in project "${project.slug}"`);
         }
         try {
-          const version = await versionManager.create(project.id, type, slug, copyFrom);
+          // Recorded with the write as over HTTP, so a subscription hears of it (docs/events.md).
+          const made = { kind: copyFrom === null ? 'created' : 'copied', projectId: project.id, type, slug, ...(copyFrom !== null && { copiedFrom: copyFrom }) } as const;
+          const version = await versionEvents(events)(made, () => versionManager.create(project.id, type, slug, copyFrom));
           return { json: versionJson(version), human: versionTable([version]) };
         } catch (error) {
           // Tenancy says "in this project"; on the command line, name the project.
@@ -72,9 +75,10 @@ export const versionCommands: readonly Command[] = [
     positional: { name: 'VERSION_ID', description: 'the version to delete (ver_…)' },
     prepare(args, schemas) {
       const id = checkAgainst(schemas, 'versionId', args.positionals[0]!, 'VERSION_ID');
-      return async ({ tenancy, versionManager }) => {
+      return async ({ tenancy, versionManager, events }) => {
         const version = await tenancy.versions.find(id);
-        if (!version || !(await versionManager.delete(version))) throw new CommandError(`version "${id}" not found`);
+        const gone = version && { kind: 'deleted', projectId: version.projectId, type: version.type, slug: version.slug, versionId: version.id } as const;
+        if (!version || !gone || !(await versionEvents(events)(gone, () => versionManager.delete(version)))) throw new CommandError(`version "${id}" not found`);
         return { json: { deleted: versionJson(version) }, human: `Deleted ${version.type} "${version.slug}" (${version.id}) and its records.\n` };
       };
     },

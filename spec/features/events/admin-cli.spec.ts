@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
+import { MongoClient } from 'mongodb';
 import { repoRoot } from '../../../server/config.ts';
 import { testDatabase } from '../../support/database.ts';
 import { JWT_SECRET } from '../../support/service.ts';
@@ -58,5 +59,27 @@ describe('admin CLI: subscriptions', function () {
     expect(loopback.stderr).to.match(/loopback/);
     const allowed = await admin(['subscription', 'create', '--project', slug, '--url', 'http://127.0.0.1:9/x', '--types', 'catalog.records.changed'], { WEBHOOK_ALLOW_PRIVATE: 'on' });
     expect(allowed.code, allowed.stderr).to.equal(0);
+  });
+
+  it('records the events of a version created, copied and deleted on the command line, as over HTTP', async () => {
+    const types = 'catalog.version.created,catalog.version.copied,catalog.version.deleted';
+    const created = await admin(['subscription', 'create', '--json', '--project', slug, '--url', 'http://127.0.0.1:9/versions', '--types', types], { WEBHOOK_ALLOW_PRIVATE: 'on' });
+    expect(created.code, created.stderr).to.equal(0);
+    const subscription = JSON.parse(created.stdout) as { id: string };
+    const made = await admin(['version', 'create', '--json', '--project', slug, '--type', 'branch', '--slug', 'cli-made']);
+    expect(made.code, made.stderr).to.equal(0);
+    const { id } = JSON.parse(made.stdout) as { id: string };
+    const copied = await admin(['version', 'create', '--json', '--project', slug, '--type', 'branch', '--slug', 'cli-copy', '--copy-from', id]);
+    expect(copied.code, copied.stderr).to.equal(0);
+    expect((await admin(['version', 'delete', id])).code).to.equal(0);
+    const client = await MongoClient.connect(testDatabase().uri);
+    try {
+      const jobs = await client.db().collection('event_outbox').find({ subscriptionId: subscription.id }).toArray();
+      expect(jobs.map((job) => [job['type'], job['state']]).sort()).to.deep.equal([
+        ['catalog.version.copied', 'ready'], ['catalog.version.created', 'ready'], ['catalog.version.deleted', 'ready'],
+      ]);
+    } finally {
+      await client.close();
+    }
   });
 });
