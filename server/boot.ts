@@ -124,7 +124,7 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
   // The security subscore reads the stored lint's OWASP findings; a new lint report makes the card again.
   const scorer = new Scorer({
     store: scoreStore, stores, searchIndexes, storing: scoreEvents(events, async (versionId) => (await tenancy.versions.find(versionId))?.projectId), log: (message, fields) => logger.warn(fields ?? {}, message),
-    lintFindings: async (versionId, serviceId) => (await lints.findingsOf(versionId, serviceId))?.findings,
+    lintFindings: async (versionId, serviceId) => (await lints.findingsOf(versionId, serviceId))?.findings, enabled: config.scores,
   });
   lints.linted = (versionId, serviceId) => scorer.recompute(versionId, serviceId);
   // Cards a stop left pending are made again behind the start, not before it.

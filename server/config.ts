@@ -58,6 +58,8 @@ export interface Config {
   readonly metrics: { readonly port: number | undefined } | undefined;
   /** LINT: lint each service's description behind the writes that change it (server/lint/), or off. */
   readonly lint: boolean;
+  /** SCORES: make each service's score card behind the writes that change it (server/scores/), or off. */
+  readonly scores: boolean;
   /** SEARCH_MODEL: the embedding model search fuses with its index (a folder or a model id), or off. */
   readonly searchModel: SearchModel;
   /** Change events' delivery (server/events/, docs/events.md). */
@@ -162,6 +164,7 @@ export function loadConfig(env: Env = process.env): Config {
     searchModel: searchModel(optional(env, 'SEARCH_MODEL') ?? 'bge-small-en-v1.5'),
     webhooks: webhookConfig(env),
     lint: oneOf(env, 'LINT', SWITCH, 'on') === 'on',
+    scores: oneOf(env, 'SCORES', SWITCH, 'on') === 'on',
   };
   if (config.dbLongTimeoutMs !== 0 && config.dbLongTimeoutMs < config.dbTimeoutMs) {
     throw new ConfigError(`DB_LONG_TIMEOUT_MS must be 0 (no bound) or at least DB_TIMEOUT_MS (${config.dbTimeoutMs}), got "${config.dbLongTimeoutMs}"`);

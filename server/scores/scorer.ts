@@ -23,6 +23,8 @@ export interface ScorerParts {
   searchIndexes: SearchIndexes;
   lintFindings?: LintFindings;
   storing?: StoringCard;
+  /** SCORES=off: no card is marked or made behind the writes (the import's gate and dry run still score). */
+  enabled?: boolean;
   log?: (message: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -49,6 +51,7 @@ export class Scorer {
 
   /** Something the service's card reads changed: marked, then made again behind. */
   async recompute(versionId: string, serviceId: string): Promise<void> {
+    if (this.#parts.enabled === false) return;
     await this.#parts.store.mark(versionId, serviceId);
     this.#enqueue(versionId, serviceId);
   }
@@ -58,6 +61,7 @@ export class Scorer {
    * again; when it only deleted, the version's cards are.
    */
   async imported(versionId: string, written: HeldWrite): Promise<void> {
+    if (this.#parts.enabled === false) return;
     const services = new Set<string>();
     for (const [collection, records] of written.records) {
       for (const record of records) {
@@ -71,6 +75,7 @@ export class Scorer {
 
   /** A record was written (created, replaced, updated): its service's card is made again; a write whose service cannot be told marks the version's cards. */
   async written(collection: string, versionId: string, record: CatalogRecord | undefined): Promise<void> {
+    if (this.#parts.enabled === false) return;
     const serviceId = record && OWNED.has(collection) ? await this.#serviceOf(collection, versionId, record) : undefined;
     if (serviceId) await this.recompute(versionId, serviceId);
     else await this.#version(versionId);
@@ -84,6 +89,7 @@ export class Scorer {
 
   /** The cards a restart (or a failure) left pending, queued again. */
   async resume(): Promise<number> {
+    if (this.#parts.enabled === false) return 0;
     const pending = await this.#parts.store.pending();
     for (const { versionId, serviceId } of pending) this.#enqueue(versionId, serviceId);
     return pending.length;
@@ -102,6 +108,7 @@ export class Scorer {
   }
 
   async #version(versionId: string): Promise<void> {
+    if (this.#parts.enabled === false) return;
     for (const serviceId of await this.#parts.store.markVersion(versionId)) this.#enqueue(versionId, serviceId);
   }
 

@@ -30,8 +30,9 @@ export async function startService(env: Record<string, string> = {}, schemas?: S
   // costs each service 0.3 s and 200 MB, and embedding every import a core. No lint behind the
   // writes unless a test asks for it (spec/features/lint/): linting every import of the suite
   // would cost cores the other tests' timings count on (the lint gate still lints when asked).
+  // Score cards likewise (spec/features/scores/ and the specs that read cards turn them on).
   const config = loadConfig({
-    MONGODB_URI: testDatabase().uri, JWT_SECRET, LOG_LEVEL: 'silent', DB_TIMEOUT_MS: '15000', RATE_LIMIT: 'off', SEARCH_MODEL: 'off', LINT: 'off', ...env,
+    MONGODB_URI: testDatabase().uri, JWT_SECRET, LOG_LEVEL: 'silent', DB_TIMEOUT_MS: '15000', RATE_LIMIT: 'off', SEARCH_MODEL: 'off', LINT: 'off', SCORES: 'off', ...env,
   });
   const logger = pino({ level: 'silent' });
   const runtime = await openRuntime(config, logger, schemas);

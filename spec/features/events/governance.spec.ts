@@ -9,7 +9,7 @@ import { readDescription } from '../../support/directory.ts';
 import { bearer, givenTenant, serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
 import { Receiver } from './receiver.ts';
 
-const FAST = { WEBHOOK_ALLOW_PRIVATE: 'on', WEBHOOK_POLL_MS: '50', WEBHOOK_RETRY_BASE_MS: '50', WEBHOOK_RETRY_MAX_MS: '200', LINT: 'on' };
+const FAST = { WEBHOOK_ALLOW_PRIVATE: 'on', WEBHOOK_POLL_MS: '50', WEBHOOK_RETRY_BASE_MS: '50', WEBHOOK_RETRY_MAX_MS: '200', LINT: 'on', SCORES: 'on' };
 const WEATHER = 'interzoid.com/getweatherzip.json';
 type Doc = Record<string, any>;
 

@@ -13,7 +13,7 @@ describe('scores: the import gate (minScore) and the dry run', function () {
   const circleci = readDescription('circleci.com.json');
 
   before(async () => {
-    service = await startService();
+    service = await startService({ SCORES: 'on' });
     tenant = await givenTenant(service);
   });
   after(() => service.close());

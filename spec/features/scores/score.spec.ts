@@ -15,7 +15,7 @@ describe('scores: stored score cards', function () {
   let agents: McpAgents;
 
   before(async () => {
-    service = await startService();
+    service = await startService({ SCORES: 'on' });
     tenant = await givenTenant(service);
     const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=circleci`).set(bearer(tenant.key)).send(readDescription('circleci.com.json'));
     expect(res.status, JSON.stringify(res.body)).to.equal(201);

@@ -21,7 +21,7 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
   const clients: Client[] = [];
 
   before(async () => {
-    service = await startService();
+    service = await startService({ SCORES: 'on' });
     tenant = await givenTenant(service);
     other = await givenTenant(service);
     for (const [who, slug] of [[tenant, 'shop'], [other, 'secret']] as const) {
