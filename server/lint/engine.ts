@@ -6,7 +6,8 @@ import type { Finding } from './findings.ts';
 import type { Exemption, LintSettings, Severity } from './settings.ts';
 import { spectralDefinition } from './definition.ts';
 import { SEVERITIES } from './settings.ts';
-import { Core, internalOnlyResolver, Parsers } from './spectral.ts';
+import { LocatedJson } from './located-json.ts';
+import { Core, internalOnlyResolver } from './spectral.ts';
 
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
@@ -19,7 +20,7 @@ export const RULE_SKIPPED = 'catalog-rule-skipped';
 export async function lintText(text: string, settings: LintSettings): Promise<Finding[]> {
   const { definition, problems } = spectralDefinition(settings);
   if (!definition) throw new Error(`lint settings refused: ${problems.map((problem) => `${problem.field} ${problem.message}`).join('; ')}`);
-  const document = new Core['Document'](text, Parsers['Json'], 'description.json');
+  const document = new Core['Document'](text, LocatedJson, 'description.json');
   // A rule whose JSONPath filter calls a string method (`@.match(…)`, OWASP's no-numeric-ids)
   // throws on a value that is no string, and Spectral's whole run with it (GitHub's description
   // has such values; the CLI fails the same way). Those rules run alone first, on the parsed
