@@ -127,8 +127,6 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
     lintFindings: async (versionId, serviceId) => (await lints.findingsOf(versionId, serviceId))?.findings, enabled: config.scores,
   });
   lints.linted = (versionId, serviceId) => scorer.recompute(versionId, serviceId);
-  // Cards a stop left pending are made again behind the start, not before it.
-  void scorer.resume().catch((error: unknown) => logger.warn({ error: String(error) }, 'scores: the pending score cards could not be read; the next write to each service makes its card'));
   return {
     config: withJwtSecret(config, config.jwtSecret ?? await embeddedJwtSecret(config.dataDir)) as Runtime['config'],
     databaseServer,

@@ -27,6 +27,9 @@ async function main(): Promise<void> {
   // Lints owed when the last process stopped run now, behind the start (server/lint/lints.ts).
   const resumed = await runtime.lints.resume();
   if (resumed > 0) logger.info({ lints: resumed }, 'pending lints taken up');
+  // Score cards a stop left pending are made again behind the start, by the service process only
+  // (not by the admin CLI or a benchmark sharing boot.ts).
+  void runtime.scorer.resume().catch((error: unknown) => logger.warn({ error: String(error) }, 'scores: the pending score cards could not be read; the next write to each service makes its card'));
   // Never with MONGODB_URI: an operator's database gets no demo project and no unasked-for key.
   const demo = config.mongodbUri === undefined ? await createDemoIfEmpty(runtime.tenancy) : null;
   const http = createHttpServer(app);

@@ -121,15 +121,19 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
           const conflict = await describedAlready(stores, version.versionId, document, slugOf(String(isObject(document['info']) ? document['info']['title'] ?? '' : '')));
           if (conflict) throw conflict;
         }
-        // The score it would give the service: reported by a dry run, a gate with minScore (before anything is written).
+        // The score it would give the service: reported by a dry run, a gate with minScore. A review
+        // like the others, so it runs only on a plan within the record limits, before anything is written.
         const title = String(isObject(document['info']) ? document['info']['title'] ?? '' : '');
-        const score = scoreImport && (dryRun || minScore !== undefined) ? await scoreImport(version.versionId, document, service ?? slugOf(title), minScore) : undefined;
+        let score: Record<string, unknown> | undefined;
+        const scoring = scoreImport && (dryRun || minScore !== undefined)
+          ? async () => { score = await scoreImport(version.versionId, document, service ?? slugOf(title), minScore); }
+          : undefined;
         const events = dryRun ? undefined : await importEvents?.(version);
         // What clients of the service would see change: reported by a dry run, a gate with failOn.
         const review = dryRun || failOn === 'breaking' ? reviewImport({ failOnBreaking: failOn === 'breaking' }) : undefined;
         // What lint would find in the description as imported: reported by a dry run, a gate with failOn=lint-error.
         const lint = dryRun || failOn === 'lint-error' ? reviewLint?.({ projectId: version.projectId, versionId: version.versionId, failOnLintError: failOn === 'lint-error' }) : undefined;
-        const reviews = [review?.review, lint?.review].filter((each) => each !== undefined);
+        const reviews = [review?.review, lint?.review, scoring].filter((each) => each !== undefined);
         const report = await importDocument(
           { stores, versionId: version.versionId, projectId: version.projectId, limits, kept },
           document,
