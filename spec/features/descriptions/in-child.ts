@@ -19,9 +19,7 @@ export async function importedInChild(tenant: Tenant, cases: Built[]): Promise<{
   const input = path.join(dir, 'cases.json');
   fs.writeFileSync(input, JSON.stringify({ prefix: tenant.prefixes.V, key: tenant.key, cases } satisfies ChildInput));
   const child = spawn(process.execPath, [`--max-old-space-size=${CHILD_HEAP_MB}`, path.join(import.meta.dirname, 'import-child.ts'), input], {
-    // The import's own bounds are what this measures; lint is off as everywhere in the suite (spec/support/service.ts).
-    // Spectral itself walks a 9^8 tree of schema references for minutes: an open defect of lint (docs/governance.md).
-    env: { ...process.env, MONGODB_URI: testDatabase().uri, LINT: 'off' }, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, MONGODB_URI: testDatabase().uri }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';
