@@ -26,8 +26,8 @@ import { rooms, type RoomParts } from './rooms.ts';
 import { ImportGate } from './descriptions/import-gate.ts';
 import type { Room } from './routes/room.ts';
 
-/** What the app is built from: the runtime's parts (see boot.ts), a logger, and only what it calls of the database. */
-export type AppParts = Pick<Runtime, 'config' | 'schemas' | 'tenancy' | 'stores' | 'versionRecords' | 'versionManager' | 'observations' | 'searchIndexes' | 'importedRecords' | 'events' | 'lints' | 'scorer'> & {
+/** What the app is built from: the runtime's parts (boot.ts), a logger, and only what it calls of the database. */
+export type AppParts = Omit<Runtime, 'close' | 'database' | 'databaseServer'> & {
   logger: Logger;
   database: Pick<Database, 'readable' | 'client' | 'db'>;
   /** The embedded server, for its restart count in the metrics (see RestartCounting). */

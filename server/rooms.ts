@@ -6,14 +6,13 @@
 // sideways for it.
 import type { Db } from 'mongodb';
 import type { Authenticate, VerifyBearer } from './auth/authenticate.ts';
+import type { Runtime } from './boot.ts';
 import { changesRoom } from './changes/room.ts';
 import { reviewImport } from './changes/imports.ts';
 import { descriptionsRoom } from './descriptions/room.ts';
 import type { ImportGate } from './descriptions/import-gate.ts';
-import type { ImportedRecords } from './descriptions/imported-records.ts';
 import { ServiceParts } from './descriptions/service-parts.ts';
 import type { RateLimiter } from './http/rate-limit.ts';
-import type { Observations } from './insights/observations.ts';
 import { insightsRoom } from './insights/room.ts';
 import { integrityRoom } from './integrity/room.ts';
 import { reviewLint } from './lint/gate.ts';
@@ -27,7 +26,6 @@ import type { VersionResolver } from './pipeline/resolve.ts';
 import { recordsRoom } from './records/room.ts';
 import type { Room } from './routes/room.ts';
 import type { SchemaRegistry } from './schemas/registry.ts';
-import type { SearchIndexes } from './search/indexes.ts';
 import { importScoring } from './scores/gate.ts';
 import { ScoreNotes } from './scores/notes.ts';
 import { scoresRoom } from './scores/room.ts';
@@ -36,26 +34,18 @@ import type { Scorer } from './scores/scorer.ts';
 import { searchRoom } from './search/room.ts';
 import type { RecordLimits } from './store/record-cost.ts';
 import type { CatalogRecord, HeldWrite, RecordStore } from './store/records.ts';
-import type { VersionRecords } from './store/version-records.ts';
-import type { Tenancy } from './tenancy/tenancy.ts';
-import type { VersionManager } from './versions/manage.ts';
 import { versionsRoom } from './versions/room.ts';
-import type { ChangeEvents } from './events/change-events.ts';
 import { eventsRoom } from './events/room.ts';
 import { importEvents, recordEvents, versionEvents } from './room-events.ts';
 
-/** What the rooms are built from: the runtime's parts and the app's (authentication, the version resolver). */
-export interface RoomParts {
-  schemas: SchemaRegistry;
-  stores: ReadonlyMap<string, RecordStore>;
-  tenancy: Tenancy;
-  versionManager: VersionManager;
-  versionRecords: VersionRecords;
-  observations: Observations;
-  searchIndexes: SearchIndexes;
-  importedRecords: ImportedRecords;
-  lints: Lints;
-  scorer: Scorer;
+/**
+ * What the rooms are built from: every part of the runtime (boot.ts), so that a part added there
+ * reaches the rooms with no other edit, and what the app adds for HTTP (app.ts).
+ */
+export type RoomParts = Omit<Runtime, 'close' | 'config' | 'database' | 'databaseServer'> & HttpParts;
+
+/** What the app makes for the rooms: authentication, the version resolver, the import gate, and the settings they read. */
+export interface HttpParts {
   versions: VersionResolver;
   verify: VerifyBearer;
   /** The interface's bearer authentication, rate limited as it is. */
@@ -70,8 +60,6 @@ export interface RoomParts {
   dbTimeoutMs: number;
   jwtSecret: string;
   pageSessionMs: number;
-  /** Change events: what the rooms' writes record, and the subscriptions room's store. */
-  events: ChangeEvents;
   /** WEBHOOK_ALLOW_PRIVATE: subscriptions may name private addresses. */
   allowPrivateWebhooks: boolean;
   /** A warning to the log, for work a room does behind its answers. */
@@ -150,7 +138,10 @@ function lintWritten({ schemas, stores, lints }: RoomParts): (collection: string
   };
 }
 
-/** The rooms built only to read what they declare (the document, `npm run openapi`): running anything of them throws. */
+/**
+ * The rooms built only to read what they declare (the document, `npm run openapi`): a part they
+ * read while being declared is here; any other part, once run, throws.
+ */
 export function declaredRooms(schemas: SchemaRegistry): Room[] {
   const absentWith = (known: Record<string, unknown>) => new Proxy(known, {
     get: (target, name) => {
@@ -161,9 +152,6 @@ export function declaredRooms(schemas: SchemaRegistry): Room[] {
   const absent = absentWith({});
   // A store of each collection that knows its collection (a room reads its notFound) and runs nothing.
   const stores = new Map(schemas.collections.map((collection) => [collection.name, absentWith({ collection })]));
-  return rooms({
-    schemas, stores, tenancy: absent, versionManager: absent, versionRecords: absent, observations: absent, searchIndexes: absent, importedRecords: absent, lints: absent,
-    scorer: absentWith({ store: absent }), versions: absent, verify: absent, authenticate: absent, limiter: absent, db: absent, recordLimits: absent, importGate: absent,
-    importBodyLimit: 0, dbTimeoutMs: 0, jwtSecret: '', pageSessionMs: 0, events: absent, allowPrivateWebhooks: false, warn: () => {},
-  });
+  const declared: Record<string, unknown> = { schemas, stores, scorer: absentWith({ store: absent }), importBodyLimit: 0, warn: () => {} };
+  return rooms(new Proxy(declared, { get: (target, name) => (typeof name === 'string' && name in target ? target[name] : absent) }) as never);
 }
