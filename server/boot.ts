@@ -17,7 +17,6 @@ import { SearchIndexes } from './search/indexes.ts';
 import { loadSearchModel } from './search/model/source.ts';
 import { SearchVectors } from './search/vectors.ts';
 import { RecordStore } from './store/records.ts';
-import { Revisions } from './store/revisions.ts';
 import { VersionRecords } from './store/version-records.ts';
 import { INSIGHT_COMPANIONS, Observations } from './insights/observations.ts';
 import { SERVICE_PARTS_COMPANION, ServiceParts } from './descriptions/service-parts.ts';
@@ -44,6 +43,8 @@ export interface Runtime {
   versionManager: VersionManager;
   /** This process's search index per version, kept fresh by the versions' revisions. */
   searchIndexes: SearchIndexes;
+  /** The parts an import keeps beside each Service record (webhooks, shared components: descriptions/service-parts.ts). */
+  serviceParts: ServiceParts;
   /** The records each service's last import in this process left, for its next import (descriptions/imported-records.ts). */
   importedRecords: ImportedRecords;
   /** Change events: subscriptions, the outbox, and the delivery worker the service process starts (events/). */
@@ -86,18 +87,20 @@ export async function openRuntime(config: Config, logger: Logger, schemas: Schem
 
 async function assemble(config: Config, schemas: SchemaRegistry, database: Database, databaseServer: DatabaseServer, logger: Logger): Promise<Runtime> {
   const checkProjectId = schemas.check(`${SCHEMA_BASE}defs/ids.json#/$defs/projectId`);
+  // FerretDB applies an update as a read and a write, so writes to one record (and bumps of one
+  // version's revision) are queued in this process there (and the embedded database is
+  // single-instance); MongoDB needs no lock.
+  const serialiseWrites = database.server.kind === 'ferretdb';
   const tenancy = new Tenancy(database.db, {
     project: schemas.idPrefix('projectId'),
     version: schemas.idPrefix('versionId'),
     apiKey: schemas.idPrefix('apiKeyId'),
     isProjectId: (ref) => checkProjectId(ref).length === 0,
-  });
-  // FerretDB applies an update as a read and a write, so writes to one record are queued in
-  // this process there (and the embedded database is single-instance); MongoDB needs no lock.
-  const serialiseWrites = database.server.kind === 'ferretdb';
-  const stores = new Map(schemas.collections.map((collection) => [collection.name, new RecordStore(database.db, collection, { serialiseWrites })]));
+  }, { serialiseWrites });
+  const { revisions } = tenancy;
+  const stores = new Map(schemas.collections.map((collection) => [collection.name, new RecordStore(database.db, collection, { revisions, serialiseWrites })]));
   const observations = new Observations(database.db, { ferretdb: database.server.kind === 'ferretdb' });
-  const versionRecords = new VersionRecords(database.db, schemas.collections, undefined, [...INSIGHT_COMPANIONS, SERVICE_PARTS_COMPANION, LINT_REPORTS_COMPANION, SCORES_COMPANION]);
+  const versionRecords = new VersionRecords(database.db, schemas.collections, revisions, { companions: [...INSIGHT_COMPANIONS, SERVICE_PARTS_COMPANION, LINT_REPORTS_COMPANION, SCORES_COMPANION] });
   const versionManager = new VersionManager(tenancy, versionRecords, {
     cacheMs: config.versionCacheMs,
     log: (message, fields) => logger.warn(fields ?? {}, message),
@@ -112,13 +115,14 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
   const model = loadSearchModel(config.searchModel, config.cacheDir, { info: (message) => logger.info(message), warn: (message) => logger.warn(message) });
   const searchVectors = new SearchVectors(database.db, model, (message, fields) => logger.warn(fields ?? {}, message));
   await searchVectors.createIndexes();
-  await new ServiceParts(database.db).createIndexes();
+  const serviceParts = new ServiceParts(database.db);
+  await serviceParts.createIndexes();
   // Its indexes are made by the service process, which delivers (index.ts): a CLI command does not wait for them.
-  const events = new ChangeEvents(database.db, { stores, versions: tenancy.versions }, config.webhooks, (message, fields) => logger.warn(fields ?? {}, message));
+  const events = new ChangeEvents(database.db, { stores, versions: tenancy.versions, revisions }, config.webhooks, (message, fields) => logger.warn(fields ?? {}, message));
   // A lint report or score card that changes records its event with its write (room-events.ts).
-  const lints = new Lints(database.db, stores, { enabled: config.lint, storing: lintEvents(events), log: (message, fields) => logger.warn(fields ?? {}, message) });
+  const lints = new Lints(database.db, stores, serviceParts, { enabled: config.lint, storing: lintEvents(events), log: (message, fields) => logger.warn(fields ?? {}, message) });
   await lints.createIndexes();
-  const searchIndexes = new SearchIndexes(stores, new Revisions(database.db), { vectors: searchVectors, log: (message, fields) => logger.warn(fields ?? {}, message) });
+  const searchIndexes = new SearchIndexes(stores, revisions, { vectors: searchVectors, log: (message, fields) => logger.warn(fields ?? {}, message) });
   const scoreStore = new ScoreStore(database.db);
   await scoreStore.createIndexes();
   // The security subscore reads the stored lint's OWASP findings; a new lint report makes the card again.
@@ -138,7 +142,8 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
     versionManager,
     observations,
     searchIndexes,
-    importedRecords: new ImportedRecords(new Revisions(database.db)),
+    importedRecords: new ImportedRecords(revisions),
+    serviceParts,
     events,
     lints,
     scorer,

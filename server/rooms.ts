@@ -11,12 +11,10 @@ import { changesRoom } from './changes/room.ts';
 import { reviewImport } from './changes/imports.ts';
 import { descriptionsRoom } from './descriptions/room.ts';
 import type { ImportGate } from './descriptions/import-gate.ts';
-import { ServiceParts } from './descriptions/service-parts.ts';
 import type { RateLimiter } from './http/rate-limit.ts';
 import { insightsRoom } from './insights/room.ts';
 import { integrityRoom } from './integrity/room.ts';
 import { reviewLint } from './lint/gate.ts';
-import type { Lints } from './lint/lints.ts';
 import { serviceOfRecord } from './lint/record-service.ts';
 import { lintRoom } from './lint/room.ts';
 import { lintAnswer } from './lint/routes.ts';
@@ -103,7 +101,7 @@ export function rooms(parts: RoomParts): Room[] {
     recordsRoom({
       ...parts,
       deleted: async (collection, versionId, id) => {
-        await forgetServiceParts(parts.db, parts.lints)(collection, versionId, id);
+        await forgetServiceParts(parts)(collection, versionId, id);
         await parts.scorer.deleted(collection, versionId, id);
       },
       written: async (collection, version, record) => {
@@ -122,10 +120,10 @@ async function scoreImported(scorer: Scorer, versionId: string, written: HeldWri
 }
 
 /** A deleted Service record's parts (descriptions/service-parts.ts) and lint report go with it. */
-function forgetServiceParts(db: Db, lints: Lints): (collection: string, versionId: string, id: string) => Promise<void> {
+function forgetServiceParts({ serviceParts, lints }: Pick<RoomParts, 'serviceParts' | 'lints'>): (collection: string, versionId: string, id: string) => Promise<void> {
   return async (collection, versionId, id) => {
     if (collection !== SERVICES) return;
-    await new ServiceParts(db).forget(versionId, id);
+    await serviceParts.forget(versionId, id);
     await lints.reports.forget(versionId, id);
   };
 }

@@ -28,7 +28,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-bench-import-'));
 const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', RECORD_MAX_KEYS: process.env['RECORD_MAX_KEYS'] ?? '1000000', EMBEDDED_DB_PORT: process.env['EMBEDDED_DB_PORT'] ?? '27197' });
 const runtime = await openRuntime(config, pino({ level: 'silent' }));
 const project = await runtime.tenancy.projects.create(`bench-import-${process.pid}`, 'Import isolation benchmark');
-const target = (versionId: string) => ({ stores: runtime.stores, versionId, projectId: project.id, limits: config.recordLimits });
+const target = (versionId: string) => ({ stores: runtime.stores, versionId, projectId: project.id, limits: config.recordLimits, serviceParts: runtime.serviceParts });
 
 const empty = await runtime.tenancy.versions.create(project.id, 'branch', 'empty');
 const full = await runtime.tenancy.versions.create(project.id, 'branch', 'full');

@@ -15,6 +15,7 @@ import { startFerretDB } from '../../server/database/embedded/ferretdb.ts';
 import { keysetFilter, mongoSort, withTieBreaker } from '../../server/store/cursor.ts';
 import { documentId, RecordStore, type CatalogRecord } from '../../server/store/records.ts';
 import { loadSchemaRegistry } from '../../server/schemas/registry.ts';
+import { Revisions } from '../../server/tenancy/revisions.ts';
 import { pathBodies } from './fixtures.ts';
 
 interface Options {
@@ -105,9 +106,10 @@ async function run(options: Options, port: number): Promise<Document> {
   const database = await connectDatabase(server.uri, 'catalog');
   try {
     const collection = loadSchemaRegistry().collections.find((candidate) => candidate.name === 'paths')!;
-    const paths = new RecordStore(database.db, collection);
+    const revisions = new Revisions(database.db);
+    const paths = new RecordStore(database.db, collection, { revisions });
     await paths.createIndexes();
-    const responses = new RecordStore(database.db, loadSchemaRegistry().collections.find((candidate) => candidate.name === 'responses')!);
+    const responses = new RecordStore(database.db, loadSchemaRegistry().collections.find((candidate) => candidate.name === 'responses')!, { revisions });
     await responses.createIndexes();
     const pids = processesOf(server.pid!);
     const stored = database.db.collection('paths');

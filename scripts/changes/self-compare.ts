@@ -54,7 +54,7 @@ export async function selfCompare(runtime: Runtime, id: string, bytes: number): 
   const project = await runtime.tenancy.projects.create(`self-${process.pid}-${Math.random().toString(36).slice(2, 10)}`, id);
   const version = await runtime.tenancy.versions.create(project.id, 'branch', 'main');
   const versions = [version.id];
-  const target = { stores: runtime.stores, versionId: version.id, projectId: project.id, limits: runtime.config.recordLimits };
+  const target = { stores: runtime.stores, versionId: version.id, projectId: project.id, limits: runtime.config.recordLimits, serviceParts: runtime.serviceParts };
   const dryRun = async (document: JsonObject, service: string): Promise<ChangeReport> => {
     const review = reviewImport({ failOnBreaking: false });
     await importDocument(target, document, { service, dryRun: true, review: review.review });

@@ -39,7 +39,7 @@ export async function roundTrip(runtime: Runtime, id: string, bytes: number): Pr
   try {
     const started = performance.now();
     const document = await prepareDocument(structuredClone(original));
-    const report = await importDocument({ stores: runtime.stores, versionId: version.id, projectId: project.id, limits: runtime.config.recordLimits }, document, { dryRun: false });
+    const report = await importDocument({ stores: runtime.stores, versionId: version.id, projectId: project.id, limits: runtime.config.recordLimits, serviceParts: runtime.serviceParts }, document, { dryRun: false });
     const importMs = performance.now() - started;
     const exportStarted = performance.now();
     const service = (await runtime.stores.get('services')!.get(version.id, report.body.service.id))!;

@@ -76,7 +76,7 @@ try {
     // As the route does: validated, upgraded to 3.1, prepared for the mapping.
     const prepared = await time('prepareDocument (as the route does)', () => prepareDocument(structuredClone(removed.document)));
     // With the records the import kept (without --expose-gc, which forgets them to weigh them), as the route plans.
-    await time('import plan (sync, dry run, no review work)', () => importDocument({ stores: runtime.stores, versionId: version.id, projectId: project.id, limits: runtime.config.recordLimits, kept: runtime.importedRecords }, prepared, { service: 'profiled', dryRun: true, review: async (got) => { plan = got; } }));
+    await time('import plan (sync, dry run, no review work)', () => importDocument({ stores: runtime.stores, versionId: version.id, projectId: project.id, limits: runtime.config.recordLimits, kept: runtime.importedRecords, serviceParts: runtime.serviceParts }, prepared, { service: 'profiled', dryRun: true, review: async (got) => { plan = got; } }));
     const whole = plan!;
     plan = await time('scopedPlan (the paths the plan touches)', () => scopedPlan(whole));
     console.log(`${'  paths compared'.padEnd(48)} ${plan.existing.get('paths')!.length} of ${whole.existing.get('paths')!.length}`);

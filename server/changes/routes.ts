@@ -9,7 +9,7 @@ import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
 import type { RecordStore } from '../store/records.ts';
 import type { ResolvedVersion } from '../routes/route.ts';
 import { changesBetween, reportOf, snapshotOf, type ChangeReport } from './catalog.ts';
-import { Revisions } from '../store/revisions.ts';
+import type { Revisions } from '../tenancy/revisions.ts';
 import { serviceSnapshot } from '../views/service-records.ts';
 import { storeOf } from '../store/stores.ts';
 
@@ -20,7 +20,15 @@ export const CHANGES_TAG: Tag = {
   description: 'What a change breaks: the breaking and non-breaking changes a client of one version meets in another, per service, from each service\'s OpenAPI export on both sides. The import\'s dry run reports the same for a document, and `failOn=breaking` turns it into a gate.',
 };
 
-export function changeRoutes(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>): Route[] {
+/** What a comparison reads: the records, and the versions' revisions (a copy not written since holds its source's records). */
+export interface ComparedCatalog {
+  schemas: SchemaRegistry;
+  stores: ReadonlyMap<string, RecordStore>;
+  revisions: Pick<Revisions, 'sameRecords'>;
+}
+
+export function changeRoutes(catalog: ComparedCatalog): Route[] {
+  const { schemas } = catalog;
   return FAMILIES.map((family): Route => ({
     method: 'GET', path: `${family.prefix}${CHANGES_SEGMENT}`, target: family.name, access: 'read',
     body: false,
@@ -42,7 +50,7 @@ export function changeRoutes(schemas: SchemaRegistry, stores: ReadonlyMap<string
     },
     async run({ version, query: { against, service }, reachForRead }: VersionContext<{ against: string; service?: string }>) {
       const other = await reachForRead(versionAddressIn(schemas, against, 'against', version.projectId));
-      return { status: 200, body: await compareVersions(schemas, stores, other, version, service) };
+      return { status: 200, body: await compareVersions(catalog, other, version, service) };
     },
   }));
 }
@@ -51,7 +59,7 @@ export function changeRoutes(schemas: SchemaRegistry, stores: ReadonlyMap<string
  * The changes that take a client of `before` to `after` (both already authorized), for all
  * services or the one `service` (slug or id) names on either side; 404 when neither has it.
  */
-export async function compareVersions(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>, before: ResolvedVersion, after: ResolvedVersion, service?: string): Promise<ChangeReport> {
+export async function compareVersions({ schemas, stores, revisions }: ComparedCatalog, before: ResolvedVersion, after: ResolvedVersion, service?: string): Promise<ChangeReport> {
   let slug: string | undefined;
   if (service !== undefined) {
     const services = storeOf(stores, 'services');
@@ -61,7 +69,7 @@ export async function compareVersions(schemas: SchemaRegistry, stores: ReadonlyM
     slug = String(found['slug']);
   }
   // A copy not written since, nor its source, holds the same records: nothing to read or export.
-  if (await new Revisions(storeOf(stores, 'services').db).sameRecords(before.versionId, after.versionId)) return reportOf([]);
+  if (await revisions.sameRecords(before.versionId, after.versionId)) return reportOf([]);
   // One service: its own records on each side (views/service-records.ts), not the versions'.
   const snapshot = (versionId: string) => (slug === undefined ? snapshotOf(stores, versionId) : serviceSnapshot(stores, versionId, slug));
   return changesBetween(await snapshot(before.versionId), await snapshot(after.versionId), slug);

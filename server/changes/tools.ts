@@ -3,18 +3,14 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { READ_ONLY_TOOL, type Answer, toolString } from '../routes/tool.ts';
-import type { SchemaRegistry } from '../schemas/registry.ts';
-import type { RecordStore } from '../store/records.ts';
-import { compareVersions } from './routes.ts';
+import { compareVersions, type ComparedCatalog } from './routes.ts';
 
 export interface CompareToolParts {
-  schemas: SchemaRegistry;
-  stores: ReadonlyMap<string, RecordStore>;
   version: z.ZodString;
   answer: Answer;
 }
 
-export function registerCompareVersions(server: McpServer, { schemas, stores, version, answer }: CompareToolParts): void {
+export function registerCompareVersions(server: McpServer, catalog: ComparedCatalog, { version, answer }: CompareToolParts): void {
   server.registerTool('compare_versions', {
     description: 'What changes for the clients of one version (`against`) when they move to another (`version`), per service: breaking and non-breaking changes, each with a stable rule id, the operation and one sentence.',
     inputSchema: {
@@ -30,6 +26,6 @@ export function registerCompareVersions(server: McpServer, { schemas, stores, ve
   }, (args) => answer(async (reach) => {
     const after = await reach.version(args.version);
     const before = await reach.version(args.against, 'against');
-    return { ...await compareVersions(schemas, stores, before, after, args.service) };
+    return { ...await compareVersions(catalog, before, after, args.service) };
   }, { longRunning: true }));
 }

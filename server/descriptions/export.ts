@@ -6,16 +6,16 @@ import { componentRefsIn } from '../json/pointer.ts';
 import { isObject, merge, setMember, without, type JsonObject } from '../json/values.ts';
 import { inDocumentOrder, MARK } from '../store/mark.ts';
 import { recordsOfService, schemeNamed } from '../ownership/service-records.ts';
-import type { Db } from 'mongodb';
 import type { CompiledCollection } from '../schemas/registry.ts';
 import { mappedKinds, renderRecord } from './kinds.ts';
 import { extensionKinds, type Carrier } from '../ownership/extension-kinds.ts';
-import { ServiceParts, withParts } from './service-parts.ts';
+import { withParts, type ServicePart } from './service-parts.ts';
 import { Slices } from './slices.ts';
 import { storeOf } from '../store/stores.ts';
 
 /** Records are read through `all` only, so a planned state (an import's dry run) can be exported too. */
-export async function exportService(stores: ReadonlyMap<string, Pick<RecordStore, 'all' | 'collection'>>, versionId: string, service: CatalogRecord): Promise<JsonObject> {
+/** `parts`: what the import kept beside the Service record (service-parts.ts); a planned state (a dry run's snapshot) has none. */
+export async function exportService(stores: ReadonlyMap<string, Pick<RecordStore, 'all' | 'collection'>>, versionId: string, service: CatalogRecord, parts: readonly ServicePart[] = []): Promise<JsonObject> {
   // The kinds of the OpenAPI mapping only (kinds.ts): a kind with none has no place in a document.
   const kinds = mappedKinds([...stores.values()].map(({ collection }) => collection));
   const rendered = renderer(new Map(kinds.map((kind) => [kind.name, kind])));
@@ -84,9 +84,7 @@ export async function exportService(stores: ReadonlyMap<string, Pick<RecordStore
   named('examples', 'examples');
   addReferencedResources(rendered, document, components, all.get('resources') ?? []);
   if (Object.keys(components).length > 0) document['components'] = components;
-  // The webhooks kept beside the Service record; a planned state (a dry run's snapshot) has none to read.
-  const services = stores.get('services') as { db?: Db } | undefined;
-  return services?.db ? withParts(document, await new ServiceParts(services.db).of(versionId, service.id)) : document;
+  return withParts(document, parts);
 }
 
 /** The record as OpenAPI: its fields rendered (with those no mapping names under `x-catalog-fields`), what the import kept laid over them. */

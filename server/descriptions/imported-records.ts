@@ -6,7 +6,7 @@
 // while the version's revision is the one they were kept at, so a write by anyone since, on any
 // instance, means they are read again, as they would have been.
 import { LRUCache } from 'lru-cache';
-import { listedBefore, type Revisions } from '../store/revisions.ts';
+import { listedBefore, type Revisions } from '../tenancy/revisions.ts';
 import type { CatalogRecord, HeldWrite } from '../store/records.ts';
 
 /** What an import reads before it plans: the service (by slug) and its records of each kind, by collection. */
@@ -54,7 +54,7 @@ export class ImportedRecords {
   /**
    * After an import that read the records at `read` and wrote `written`: the records it leaves,
    * kept under the write's revision if nothing else was written to the version in between (the
-   * write is listed right after `read`, store/revisions.ts); otherwise the next import reads them.
+   * write is listed right after `read`, tenancy/revisions.ts); otherwise the next import reads them.
    */
   async keepWritten(versionId: string, slug: string, read: string | undefined, before: ServiceRecords, written: HeldWrite): Promise<void> {
     this.forget(versionId, slug);

@@ -20,6 +20,6 @@ export function descriptionsRoom(parts: DescriptionParts): Room {
   return {
     tags: [DESCRIPTIONS_TAG],
     routes: descriptionRoutes(parts.stores, parts.schemas, parts.recordLimits, parts, (req, res) => parts.importGate.enter(req, res)),
-    tools: descriptionTools(parts.schemas, parts.stores),
+    tools: descriptionTools(parts.schemas, parts.stores, parts.serviceParts),
   };
 }

@@ -20,6 +20,7 @@ import { prepareAside } from './preparation.ts';
 import { exportService } from './export.ts';
 import { shareRepeated } from './sharing.ts';
 import { serviceScoped } from '../views/service-records.ts';
+import type { ServiceParts } from './service-parts.ts';
 import type { ImportedRecords } from './imported-records.ts';
 import { describedAlready } from './same-service.ts';
 import { importDocument, slugOf, type ImportPlan } from './sync.ts';
@@ -58,6 +59,8 @@ export interface ImportHooks {
   reviewImport(options: { failOnBreaking: boolean }): { review(plan: ImportPlan): Promise<void>; readonly report: unknown };
   /** The records the last imports left, planned from while the version is unwritten since (imported-records.ts). */
   kept: ImportedRecords;
+  /** What imports keep beside each Service record, written by the import and laid back by the export. */
+  serviceParts: ServiceParts;
   /** The import's change events (events/), when anyone wants them: recorded with its write. */
   importEvents?(version: ResolvedVersion): Promise<ImportEvents | undefined>;
   /** A lint of the import's plan: the findings it adds and fixes (reported by a dry run), refused with `failOnLintError` when it leaves error findings. */
@@ -76,7 +79,7 @@ export interface ImportEvents {
   after(): Promise<void>;
 }
 
-export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, { imported, reviewImport, kept, importEvents, described, reviewLint, scoreImport }: ImportHooks, admission: Admission): Route[] {
+export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, { imported, reviewImport, kept, serviceParts, importEvents, described, reviewLint, scoreImport }: ImportHooks, admission: Admission): Route[] {
   const servicesCollection = schemas.collections.find((collection) => collection.name === 'services');
   if (!servicesCollection) throw new Error('API descriptions need the services collection (schemas/collections.json)');
   const tag = DESCRIPTIONS_TAG.name;
@@ -135,7 +138,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
         const lint = dryRun || failOn === 'lint-error' ? reviewLint?.({ projectId: version.projectId, versionId: version.versionId, failOnLintError: failOn === 'lint-error' }) : undefined;
         const reviews = [review?.review, lint?.review, scoring].filter((each) => each !== undefined);
         const report = await importDocument(
-          { stores, versionId: version.versionId, projectId: version.projectId, limits, kept },
+          { stores, versionId: version.versionId, projectId: version.projectId, limits, kept, serviceParts },
           document,
           {
             ...(service === undefined ? {} : { service }), dryRun, ...(reviews.length > 0 && { review: async (plan: ImportPlan) => { for (const each of reviews) await each(plan); } }),
@@ -160,7 +163,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
       },
       async run({ version, id, accepts }) {
         const service = await serviceNamed(schemas, storeOf(stores, 'services'), version.versionId, id, 'id');
-        const document = shareRepeated(await exportService(serviceScoped(stores, version.versionId, service, { withParts: true }), version.versionId, service));
+        const document = shareRepeated(await exportService(serviceScoped(stores, version.versionId, service), version.versionId, service, await serviceParts.of(version.versionId, service.id)));
         if (accepts(['application/json', 'application/yaml']) === 'application/yaml') {
           return { status: 200, body: toYaml(document, { aliasDuplicateObjects: false }), headers: { 'Content-Type': 'application/yaml; charset=utf-8' } };
         }

@@ -10,7 +10,7 @@ import type { CatalogRecord, HeldWrite, RecordStore } from '../store/records.ts'
 import { isObject, type JsonObject } from '../json/values.ts';
 import { Slices } from './slices.ts';
 import { mappedKinds } from './kinds.ts';
-import { partsOf, SERVICE_PARTS, ServiceParts } from './service-parts.ts';
+import { partsOf, SERVICE_PARTS, type ServiceParts } from './service-parts.ts';
 import type { ImportedRecords, ServiceRecords } from './imported-records.ts';
 import { storeOf } from '../store/stores.ts';
 import type { RecordLimits } from '../store/record-cost.ts';
@@ -38,6 +38,8 @@ export interface ImportTarget {
   limits: RecordLimits;
   /** The records this process's last imports left (imported-records.ts); absent: always read. */
   kept?: ImportedRecords;
+  /** What the import keeps beside the Service record (webhooks, shared components). */
+  serviceParts: ServiceParts;
 }
 
 export function slugOf(title: string): string {
@@ -93,7 +95,7 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
     document, slug, versionId: target.versionId, projectId: target.projectId, kinds, existing, limits: target.limits, newId, earlier: written,
   }, () => slices.pause());
   // The webhooks, beside the Service record (service-parts.ts), counted as a collection of their own.
-  const parts = await new ServiceParts(storeOf(target.stores, SERVICES).db).plan(target.versionId, plan.serviceId, partsOf(document));
+  const parts = await target.serviceParts.plan(target.versionId, plan.serviceId, partsOf(document));
   plan.changes[SERVICE_PARTS] = parts.counts;
 
   await review?.(reviewed(plan));

@@ -11,13 +11,14 @@ import { documentPage } from './document-pages.ts';
 import { shareRepeated } from './sharing.ts';
 import { MAX_ENDPOINT_BYTES } from '../search/endpoint-answer.ts';
 import { serviceScoped } from '../views/service-records.ts';
+import type { ServiceParts } from './service-parts.ts';
 import { storeOf } from '../store/stores.ts';
 import { LIFECYCLE_STAGES, ownershipOfRecord } from '../ownership/lifecycle.ts';
 
 // Documents carry more than a tool names: their schemas allow any further property.
 const anyObject = z.looseObject({});
 
-export function descriptionTools(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>): ToolRegistration[] {
+export function descriptionTools(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>, serviceParts: ServiceParts): ToolRegistration[] {
   const services = storeOf(stores, 'services');
   return [
     (server: McpServer, answer: Answer) => {
@@ -59,7 +60,7 @@ export function descriptionTools(schemas: SchemaRegistry, stores: ReadonlyMap<st
   }, (args) => answer(async (reach) => {
     const version = await reach.version(args.version);
     const service = await serviceNamed(schemas, services, version.versionId, args.service, 'service');
-    const exported = await exportService(serviceScoped(stores, version.versionId, service, { withParts: true }), version.versionId, service);
+    const exported = await exportService(serviceScoped(stores, version.versionId, service), version.versionId, service, await serviceParts.of(version.versionId, service.id));
     // Pages of the whole document are parts of the export route's document, repeats shared as
     // there; a slice must stand alone, so it keeps what a reference into another path would leave out.
     const sliced = args.path !== undefined || args.operation !== undefined || args.tag !== undefined;

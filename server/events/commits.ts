@@ -1,10 +1,10 @@
 // What shows that the write an event was recorded with committed, read back by the worker for
 // an event whose writer stopped before saying so: the revision an import gives its version
-// (store/revisions.ts lists the last writes on the version document), the record a record
+// (tenancy/revisions.ts lists the last writes on the version document), the record a record
 // write leaves or takes away, the version a create, copy or delete leaves or takes away, the
 // document a room keeps of its own (a lint report, a score card) stamped when it was written.
 import type { Db } from 'mongodb';
-import { LISTED_CHANGES, type Change } from '../store/revisions.ts';
+import type { Revisions } from '../tenancy/revisions.ts';
 import type { RecordStore } from '../store/records.ts';
 import type { VersionType } from '../tenancy/versions.ts';
 
@@ -25,6 +25,8 @@ export type Verdict = 'committed' | 'not yet';
 export interface CommitSources {
   db: Db;
   stores: ReadonlyMap<string, RecordStore>;
+  /** The versions' revisions: an import's write is committed once its version lists its token. */
+  revisions: Pick<Revisions, 'committed'>;
   /** A visible version by id or address (tenancy). */
   versions: {
     find(id: string): Promise<{ createdAt: Date } | null>;
@@ -34,15 +36,8 @@ export interface CommitSources {
 
 export async function verdictOf(check: CommitCheck, sources: CommitSources): Promise<Verdict> {
   switch (check.kind) {
-    case 'revision': {
-      const version = await sources.db.collection<{ _id: string; revision?: string; changes?: string[] }>('versions')
-        .findOne({ _id: check.versionId }, { projection: { revision: 1, changes: 1 } });
-      const changes = (version?.changes ?? []).map((entry) => (JSON.parse(entry) as Change).token);
-      if (version?.revision === check.token || changes.includes(check.token)) return 'committed';
-      // The list holds the last LISTED_CHANGES writes: when all of them came after the event
-      // (ULIDs sort by time), its own may have fallen off. Delivered then, rather than lost.
-      return changes.length >= LISTED_CHANGES && changes[0]! > check.token ? 'committed' : 'not yet';
-    }
+    case 'revision':
+      return await sources.revisions.committed(check.versionId, check.token) ? 'committed' : 'not yet';
     case 'record': {
       const store = sources.stores.get(check.collection);
       const record = store && await store.get(check.versionId, check.id);

@@ -5,6 +5,7 @@
 // is owed. A service whose description and settings are what the last lint saw is not linted again.
 import { createHash } from 'node:crypto';
 import type { Db } from 'mongodb';
+import type { ServiceParts } from '../descriptions/service-parts.ts';
 import { exportService } from '../descriptions/export.ts';
 import { shareRepeated } from '../descriptions/sharing.ts';
 import type { JsonObject } from '../json/values.ts';
@@ -35,8 +36,12 @@ export class Lints {
   linted: Linted | undefined;
   storing: StoringReport | undefined;
 
-  constructor(db: Db, stores: ReadonlyMap<string, RecordStore>, { log, linted, storing, enabled = true }: { log: Log; linted?: Linted; storing?: StoringReport; enabled?: boolean }) {
+  /** What the import kept beside each Service record: part of the description linted. */
+  readonly #serviceParts: ServiceParts;
+
+  constructor(db: Db, stores: ReadonlyMap<string, RecordStore>, serviceParts: ServiceParts, { log, linted, storing, enabled = true }: { log: Log; linted?: Linted; storing?: StoringReport; enabled?: boolean }) {
     this.#enabled = enabled;
+    this.#serviceParts = serviceParts;
     this.reports = new LintReports(db);
     this.settings = new LintSettingsStore(db);
     this.#stores = stores;
@@ -116,7 +121,7 @@ export class Lints {
       await this.reports.forget(versionId, serviceId);
       return;
     }
-    const document = shareRepeated(await exportService(serviceScoped(this.#stores, versionId, service, { withParts: true }), versionId, service));
+    const document = shareRepeated(await exportService(serviceScoped(this.#stores, versionId, service), versionId, service, await this.#serviceParts.of(versionId, serviceId)));
     const descriptionHash = createHash('sha256').update(JSON.stringify(document)).digest('hex');
     const { revision, settings } = await this.settings.current(projectId);
     const unchanged = before.descriptionHash === descriptionHash && before.settingsRevision === revision && before.findings;

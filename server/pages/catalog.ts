@@ -19,8 +19,9 @@ import { endpointDetail, viewFrom, type Name, type VersionView } from '../search
 import type { SearchIndexes } from '../search/indexes.ts';
 import type { VersionIndex } from '../search/ranking.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
-import { Revisions } from '../store/revisions.ts';
+import type { Revisions } from '../tenancy/revisions.ts';
 import type { Tenancy } from '../tenancy/tenancy.ts';
+import type { ServiceParts } from '../descriptions/service-parts.ts';
 import type { Project } from '../tenancy/projects.ts';
 import type { Version } from '../tenancy/versions.ts';
 import type { VersionResolver } from '../pipeline/resolve.ts';
@@ -42,6 +43,8 @@ export interface CatalogParts {
   stores: ReadonlyMap<string, RecordStore>;
   searchIndexes: SearchIndexes;
   observations: Observations;
+  /** What imports keep beside each Service record, laid back into the service's export. */
+  serviceParts: ServiceParts;
   dbTimeoutMs: number;
   /** A service's stored lint (server/lint/, lent by rooms.ts): its status and findings, never computed on a read. */
   lintOf?: (versionId: string, service: { id: string; slug: string }) => Promise<ServiceLint>;
@@ -75,7 +78,7 @@ export class PageCatalog {
 
   constructor(parts: CatalogParts) {
     this.#parts = parts;
-    this.#revisions = new Revisions(parts.stores.get('services')!.db);
+    this.#revisions = parts.tenancy.revisions;
     this.exports = new KeptExports(parts.stores, this.#revisions);
   }
 
@@ -202,7 +205,7 @@ export class PageCatalog {
    * The service's operations in page order for an operation page's side panel: the view holds
    * the service and all its paths (operationNeighbourhood), the operations are read by their
    * paths with the listed fields alone (views/operation-records.ts), kept while the version's
-   * revision stays (store/revisions.ts), so a warm page reads one revision, and no search index.
+   * revision stays (tenancy/revisions.ts), so a warm page reads one revision, and no search index.
    */
   async listedAround(version: ResolvedVersion, view: VersionView, service: CatalogRecord): Promise<readonly Listed[]> {
     const paths = view.of('paths').filter((path) => path['serviceId'] === service.id);
@@ -250,7 +253,7 @@ export class PageCatalog {
 
   /** The service's OpenAPI document, as `GET …/services/{id}/openapi` exports it. */
   async exported(version: ResolvedVersion, service: CatalogRecord): Promise<Record<string, unknown>> {
-    return exportService(serviceScoped(this.#parts.stores, version.versionId, service, { withParts: true }), version.versionId, service);
+    return exportService(serviceScoped(this.#parts.stores, version.versionId, service), version.versionId, service, await this.#parts.serviceParts.of(version.versionId, service.id));
   }
 
   /**

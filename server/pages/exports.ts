@@ -2,7 +2,7 @@
 // every record kind of the version (on FerretDB, a scan of each collection, whatever the filter),
 // and the changes page compared two exports made anew on every call (127 s for GitHub against its
 // own version at load 30). A kept export is used while the version's revision
-// (store/revisions.ts, replaced after every write to its records) is the one it was made at, so a
+// (tenancy/revisions.ts, replaced after every write to its records) is the one it was made at, so a
 // page right after a write shows the write. The changes of one service between two revisions are
 // kept the same way. These are the exports the interface's changes report compares
 // (changes/catalog.ts snapshotOf): of the records alone, without the parts an import keeps beside
@@ -13,7 +13,7 @@ import { serviceChanges, type Change } from '../changes/catalog.ts';
 import { exportService } from '../descriptions/export.ts';
 import { serviceScoped } from '../views/service-records.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
-import type { Revisions } from '../store/revisions.ts';
+import type { Revisions } from '../tenancy/revisions.ts';
 
 /** Exports kept at most: a comparison needs two; GitHub's is 10 MB as JSON, Graph beta's five times that. */
 const MAX_EXPORTS = 6;
@@ -41,12 +41,12 @@ export class KeptExports {
     // The revision first, the records after: a write in between leaves a newer revision than
     // the one the export is kept under, so the next call exports again.
     const revision = (await this.#revisions.of(versionId))?.version;
-    if (revision === undefined) return { revision: '', document: await exportService(serviceScoped(this.#stores, versionId, service, { withParts: false }), versionId, service) };
+    if (revision === undefined) return { revision: '', document: await exportService(serviceScoped(this.#stores, versionId, service), versionId, service) };
     const key = JSON.stringify([versionId, revision, service.id]);
     let document = this.#exports.get(key);
     if (!document) {
       this.made += 1;
-      document = exportService(serviceScoped(this.#stores, versionId, service, { withParts: false }), versionId, service);
+      document = exportService(serviceScoped(this.#stores, versionId, service), versionId, service);
       this.#exports.set(key, document);
       // A failed export is not kept: the next call tries again.
       document.catch(() => this.#exports.get(key) === document && this.#exports.delete(key));

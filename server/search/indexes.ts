@@ -1,5 +1,5 @@
 // The search indexes of this process: one per version, kept while fresh. Before one is used, the
-// version's revision (store/revisions.ts) is read by `_id`; when any instance has written to the
+// version's revision (tenancy/revisions.ts) is read by `_id`; when any instance has written to the
 // version since the index was built, the records written (from the writes listed on the version)
 // or, when the list cannot say, the collections written are read again, and the index built anew
 // from them and the records kept. Bounded: the least recently used versions' indexes go
@@ -9,7 +9,7 @@
 // (imported): the version's list of writes says whether it follows the kept revision directly.
 import { LRUCache } from 'lru-cache';
 import type { HeldWrite, RecordStore } from '../store/records.ts';
-import { listedBefore, revisionAfter, writtenBetween, type Revision, type Revisions } from '../store/revisions.ts';
+import { listedBefore, revisionAfter, writtenBetween, type Revision, type Revisions } from '../tenancy/revisions.ts';
 import { emptyView, patchedView, refreshedView, replacedView, viewOf } from './endpoints.ts';
 import { titleOf } from './documents.ts';
 import { VersionIndex, type Ranking, type SearchOptions } from './ranking.ts';

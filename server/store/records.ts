@@ -9,7 +9,7 @@ import { RecordLocks } from './locks.ts';
 import { backfillKeys, isDuplicateKey as isDuplicate, KEY_FIELD, naturalKeyOf } from './natural-keys.ts';
 import { CursorPositions } from './positions.ts';
 import { documentId, fromDocument, NaturalKeyTaken, sameStored, toDocument, type BulkWrites, type CatalogRecord, type ListQuery, type Page, type StoredDocument } from './record.ts';
-import { Revisions } from './revisions.ts';
+import type { Revisions } from '../tenancy/revisions.ts';
 import { RecordPages } from './record-pages.ts';
 import { inSlices, recordIndexes } from './record-indexes.ts';
 
@@ -18,8 +18,7 @@ export { CursorGone, documentId, NaturalKeyTaken, type BulkWrites, type CatalogR
 
 export class RecordStore {
   readonly collection: CompiledCollection;
-  /** The database the collection is in: for what an import keeps beside its records (descriptions/service-parts.ts). */
-  readonly db: Db;
+  readonly #db: Db;
   readonly #documents: MongoCollection<StoredDocument>;
   readonly #locks = new RecordLocks();
   readonly #serialiseWrites: boolean;
@@ -27,13 +26,17 @@ export class RecordStore {
   readonly #revisions: Revisions;
   readonly #pages: RecordPages;
 
-  /** `serialiseWrites`: queue writes to one record in this process (FerretDB needs it; see locks.ts). */
-  constructor(db: Db, collection: CompiledCollection, options: { serialiseWrites?: boolean } = {}) {
+  /**
+   * `revisions`: the tenancy's, bumped after each write (the tenancy writes `versions`, the store
+   * only its collection). `serialiseWrites`: queue writes to one record in this process (FerretDB
+   * needs it; see locks.ts).
+   */
+  constructor(db: Db, collection: CompiledCollection, options: { revisions: Revisions; serialiseWrites?: boolean }) {
     this.collection = collection;
-    this.db = db;
+    this.#db = db;
     this.#serialiseWrites = options.serialiseWrites !== false;
     this.#positions = new CursorPositions(db, collection.name);
-    this.#revisions = new Revisions(db, { queued: this.#serialiseWrites });
+    this.#revisions = options.revisions;
     // fieldsAsRaw defaults to `{}` in the driver, and js-bson reads it as `fieldsAsRaw[key]`
     // for every array: under a key named like an Object.prototype member (`__proto__`,
     // `constructor`, `toString`...) that lookup is truthy, so the array's documents came back
@@ -44,7 +47,7 @@ export class RecordStore {
 
   /** Makes the collection's indexes (record-indexes.ts), after giving old records their natural key. */
   async createIndexes(): Promise<void> {
-    await backfillKeys(this.db, this.#documents, this.collection, (document) => this.toRecord(document));
+    await backfillKeys(this.#db, this.#documents, this.collection, (document) => this.toRecord(document));
     const indexes = recordIndexes(this.collection);
     // One index per command: FerretDB 1.24 drops the connection ("slice bounds out of range")
     // when a multi-index createIndexes names only indexes that already exist, as on every restart.

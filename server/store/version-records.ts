@@ -6,7 +6,7 @@ import type { CollectionDifference } from '../schemas/generated/types.ts';
 import type { Collection as MongoCollection, Db, Document } from 'mongodb';
 import type { CompiledCollection } from '../schemas/registry.ts';
 import { documentId } from './records.ts';
-import { Revisions } from './revisions.ts';
+import type { Revisions } from '../tenancy/revisions.ts';
 
 /** Record ids of one collection that differ between two versions, each list capped (schemas/api/version.json). */
 export type CollectionDiff = CollectionDifference;
@@ -38,10 +38,10 @@ export class VersionRecords {
   readonly #purgeBatch: number;
   readonly #revisions: Revisions;
 
-  /** `purgeBatch` is for tests, which slice small versions to exercise the sliced purge. */
-  constructor(db: Db, collections: readonly CompiledCollection[], purgeBatch = PURGE_BATCH, companions: readonly VersionCompanion[] = []) {
+  /** `revisions`: the tenancy's. `purgeBatch` is for tests, which slice small versions to exercise the sliced purge. */
+  constructor(db: Db, collections: readonly CompiledCollection[], revisions: Revisions, { purgeBatch = PURGE_BATCH, companions = [] }: { purgeBatch?: number; companions?: readonly VersionCompanion[] } = {}) {
     this.#purgeBatch = purgeBatch;
-    this.#revisions = new Revisions(db);
+    this.#revisions = revisions;
     // A null-prototype fieldsAsRaw, as in RecordStore: arrays under keys like `__proto__` would
     // otherwise come back as raw BSON buffers and be copied as such.
     const open = (name: string) => [name, db.collection(name, { fieldsAsRaw: Object.create(null) as Document })] as const;

@@ -2,7 +2,7 @@
 // in, invisible; found by id or by project, type and slug; listed. Deleting one is tombstones.ts.
 import type { Collection, Db } from 'mongodb';
 import { newId } from '../ids.ts';
-import { createdEmpty } from '../store/revisions.ts';
+import { createdEmpty } from './revisions.ts';
 import type { VersionType } from '../schemas/generated/types.ts';
 import { insertUnique, type Stored } from './stored.ts';
 
@@ -61,7 +61,7 @@ export class Versions {
     const now = new Date();
     const version: Version = { id: newId(this.#idPrefix), projectId, type, slug, createdAt: now, updatedAt: now, copiedFrom: copyingFrom };
     const state = copyingFrom === null ? { state: 'ready' as const } : { state: 'copying' as const, heartbeatAt: now };
-    // A version made empty says so in its revision (store/revisions.ts), so that what keeps it in
+    // A version made empty says so in its revision (revisions.ts), so that what keeps it in
     // memory (the search index) can apply its first import to nothing instead of reading it all.
     const revision = copyingFrom === null ? createdEmpty() : {};
     await insertUnique(this.#versions, { _id: version.id, ...version, ...state, ...revision }, `${type} "${slug}" already exists in this project`);
@@ -114,8 +114,8 @@ export class Versions {
 
 /** The interface's Version: no state; documents older than these fields get their defaults. */
 function toVersion(document: StoredVersion): Version {
-  // `changes` and the revision tokens: for caches of the version (store/revisions.ts), up to thousands of ids.
-  // `copyOf`: the revisions a copy was made at (store/revisions.ts markCopy).
+  // `changes` and the revision tokens: for caches of the version (revisions.ts), up to thousands of ids.
+  // `copyOf`: the revisions a copy was made at (revisions.ts markCopy).
   const { _id, state: _state, heartbeatAt: _heartbeat, changes: _changes, revision: _revision, revisions: _revisions, copyOf: _copyOf, ...version } = document as StoredVersion & { changes?: unknown; revision?: unknown; revisions?: unknown; copyOf?: unknown };
   return { ...version, updatedAt: version.updatedAt ?? version.createdAt, copiedFrom: version.copiedFrom ?? null };
 }

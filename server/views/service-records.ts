@@ -6,28 +6,25 @@
 // mark (the service's, or none: `versionId_importService_id`), plus the schemas the service's
 // records name from elsewhere; security schemes are read whole (a version holds few, and a
 // requirement may name a version-wide one).
-import type { Db } from 'mongodb';
 import { serviceKinds, SERVICES } from '../ownership/service-records.ts';
 import type { CompiledCollection } from '../schemas/registry.ts';
 import { inSlices } from '../store/record-indexes.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { reachedResources } from './operation-records.ts';
 
-type Reader = Pick<RecordStore, 'all' | 'collection'> & { db?: Db };
+type Reader = Pick<RecordStore, 'all' | 'collection'>;
 
 /**
  * The stores as exportService reads them, answering only the records this service may own
- * (a superset its ownership rules then cut: ownership/service-records.ts). The services' entry
- * keeps the database handle when `withParts` (the parts an import keeps beside the Service record).
+ * (a superset its ownership rules then cut: ownership/service-records.ts).
  */
-export function serviceScoped(stores: ReadonlyMap<string, RecordStore>, versionId: string, service: CatalogRecord, { withParts }: { withParts: boolean }): ReadonlyMap<string, Reader> {
+export function serviceScoped(stores: ReadonlyMap<string, RecordStore>, versionId: string, service: CatalogRecord): ReadonlyMap<string, Reader> {
   let read: Promise<Map<string, CatalogRecord[]>> | undefined;
   const records = () => (read ??= serviceRecords(stores, versionId, service));
   return new Map([...stores].map(([name, store]) => {
     const reader: Reader = {
       collection: store.collection,
       all: async () => (await records()).get(name) ?? [],
-      ...(name === SERVICES && withParts && { db: store.db }),
     };
     return [name, reader];
   }));
@@ -39,7 +36,7 @@ export function serviceScoped(stores: ReadonlyMap<string, RecordStore>, versionI
  */
 export async function serviceSnapshot(stores: ReadonlyMap<string, RecordStore>, versionId: string, slug: string): Promise<ReadonlyMap<string, Reader>> {
   const [service] = await stores.get(SERVICES)!.matching(versionId, { slug });
-  if (service) return serviceScoped(stores, versionId, service, { withParts: false });
+  if (service) return serviceScoped(stores, versionId, service);
   return new Map([...stores].map(([name, store]) => [name, { collection: store.collection, all: async () => [] }]));
 }
 

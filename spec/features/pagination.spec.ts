@@ -517,7 +517,7 @@ describe('List: query parameters and keyset pagination', () => {
       await spy.connect();
       collection = paths.collection;
       readQuery = listQueryReader(service.runtime.schemas, collection);
-      spyStore = new RecordStore(spy.db(database.name), collection);
+      spyStore = new RecordStore(spy.db(database.name), collection, { revisions: service.runtime.tenancy.revisions });
       version = await freshVersion();
       models = await seed(version.id, Array.from({ length: 40 }, (_, index) => aPath({
         serviceId: SERVICES[index % 4 === 0 ? 1 : 0],

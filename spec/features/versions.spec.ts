@@ -216,7 +216,7 @@ describe('versions over HTTP', function () {
           });
         }
       }
-      const manager = new VersionManager(tenancy, new FailingRecords(testDatabase().db, service.runtime.schemas.collections), { cacheMs: 0 });
+      const manager = new VersionManager(tenancy, new FailingRecords(testDatabase().db, service.runtime.schemas.collections, service.runtime.tenancy.revisions), { cacheMs: 0 });
       let failure: unknown;
       await manager.create(tenant.project.id, 'branch', 'doomed', tenant.version.id).catch((error: unknown) => { failure = error; });
       expect(String(failure)).to.match(/disk full/);
@@ -271,7 +271,7 @@ describe('versions over HTTP', function () {
       const tenant = await givenTenant(service);
       await seed(tenant.version.id, 40);
       const other = await create(tenant, { type: 'branch', slug: 'kept', copyFrom: tenant.version.id });
-      const sliced = new VersionRecords(testDatabase().db, service.runtime.schemas.collections, 7);
+      const sliced = new VersionRecords(testDatabase().db, service.runtime.schemas.collections, service.runtime.tenancy.revisions, { purgeBatch: 7 });
       expect(await sliced.purge(tenant.version.id)).to.equal(48);
       expect(await storedCount(tenant.version.id)).to.equal(0);
       expect(await storedCount(other.body.id)).to.equal(48);

@@ -1,8 +1,8 @@
-// Unit tests for writtenBetween (store/revisions.ts): which records a kept search index must read
+// Unit tests for writtenBetween (tenancy/revisions.ts): which records a kept search index must read
 // again, from the writes listed on the version, and when the list cannot say (null: the caller
 // reads the collections written whole).
 import { expect } from 'chai';
-import { createdEmpty, listedBefore, revisionAfter, writtenBetween, type Change, type Revision } from '../../server/store/revisions.ts';
+import { createdEmpty, listedBefore, revisionAfter, writtenBetween, type Change, type Revision } from '../../server/tenancy/revisions.ts';
 
 const revision = (version: string, collections: Record<string, string>): Revision => ({ version, collections });
 const SEARCHED = ['operations', 'paths'];

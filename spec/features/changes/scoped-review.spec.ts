@@ -57,7 +57,7 @@ describe('changes: an import\'s report compares only the paths it touches', func
   async function planOf(versionId: string, projectId: string, document: Json, slug: string): Promise<ImportPlan> {
     let plan: ImportPlan | undefined;
     const { runtime } = service;
-    await importDocument({ stores: runtime.stores, versionId, projectId, limits: runtime.config.recordLimits }, await prepareDocument(structuredClone(document)), { service: slug, dryRun: true, review: async (made) => { plan = made; } });
+    await importDocument({ stores: runtime.stores, versionId, projectId, limits: runtime.config.recordLimits, serviceParts: runtime.serviceParts }, await prepareDocument(structuredClone(document)), { service: slug, dryRun: true, review: async (made) => { plan = made; } });
     return plan!;
   }
   const reportOf = (plan: ImportPlan): Promise<ChangeReport> => changesBetween(snapshotFrom(plan.kinds, plan.existing), plannedSnapshot(plan), plan.serviceId);

@@ -3,7 +3,7 @@
 // - compareUnlessSame narrows both documents (same paths out, unreached components out) before
 //   the library compares them: its findings equal compareDocuments' on the whole documents;
 // - a copy that neither it nor its source has written since is known the same by the versions'
-//   revisions (store/revisions.ts), and reports nothing without a read;
+//   revisions (tenancy/revisions.ts), and reports nothing without a read;
 // - a service whose records are the same on both sides is not exported: once one record of the
 //   copy differs, the report is the whole comparison of the two exports again;
 // - a dry run that writes nothing reports nothing, one that writes reports what it changes.
@@ -12,7 +12,6 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { compareDocuments, compareUnlessSame, narrowed, type ServiceChange } from '../../../server/changes/compare.ts';
 import { sameRecords, snapshotOf } from '../../../server/changes/catalog.ts';
-import { Revisions } from '../../../server/store/revisions.ts';
 import { repoRoot } from '../../../server/config.ts';
 import { serviceForSuite, givenTenant, bearer, type TestService, type Tenant } from '../../support/service.ts';
 
@@ -116,7 +115,7 @@ describe('changes: the shortcuts report what the whole comparison reports (Asana
       copyId = copy.body.id;
     });
 
-    const revisions = () => new Revisions(service.runtime.stores.get('services')!.db);
+    const revisions = () => service.runtime.tenancy.revisions;
 
     it('a copy has the same records as its source, and reports no change', async () => {
       // Known from the revisions alone, either way round.

@@ -32,7 +32,7 @@ describe('descriptions: preparation on a thread of its own', function () {
     const { runtime } = service;
     const review = dryRun ? reviewImport({ failOnBreaking: false }) : undefined;
     const report = await importDocument(
-      { stores: runtime.stores, versionId: tenant.version.id, projectId: tenant.project.id, limits: runtime.config.recordLimits },
+      { stores: runtime.stores, versionId: tenant.version.id, projectId: tenant.project.id, limits: runtime.config.recordLimits, serviceParts: runtime.serviceParts },
       await prepareDocument(structuredClone(document)),
       { service: 'same', dryRun, ...(review && { review: review.review }) },
     );

@@ -125,7 +125,7 @@ describe('change events: lint, score and lifecycle changes', function () {
 
   it('takes a lint or score event\'s write as committed once its document was stamped at or after the event', async () => {
     const { database, stores, tenancy, scorer } = service.runtime;
-    const sources = { db: database.db, stores, versions: tenancy.versions };
+    const sources = { db: database.db, stores, versions: tenancy.versions, revisions: tenancy.revisions };
     const versionId = `ver_${'7'.repeat(26)}`;
     const serviceId = `svc_${'7'.repeat(26)}`;
     const check = { kind: 'document', collection: SCORES_COLLECTION, id: `${versionId}:${serviceId}`, field: 'computedAt', since: new Date().toISOString() } as const;

@@ -6,7 +6,6 @@ import supertest from 'supertest';
 import { exportService } from '../../../server/descriptions/export.ts';
 import { KeptExports } from '../../../server/pages/exports.ts';
 import { endpointDetail } from '../../../server/search/endpoints.ts';
-import { Revisions } from '../../../server/store/revisions.ts';
 import { operationNeighbourhood } from '../../../server/views/operation-records.ts';
 import { serviceScoped } from '../../../server/views/service-records.ts';
 import { bearer, givenTenant, type Tenant } from '../../support/service.ts';
@@ -109,7 +108,7 @@ describe('pages: reads fresh after a write', function () {
 
   it('exports a service once per version revision, and shows the changes of a write at once', async () => {
     const { runtime } = fixture.service;
-    const exports = new KeptExports(runtime.stores, new Revisions(runtime.database.db));
+    const exports = new KeptExports(runtime.stores, runtime.tenancy.revisions);
     const [shop] = await runtime.stores.get('services')!.matching(tenant.version.id, { slug: 'shop' });
     const first = await exports.of(tenant.version.id, shop!);
     const again = await exports.of(tenant.version.id, shop!);
@@ -150,7 +149,7 @@ describe('pages: reads fresh after a write', function () {
     const whole = new Map([...runtime.stores].map(([name, store]) => [name, { collection: store.collection, all: (id: string) => store.all(id) }]));
     for (const slug of ['shop', 'elsewhere']) {
       const [service] = await runtime.stores.get('services')!.matching(versionId, { slug });
-      const scoped = await exportService(serviceScoped(runtime.stores, versionId, service!, { withParts: false }), versionId, service!);
+      const scoped = await exportService(serviceScoped(runtime.stores, versionId, service!), versionId, service!);
       expect(scoped, slug).to.deep.equal(await exportService(whole, versionId, service!));
       expect(Object.keys(scoped['paths'] as object).length, slug).to.be.at.least(1);
     }
@@ -158,7 +157,7 @@ describe('pages: reads fresh after a write', function () {
 
   it('compares a copy not written since with its source without exporting either', async () => {
     const { runtime } = fixture.service;
-    const exports = new KeptExports(runtime.stores, new Revisions(runtime.database.db));
+    const exports = new KeptExports(runtime.stores, runtime.tenancy.revisions);
     const copy = await fixture.service.request.post(`/v2/catalog/projects/${tenant.project.slug}/versions`).set(bearer(tenant.key))
       .send({ type: 'branch', slug: 'unwritten-copy', copyFrom: tenant.version.id });
     expect(copy.status, JSON.stringify(copy.body)).to.equal(201);

@@ -1,5 +1,5 @@
 // After a small write, the next search reads back only the records written (listed on the
-// version document beside its revision, store/revisions.ts), not the collections written,
+// version document beside its revision, tenancy/revisions.ts), not the collections written,
 // makes anew only the documents of the operations they touch (not the whole index), and
 // answers exactly what an index built from scratch answers. Instance `a` keeps the index, `b`
 // writes; `a`'s build counters prove which path was taken, so a silent fall back fails here.
@@ -8,7 +8,7 @@ import { testDatabase } from '../../support/database.ts';
 import { bearer, givenTenant, instancePairForSuite, type Tenant, type TestService } from '../../support/service.ts';
 import { SEARCH_COLLECTIONS, viewOf } from '../../../server/search/endpoints.ts';
 import { VersionIndex } from '../../../server/search/ranking.ts';
-import { LISTED_CHANGES } from '../../../server/store/revisions.ts';
+import { LISTED_CHANGES } from '../../../server/tenancy/revisions.ts';
 import { shop } from './shop.ts';
 
 const QUERIES = ['invoice', 'health', 'zebra', 'giraffe', 'currency', 'shop', 'okapi', 'refund', 'lines'];

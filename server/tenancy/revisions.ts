@@ -99,6 +99,18 @@ export class Revisions {
     await this.#versions.updateOne({ _id: versionId, revision: token }, { $set: { changes: changes.slice(-LISTED_CHANGES) } });
   }
 
+  /**
+   * Whether a write given `token` (bump's) committed: the version's revision is it, or lists it.
+   * The list holds the last LISTED_CHANGES writes: when all of them came after it (ULIDs sort by
+   * time), its own may have fallen off, and it is taken as committed rather than lost.
+   */
+  async committed(versionId: string, token: string): Promise<boolean> {
+    const document = await this.#versions.findOne({ _id: versionId }, { projection: { revision: 1, changes: 1 } });
+    const tokens = (document?.changes ?? []).map((entry) => (JSON.parse(entry) as Change).token);
+    if (document?.revision === token || tokens.includes(token)) return true;
+    return tokens.length >= LISTED_CHANGES && tokens[0]! > token;
+  }
+
   /** The writes listed on the version, oldest first (empty when it is gone). */
   async changes(versionId: string): Promise<readonly Change[]> {
     const document = await this.#versions.findOne({ _id: versionId }, { projection: { changes: 1 } });
