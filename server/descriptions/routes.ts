@@ -8,7 +8,7 @@ import { stringify as toYaml } from 'yaml';
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
 import { isObject, type JsonObject } from '../json/values.ts';
 import type { Admission, ResolvedVersion, Route, VersionContext } from '../routes/route.ts';
-import { serviceNamed } from '../pipeline/stages.ts';
+import { serviceRoutes } from '../pipeline/service-routes.ts';
 import { FAMILIES } from '../routes/route.ts';
 import type { RecordLimits } from '../store/record-cost.ts';
 import type { Schema, Tag } from '../routes/documentation.ts';
@@ -27,7 +27,6 @@ import { importDocument, slugOf, type ImportPlan } from './sync.ts';
 import { storeOf } from '../store/stores.ts';
 
 const IMPORT_SEGMENT = '/imports/openapi';
-const EXPORT_SEGMENT = '/services/:id/openapi';
 
 export const DESCRIPTIONS_TAG: Tag = {
   name: 'API descriptions',
@@ -83,7 +82,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
   const servicesCollection = schemas.collections.find((collection) => collection.name === 'services');
   if (!servicesCollection) throw new Error('API descriptions need the services collection (schemas/collections.json)');
   const tag = DESCRIPTIONS_TAG.name;
-  return FAMILIES.flatMap((family): Route[] => [
+  const imports = FAMILIES.map((family): Route => (
     {
       method: 'POST', path: `${family.prefix}${IMPORT_SEGMENT}`, target: family.name, access: 'write',
       body: 'document', longRunning: true, admission,
@@ -150,27 +149,24 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
         if (report.written && described) await described(version.projectId, version.versionId, report.body.service.id);
         return { status: report.created ? 201 : 200, body: { ...report.body, ...(review?.report ? { changes: review.report } : {}), ...(lint?.delta ? { lint: lint.delta } : {}), ...(score ? { score } : {}) } };
       },
+    }
+  ));
+  const exports = serviceRoutes(schemas, storeOf(stores, 'services'), {
+    segment: 'openapi', operationId: 'exportOpenApi', longRunning: true,
+    doc: {
+      tag, summary: 'Export a service as OpenAPI 3.1',
+      description: 'The service named by its slug (`petstore`) or its `svc_` id. JSON, or YAML with `Accept: application/yaml`. `components.schemas` holds the Resources its schemas reference.',
+      responses: [{ status: 200, description: 'The OpenAPI document.', schema: openApiDocument }],
     },
-    {
-      method: 'GET', path: `${family.prefix}${EXPORT_SEGMENT}`, target: family.name, access: 'read',
-      body: false, checkId: schemas.checkServiceRef, longRunning: true,
-      doc: {
-        operationId: `exportOpenApi${family.operationIdSuffix}`, tag, params: { ...family.params, id: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceRef` } },
-        summary: 'Export a service as OpenAPI 3.1',
-        description: 'The service named by its slug (`petstore`) or its `svc_` id. JSON, or YAML with `Accept: application/yaml`. `components.schemas` holds the Resources its schemas reference.',
-        responses: [{ status: 200, description: 'The OpenAPI document.', schema: openApiDocument }],
-        errors: [new RecordNotFound(servicesCollection.notFound)],
-      },
-      async run({ version, id, accepts }) {
-        const service = await serviceNamed(schemas, storeOf(stores, 'services'), version.versionId, id, 'id');
-        const document = shareRepeated(await exportService(serviceScoped(stores, version.versionId, service), version.versionId, service, await serviceParts.of(version.versionId, service.id)));
-        if (accepts(['application/json', 'application/yaml']) === 'application/yaml') {
-          return { status: 200, body: toYaml(document, { aliasDuplicateObjects: false }), headers: { 'Content-Type': 'application/yaml; charset=utf-8' } };
-        }
-        return { status: 200, body: document };
-      },
+    async run(service, { version, accepts }) {
+      const document = shareRepeated(await exportService(serviceScoped(stores, version.versionId, service), version.versionId, service, await serviceParts.of(version.versionId, service.id)));
+      if (accepts(['application/json', 'application/yaml']) === 'application/yaml') {
+        return { status: 200, body: toYaml(document, { aliasDuplicateObjects: false }), headers: { 'Content-Type': 'application/yaml; charset=utf-8' } };
+      }
+      return { status: 200, body: document };
     },
-  ]);
+  });
+  return [...imports, ...exports];
 }
 
 const importReport: Schema = { $ref: `${SCHEMA_BASE}api/import-report.json` };

@@ -5,13 +5,14 @@
 import { Conflict } from '../errors.ts';
 import { isObject, type JsonObject } from '../json/values.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
+import { serviceBySlug } from '../views/services.ts';
 import { storeOf } from '../store/stores.ts';
 
 /** The 409 for a document whose title or servers one of the version's other services has, or undefined. */
 export async function describedAlready(stores: ReadonlyMap<string, RecordStore>, versionId: string, document: JsonObject, slug: string): Promise<Conflict | undefined> {
   const services = storeOf(stores, 'services');
   // The service of the title's slug is the one this import re-imports into: no second copy.
-  if ((await services.matching(versionId, { slug })).length > 0) return undefined;
+  if (await serviceBySlug(services, versionId, slug)) return undefined;
   const title = isObject(document['info']) && typeof document['info']['title'] === 'string' ? document['info']['title'] : '';
   const named = title === '' ? [] : await services.matching(versionId, { name: title });
   if (named[0]) return Conflict.describedAlready('/info/title', String(named[0]['slug']), `the title "${title}" is the title of`);

@@ -2,7 +2,7 @@
 //   GET {prefix}/services/{id}/lint            a service's stored lint report (read), both families
 //   GET/POST /v2/catalog/projects/{ref}/lint-settings  the project's rulesets, severities and exemptions (POST: write; lints again)
 import { InvalidRequest, RecordNotFound } from '../errors.ts';
-import { serviceNamed } from '../pipeline/stages.ts';
+import { serviceRoutes } from '../pipeline/service-routes.ts';
 import type { Schema, Tag } from '../routes/documentation.ts';
 import { FAMILIES, type ProjectContext, type Route } from '../routes/route.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
@@ -41,20 +41,17 @@ export function lintAnswer(service: { id: string; slug: string }, report: LintRe
 export function lintRoutes(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>, lints: Lints): Route[] {
   const tag = LINT_TAG.name;
   const services = storeOf(stores, 'services');
-  const perService = FAMILIES.map((family): Route => ({
-    method: 'GET', path: `${family.prefix}/services/:id/lint`, target: family.name, access: 'read', body: false, checkId: schemas.checkServiceRef,
+  const perService = serviceRoutes(schemas, services, {
+    segment: 'lint', operationId: 'getServiceLint',
     doc: {
-      operationId: `getServiceLint${family.operationIdSuffix}`, tag, params: { ...family.params, id: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceRef` } },
-      summary: 'Get a service\'s lint findings',
+      tag, summary: 'Get a service\'s lint findings',
       description: 'The findings of the last lint of the service\'s exported description (`GET …/services/{id}/openapi`): `path` is a JSON pointer into that document. `status`: `current` when no write since is waiting for its lint, `pending` when one is (the findings are the previous lint\'s, if any), `none` when the service was never linted (written before lint existed). A read never lints.',
       responses: [{ status: 200, description: 'The lint report.', schema: lintReportSchema }],
-      errors: [new RecordNotFound(services.collection.notFound)],
     },
-    async run({ version, id }) {
-      const service = await serviceNamed(schemas, services, version.versionId, id, 'id');
+    async run(service, { version }) {
       return { status: 200, body: lintAnswer({ id: service.id, slug: String(service['slug']) }, await lints.findingsOf(version.versionId, service.id)) };
     },
-  }));
+  });
   const settingsDoc = { tag, params: { projectRef: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/projectRef` } } };
   return [
     ...perService,

@@ -32,6 +32,7 @@ import { LRUCache } from 'lru-cache';
 import { operationNeighbourhood, operationsOfPaths, servicePaths } from '../views/operation-records.ts';
 import { inPageOrder, type Listed } from './navigation.ts';
 import { serviceScoped } from '../views/service-records.ts';
+import { serviceByRef, serviceBySlug } from '../views/services.ts';
 
 /** The version revision an operation's view was read at (its paths are kept under it). */
 const REVISION = Symbol('revision');
@@ -238,7 +239,7 @@ export class PageCatalog {
 
   /** The version's service of this slug, one indexed read (no search index built for it); undefined when there is none. */
   async serviceBySlug(version: ResolvedVersion, slug: string): Promise<CatalogRecord | undefined> {
-    return (await new Deadline(this.#parts.dbTimeoutMs).bound(() => this.#parts.stores.get('services')!.matching(version.versionId, { slug })))[0];
+    return new Deadline(this.#parts.dbTimeoutMs).bound(() => serviceBySlug(this.#parts.stores.get('services')!, version.versionId, slug));
   }
 
   /** The service a page's address names by slug, among the version's (its 404 otherwise). */
@@ -264,9 +265,8 @@ export class PageCatalog {
   async changes(before: ResolvedVersion, after: ResolvedVersion, service: string): Promise<ChangeReport> {
     // The services by id or slug, each one indexed read: no search index is built for a report.
     const services = this.#parts.stores.get('services')!;
-    const bySlug = async (version: ResolvedVersion, slug: string) => (await services.matching(version.versionId, { slug }))[0];
-    const named = async (version: ResolvedVersion) => await services.get(version.versionId, service) ?? await bySlug(version, service);
-    const found = await named(after) ?? await named(before);
+    const bySlug = (version: ResolvedVersion, slug: string) => serviceBySlug(services, version.versionId, slug);
+    const found = await serviceByRef(services, after.versionId, service) ?? await serviceByRef(services, before.versionId, service);
     if (!found) throw new RecordNotFound(services.collection.notFound);
     const slug = String(found['slug']);
     const [was, is] = [await bySlug(before, slug), await bySlug(after, slug)];

@@ -5,6 +5,7 @@
 import { authorize, type Access, type Credential } from '../auth/credential.ts';
 import type { Deadline } from './deadline.ts';
 import { Forbidden, InvalidRequest, RecordNotFound, SERVICE_REF_INVALID, UnknownAddress, type Surface } from '../errors.ts';
+import { serviceByRef } from '../views/services.ts';
 import type { SchemaRegistry, Check } from '../schemas/registry.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import type { VersionType } from '../tenancy/versions.ts';
@@ -113,10 +114,7 @@ export async function reachProject(ref: string, { credential, access, versions, 
  */
 export async function findService(schemas: SchemaRegistry, services: RecordStore, versionId: string, ref: string, argument: string): Promise<CatalogRecord | undefined> {
   if (schemas.checkServiceRef(ref).length > 0) throw InvalidRequest.field(argument, SERVICE_REF_INVALID);
-  // The forms cannot be confused: a slug has no `_`.
-  if (services.collection.checkId(ref).length === 0) return (await services.get(versionId, ref)) ?? undefined;
-  const { items } = await services.list({ versionId, filters: { slug: ref }, sort: [{ field: 'id', direction: 1 }], cursor: undefined, limit: 1 });
-  return items[0];
+  return serviceByRef(services, versionId, ref);
 }
 
 /** As findService, and a service the version does not have is 404. */

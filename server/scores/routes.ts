@@ -1,7 +1,7 @@
 // GET {prefix}/services/{id}/score on both families: the service's stored score card, as the
 // scorer last made it (scorer.ts), never made on the read; `pending` says a change is not in it yet.
 import { RecordNotFound } from '../errors.ts';
-import { serviceNamed } from '../pipeline/stages.ts';
+import { serviceRoutes } from '../pipeline/service-routes.ts';
 import type { Schema, Tag } from '../routes/documentation.ts';
 import { FAMILIES, type Route } from '../routes/route.ts';
 import { SCHEMA_BASE, type SchemaRegistry } from '../schemas/registry.ts';
@@ -61,20 +61,15 @@ export async function scoreAnswer(scores: ScoreStore, versionId: string, service
 
 export function scoreRoutes({ schemas, stores, scores }: ScoreRouteParts): Route[] {
   const services = storeOf(stores, 'services');
-  return FAMILIES.map((family): Route => ({
-    method: 'GET', path: `${family.prefix}/services/:id/score`, target: family.name, access: 'read',
-    body: false, checkId: schemas.checkServiceRef,
+  return serviceRoutes(schemas, services, {
+    segment: 'score', operationId: 'getServiceScore',
     doc: {
-      operationId: `getServiceScore${family.operationIdSuffix}`, tag: SCORES_TAG.name,
-      params: { ...family.params, id: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceRef` } },
-      summary: 'Get a service\'s score card',
+      tag: SCORES_TAG.name, summary: 'Get a service\'s score card',
       description: 'The service (by slug or `svc_` id) scored 0–100, with its subscores, its hotspots (lowest operations first), the operations no probe finds, its look-alike pairs and each operation\'s subscores with what to fix. Stored: made after an import or a record write to the service, or a new lint report, never on this read; `pending` says a change is still being scored.',
       responses: [{ status: 200, description: 'The score card.', schema: SCORE_CARD }],
-      errors: [new RecordNotFound(services.collection.notFound)],
     },
-    async run({ version, id }) {
-      const service = await serviceNamed(schemas, services, version.versionId, id, 'id');
+    async run(service, { version }) {
       return { status: 200, body: await scoreAnswer(scores, version.versionId, service) };
     },
-  }));
+  });
 }

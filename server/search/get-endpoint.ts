@@ -8,6 +8,7 @@ import type { Observations } from '../insights/observations.ts';
 import { endpointDetail, viewFrom, type Name, type VersionView } from './endpoints.ts';
 import { aroundOperation, operationsNamed } from '../views/operation-records.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
+import { serviceAmong } from '../views/services.ts';
 import { READ_ONLY_TOOL, type Answer, toolString } from '../routes/tool.ts';
 import { endpointAnswer, MAX_ENDPOINT_BYTES } from './endpoint-answer.ts';
 import { storeOf } from '../store/stores.ts';
@@ -65,8 +66,7 @@ export function registerGetEndpoint(server: McpServer, parts: GetEndpointParts):
  */
 export function operationNamed(view: VersionView, ref: string, serviceRef: string | undefined, serviceNotFound: string): CatalogRecord {
   // The view holds the candidates with their paths and services, and the service named.
-  const service = serviceRef === undefined ? undefined
-    : view.byId('services', serviceRef) ?? view.of('services').find((record) => record['slug'] === serviceRef);
+  const service = serviceRef === undefined ? undefined : serviceAmong(view.of('services'), serviceRef);
   if (serviceRef !== undefined && !service) throw new RecordNotFound(serviceNotFound);
   const serviceOf = (operation: CatalogRecord) => view.byId('services', view.byId('paths', operation['pathId'])?.['serviceId']);
   const byId = view.byId('operations', ref);

@@ -9,6 +9,7 @@ import { extensionKinds, type ExtensionKind } from '../ownership/extension-kinds
 import { inDocumentOrder } from '../store/mark.ts';
 import { inSlices } from '../store/record-indexes.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
+import { serviceByRef, serviceBySlug } from './services.ts';
 
 export interface OperationRecords {
   requests: CatalogRecord[];
@@ -72,15 +73,14 @@ type Read = Array<[string, CatalogRecord[]]>;
 export async function operationNeighbourhood(stores: ReadonlyMap<string, RecordStore>, versionId: string, slug: string, name: string, options: NeighbourhoodOptions = {}): Promise<Read> {
   const { pathsOf, nearby: withNearby = true } = options;
   const store = (collection: string) => stores.get(collection)!;
-  const services = await store('services').matching(versionId, { slug });
-  const service = services[0];
+  const service = await serviceBySlug(store('services'), versionId, slug);
   const paths = !service ? [] : pathsOf ? await pathsOf(service) : await servicePaths(stores, versionId, service);
   const pathIds = new Set(paths.map((path) => path.id));
   const mine = (operations: readonly CatalogRecord[]) => operations.filter((operation) => pathIds.has(String(operation['pathId'])));
   const [named, byId] = service ? await Promise.all([store('operations').matching(versionId, { operationId: name }), store('operations').get(versionId, name)]) : [[], null];
   const operation = mine(named)[0] ?? mine(byId ? [byId] : [])[0] ?? await earlierNamed(store('operations'), versionId, paths, name);
   const path = paths.find((candidate) => candidate.id === operation?.['pathId']);
-  if (!operation || !path || !service) return [['services', services], ['paths', paths], ['operations', []]];
+  if (!operation || !path || !service) return [['services', service ? [service] : []], ['paths', paths], ['operations', []]];
   const nearby = withNearby ? await operationsNearby(store('operations'), versionId, paths, path) : [];
   const around = await aroundOperation(stores, operation, path, service);
   return [['paths', paths], ...around.filter(([collection]) => collection !== 'paths')
@@ -112,9 +112,9 @@ export async function operationsNamed(stores: ReadonlyMap<string, RecordStore>, 
   const operations = byId ? [byId] : await store('operations').matching(versionId, { operationId: ref });
   if (operations.length === 0) operations.push(...await earlierNamedAnywhere(stores, versionId, ref));
   const paths = await store('paths').withIds(versionId, [...new Set(operations.map((operation) => String(operation['pathId'])))]);
-  const named = serviceRef === undefined ? [] : [await store('services').get(versionId, serviceRef), ...await store('services').matching(versionId, { slug: serviceRef })];
+  const named = serviceRef === undefined ? [] : [await serviceByRef(store('services'), versionId, serviceRef)];
   const services = await store('services').withIds(versionId, [...new Set(paths.map((path) => String(path['serviceId'])))]);
-  return [['services', unique([...named.filter((service) => service !== null), ...services])], ['paths', paths], ['operations', operations]];
+  return [['services', unique([...named.filter((service) => service !== undefined), ...services])], ['paths', paths], ['operations', operations]];
 }
 
 /**

@@ -11,6 +11,7 @@ import type { CompiledCollection } from '../schemas/registry.ts';
 import { inSlices } from '../store/record-indexes.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { reachedResources } from './operation-records.ts';
+import { serviceBySlug } from './services.ts';
 
 type Reader = Pick<RecordStore, 'all' | 'collection'>;
 
@@ -35,7 +36,7 @@ export function serviceScoped(stores: ReadonlyMap<string, RecordStore>, versionI
  * at all where the version has no such service (a comparison's side where it is added or gone).
  */
 export async function serviceSnapshot(stores: ReadonlyMap<string, RecordStore>, versionId: string, slug: string): Promise<ReadonlyMap<string, Reader>> {
-  const [service] = await stores.get(SERVICES)!.matching(versionId, { slug });
+  const service = await serviceBySlug(stores.get(SERVICES)!, versionId, slug);
   if (service) return serviceScoped(stores, versionId, service);
   return new Map([...stores].map(([name, store]) => [name, { collection: store.collection, all: async () => [] }]));
 }
