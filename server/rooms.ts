@@ -100,9 +100,11 @@ export function rooms(parts: RoomParts): Room[] {
     scoresRoom({ ...parts, scores: parts.scorer.store }),
     recordsRoom({
       ...parts,
-      deleted: async (collection, versionId, id) => {
-        await forgetServiceParts(parts)(collection, versionId, id);
-        await parts.scorer.deleted(collection, versionId, id);
+      deleted: async (collection, version, record) => {
+        await forgetServiceParts(parts)(collection, version.versionId, String(record['id']));
+        // A record of a service gone changes the service's description: its lint is owed, as after a write.
+        if (collection !== SERVICES) await lintWritten(parts)(collection, version, record);
+        await parts.scorer.deleted(collection, version.versionId, String(record['id']));
       },
       written: async (collection, version, record) => {
         await lintWritten(parts)(collection, version, record);

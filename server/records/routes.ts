@@ -10,8 +10,11 @@ import { collectionRouteDocs } from './documentation.ts';
 import { routeTable } from './table.ts';
 import { storeOf } from '../store/stores.ts';
 
-/** What another room keeps beside a record, forgotten once the record is deleted (a service's parts). */
-export type RecordDeleted = (collection: string, versionId: string, id: string) => Promise<void>;
+/**
+ * Told of a record deleted, with the record as it stood (read just before): what another room
+ * keeps beside it is forgotten (a service's parts), or the service it belonged to is owed a lint.
+ */
+export type RecordDeleted = (collection: string, version: { projectId: string; versionId: string }, record: Record<string, unknown>) => Promise<void>;
 /** Told of a record created, replaced or updated, as stored (a service's description changed: its lint is owed). Never throws. */
 export type RecordWritten = (collection: string, version: { projectId: string; versionId: string }, record: Record<string, unknown>) => Promise<void>;
 
@@ -47,9 +50,11 @@ export function recordRoutes(schemas: SchemaRegistry, stores: ReadonlyMap<string
         if (name === 'create' && isObject(body) && body['id'] === undefined) body['id'] = newId(collection.idPrefix);
         const recordId = name === 'create' && isObject(body) && typeof body['id'] === 'string' ? body['id'] : id;
         const act = () => action.run({ store, version, id, body, query });
+        // What a deleted record was, for the rooms told of it: one read by id, only where one listens.
+        const was = name === 'delete' && deleted ? await store.get(version.versionId, id) : null;
         const outcome = writes && around ? await around({ collection: collection.name, action: name, version, id: recordId, body, store }, act) : await act();
         // After the record, never before: a failure here leaves what is kept beside it, which nothing reads without the record.
-        if (action.name === 'delete' && deleted) await deleted(collection.name, version.versionId, id);
+        if (was && deleted) await deleted(collection.name, version, was);
         const stored = (outcome as { body?: unknown }).body;
         if (written && action.access === 'write' && action.name !== 'delete' && typeof stored === 'object' && stored !== null) await written(collection.name, version, stored as Record<string, unknown>);
         return outcome;

@@ -58,6 +58,20 @@ describe('lint: findings stored behind the writes, answered on both families and
     expect(codes(after.findings)).to.include('info-description');
   });
 
+  it('lints again after a record of the service is deleted: the deleted operation\'s findings go', async () => {
+    const before = await lint();
+    const gone = before.findings.find((finding) => finding.operation)!.operation!;
+    const versionId = tenant.version.id;
+    const [path] = await service.runtime.stores.get('paths')!.matching(versionId, { path: gone.path });
+    const [operation] = await service.runtime.stores.get('operations')!.matching(versionId, { pathId: path!.id, method: gone.method.toLowerCase() });
+    const res = await service.request.delete(`${tenant.prefixes.V}/operations/${operation!.id}`).set(bearer(tenant.key));
+    expect(res.status, JSON.stringify(res.body)).to.equal(204);
+    const after = await lint();
+    const at = (finding: Finding) => finding.operation?.path === gone.path && finding.operation.method === gone.method;
+    expect(before.findings.filter(at)).to.not.be.empty;
+    expect(after.findings.filter(at)).to.be.empty;
+  });
+
   it('severities per rule, exemptions by operation and by path, and the settings versioned', async () => {
     const before = await lint();
     const operationFinding = before.findings.find((finding) => finding.operation && finding.code === 'owasp:api4:2023-rate-limit-responses-429')!;
