@@ -15,7 +15,7 @@ import { storeOf } from '../store/stores.ts';
 
 /** Records are read through `all` only, so a planned state (an import's dry run) can be exported too. */
 /** `parts`: what the import kept beside the Service record (service-parts.ts); a planned state (a dry run's snapshot) has none. */
-export async function exportService(stores: ReadonlyMap<string, Pick<RecordStore, 'all' | 'collection'>>, versionId: string, service: CatalogRecord, parts: readonly ServicePart[] = []): Promise<JsonObject> {
+export async function exportService(stores: ReadonlyMap<string, Pick<RecordStore, 'all' | 'collection'>>, versionId: string, service: CatalogRecord, parts: readonly Omit<ServicePart, 'order'>[] = []): Promise<JsonObject> {
   // The kinds of the OpenAPI mapping only (kinds.ts): a kind with none has no place in a document.
   const kinds = mappedKinds([...stores.values()].map(({ collection }) => collection));
   const rendered = renderer(new Map(kinds.map((kind) => [kind.name, kind])));

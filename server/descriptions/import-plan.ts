@@ -15,6 +15,7 @@ import type { CatalogRecord } from '../store/records.ts';
 import { residual, sameJson, type JsonObject } from '../json/values.ts';
 import { placements, type Placement } from './map.ts';
 import { fieldsCarried, renderRecord } from './kinds.ts';
+import type { ServicePart } from './service-parts.ts';
 import type { ImportWarning, RecordCounts } from '../schemas/generated/types.ts';
 
 /** What an import will write, whole, before it writes (for a review that may refuse it). */
@@ -27,6 +28,8 @@ export interface ImportPlan {
   inserts: ReadonlyMap<string, readonly CatalogRecord[]>;
   replaces: ReadonlyMap<string, readonly CatalogRecord[]>;
   deletes: ReadonlyMap<string, readonly string[]>;
+  /** What the import keeps beside the Service record (webhooks, shared components: service-parts.ts), given to the reviews and the write's events. */
+  parts?: readonly Omit<ServicePart, 'order'>[];
 }
 
 /** The plan with what the report says of it, and where in the document each record it writes stood. */

@@ -119,7 +119,7 @@ function idOf(serviceId: string, part: { member: string; name: string }): string
 }
 
 /** The document with its parts laid back under their members, in their order. */
-export function withParts(document: JsonObject, parts: readonly ServicePart[]): JsonObject {
+export function withParts(document: JsonObject, parts: readonly Omit<ServicePart, 'order'>[]): JsonObject {
   const out: JsonObject = { ...document };
   for (const { member, name, value } of parts) {
     const keys = member.split('/');

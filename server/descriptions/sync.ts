@@ -98,11 +98,11 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
   const parts = await target.serviceParts.plan(target.versionId, plan.serviceId, partsOf(document));
   plan.changes[SERVICE_PARTS] = parts.counts;
 
-  await review?.(reviewed(plan));
+  await review?.(reviewed(plan, partsOf(document)));
   let held: HeldWrite | undefined;
   if (!dryRun) {
     try {
-      held = await writePlan(target.stores, target.versionId, plan, parts, written, beforeWrite && (() => beforeWrite(reviewed(plan))));
+      held = await writePlan(target.stores, target.versionId, plan, parts, written, beforeWrite && (() => beforeWrite(reviewed(plan, partsOf(document)))));
     } catch (error) {
       target.kept?.forget(target.versionId, slug);
       throw error;
@@ -117,8 +117,8 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
 }
 
 /** What a review sees of the plan. */
-function reviewed({ serviceId, kinds, existing, inserts, replaces, deletes }: PlannedImport): ImportPlan {
-  return { serviceId, kinds, existing, inserts, replaces, deletes };
+function reviewed({ serviceId, kinds, existing, inserts, replaces, deletes }: PlannedImport, parts: ImportPlan['parts']): ImportPlan {
+  return { serviceId, kinds, existing, inserts, replaces, deletes, parts };
 }
 
 /** The service's kept records learn what the import wrote; nothing written (a dry run, an unchanged document): the records are the version's still. */

@@ -32,7 +32,7 @@ export function reviewLint(lints: Lints, { projectId, versionId, failOnLintError
       const planned = plannedSnapshot(plan);
       const service = (await planned.get('services')!.all(versionId)).find((record) => record.id === plan.serviceId);
       if (!service) return;
-      const document = shareRepeated(await exportService(planned, versionId, service));
+      const document = shareRepeated(await exportService(planned, versionId, service, plan.parts));
       const { settings } = await lints.settings.current(projectId);
       const findings = await lintOffThread(document as JsonObject, settings);
       const stored = (await lints.findingsOf(versionId, plan.serviceId))?.findings ?? [];

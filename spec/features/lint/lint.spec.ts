@@ -176,6 +176,14 @@ describe('lint: findings stored behind the writes, answered on both families and
     expect(after.findings.some((finding) => finding.code === 'info-contact')).to.equal(false);
   });
 
+  it('a dry run lints the description with what is kept beside the service: its webhooks', async () => {
+    const document = { ...petstore(), openapi: '3.1.0', webhooks: { petBorn: { post: { servers: [{ url: 'https://hooks.pets.example' }], responses: { 200: { description: 'Received.' } } } } } };
+    const dry = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=petstore&dryRun=true`).set(bearer(tenant.key)).send(document);
+    expect(dry.status, JSON.stringify(dry.body)).to.equal(200);
+    const found = (dry.body.lint.new as Finding[]).map(({ code, path }) => `${code} ${path}`);
+    expect(found).to.include('oas3_1-servers-in-webhook /webhooks/petBorn/post/servers');
+  });
+
   it('the service page shows the lint, errors first, in HTML and in its Markdown twin', async () => {
     const report = await lint();
     const page = `/catalog/${tenant.project.slug}/${tenant.version.type}/${tenant.version.slug}/services/petstore`;
