@@ -12,6 +12,9 @@ import { changesBetween, reportOf, snapshotOf, type ChangeReport } from './catal
 import type { Revisions } from '../tenancy/revisions.ts';
 import { serviceSnapshot } from '../views/service-records.ts';
 import { storeOf } from '../store/stores.ts';
+import { textsOf } from '../routes/texts.ts';
+
+const texts = textsOf(new URL('./texts.md', import.meta.url));
 
 const CHANGES_SEGMENT = '/changes';
 
@@ -37,7 +40,7 @@ export function changeRoutes(catalog: ComparedCatalog): Route[] {
     doc: {
       operationId: `listChanges${family.operationIdSuffix}`, tag: CHANGES_TAG.name, params: family.params,
       summary: 'What changes for clients between two versions',
-      description: 'The changes that take a client of `against` to this version, per service (matched by slug): removed operations, new or newly required parameters, changed types and formats, removed response properties, removed success statuses or media types, enum values removed from a request or added to a response, security requirements added or changed, removed servers, and the additions a client can ignore. A change inside a shared schema shows under every operation that uses it. Computed on each call, never stored. The credential needs read access to both versions; `against` unknown or out of reach is 403.',
+      description: texts('changes'),
       query: [
         {
           name: 'against', description: 'The version clients use now: its `ver_` id, `type/slug` in this version\'s project (`branch/main`), or `project/type/slug`.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/versionRef` }, required: true,

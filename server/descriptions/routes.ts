@@ -25,6 +25,9 @@ import type { ImportedRecords } from './imported-records.ts';
 import { describedAlready } from './same-service.ts';
 import { importDocument, slugOf, type ImportPlan } from './sync.ts';
 import { storeOf } from '../store/stores.ts';
+import { textsOf } from '../routes/texts.ts';
+
+const texts = textsOf(new URL('./texts.md', import.meta.url));
 
 const IMPORT_SEGMENT = '/imports/openapi';
 
@@ -89,7 +92,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
       doc: {
         operationId: `importOpenApi${family.operationIdSuffix}`, tag, params: family.params,
         summary: 'Import an OpenAPI document into a service',
-        description: 'OpenAPI 3.0 or 3.1 (Swagger 2.0 is upgraded), JSON or YAML, up to `IMPORT_BODY_LIMIT`; or a zip of a description kept as several files joined by relative `$ref`s, bundled here (`entry` names the root document; nothing outside the archive is read; at most `ARCHIVE_MAX_FILES` files and `IMPORT_BODY_LIMIT` bytes unpacked). Re-importing syncs by natural keys: unchanged records are not written, changed ones are updated, records the document no longer has are deleted. An invalid document is 400 with the validator\'s findings and writes nothing. Imports of all projects take turns (`IMPORT_CONCURRENCY` at once, within `IMPORT_MEMORY_BUDGET`, a zip counted as `IMPORT_BODY_LIMIT`); beyond `IMPORT_QUEUE` waiting, or for a description larger than the budget, 503 with `Retry-After` and `details` naming `imports`, nothing written. Without `service`, a description whose `info.title`, or whose servers (with a base path), one of the version\'s services already has is 409 naming that service: re-import into it with `?service=<slug>`, or import beside it on purpose with `?beside=true`.',
+        description: texts('importOpenApi'),
         query: [
           {
             name: 'service', description: 'The service slug; default: from `info.title`.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceSlug` },
@@ -102,7 +105,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
           },
           { name: 'beside', description: '`true`: without `service`, import as a new service even when one of the version\'s services has the description\'s title or servers (otherwise 409, naming it).', schema: { type: 'boolean', default: false }, invalid: 'must be true or false' },
           { name: 'minScore', description: 'Refuse (409, nothing written) an import that would give the service a score below this (0–100, docs/scores.md); `details` give the score and each subscore below it with its commonest fixes. A dry run reports the score before and after (`score`).', schema: { type: 'integer', minimum: 0, maximum: 100 }, invalid: 'must be an integer from 0 to 100' },
-          { name: 'failOn', description: '`breaking`: refuse (409, nothing written) an import that would break clients of the service; `details` name each breaking change (`field`: JSON pointer of the operation in the document, `message`: rule and sentence). `lint-error`: refuse (409, nothing written) an import whose description, as the catalog would export it, has lint findings of severity `error` under the project\'s lint settings; `details` name each (`field`: JSON pointer, `message`: rule code and message).', schema: { type: 'string', enum: ['breaking', 'lint-error'] }, invalid: 'must be breaking or lint-error' },
+          { name: 'failOn', description: texts('failOn'), schema: { type: 'string', enum: ['breaking', 'lint-error'] }, invalid: 'must be breaking or lint-error' },
         ],
         body: {
           schema: importedDocument,

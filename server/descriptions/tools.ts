@@ -14,6 +14,9 @@ import { serviceScoped } from '../views/service-records.ts';
 import type { ServiceParts } from './service-parts.ts';
 import { storeOf } from '../store/stores.ts';
 import { LIFECYCLE_STAGES, ownershipOfRecord } from '../ownership/lifecycle.ts';
+import { textsOf } from '../routes/texts.ts';
+
+const texts = textsOf(new URL('./texts.md', import.meta.url));
 
 // Documents carry more than a tool names: their schemas allow any further property.
 const anyObject = z.looseObject({});
@@ -46,7 +49,7 @@ export function descriptionTools(schemas: SchemaRegistry, stores: ReadonlyMap<st
     },
     (server: McpServer, answer: Answer) => {
   server.registerTool('get_openapi', {
-    description: `The OpenAPI 3.1 document of one service, as exported by GET {prefix}/services/{id}/openapi, sliced to what is asked and paged so that each answer stays within ${MAX_ENDPOINT_BYTES / 1024} KB. \`path\` (a path template as written, e.g. \`/pets/{petId}\`), \`operation\` (an operationId) and \`tag\` each narrow the document to those operations and the components they reach (by \`$ref\` and security requirement). A document or slice larger than a page comes in pages: \`x-page\` says which of its parts (top-level fields, path items, components) the page holds, and \`nextCursor\` leads to the next page (same arguments, plus \`cursor\`). A single part larger than a page is cut by depth (\`x-truncated\`) and named in \`x-page.cut\`. For one operation with what a call needs, get_endpoint is shorter.`,
+    description: texts('get_openapi', { maxKb: MAX_ENDPOINT_BYTES / 1024 }),
     inputSchema: {
       version: VERSION_ARG,
       service: toolString().describe('Service slug or `svc_` id.'),

@@ -9,6 +9,9 @@ import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { GOING_AWAY } from './lifecycle-calls.ts';
 import { lifecycleItems, type VersionRecords } from './lifecycle-view.ts';
 import { INSIGHTS_TAG, type InsightParts } from './routes.ts';
+import { textsOf } from '../routes/texts.ts';
+
+const texts = textsOf(new URL('./texts.md', import.meta.url));
 
 const LIFECYCLE_SEGMENT = '/insights/lifecycle';
 
@@ -21,7 +24,7 @@ export function lifecycleInsightRoutes(parts: InsightParts): Route[] {
     doc: {
       tag: INSIGHTS_TAG.name, params: family.params, operationId: `listLifecycleInsights${family.operationIdSuffix}`,
       summary: 'List who still calls what is deprecated or sunset',
-      description: 'One item per operation, and per parameter of an operation, that is deprecated or has a sunset date (`deprecated`, `sunset` on the records; `deprecated: true` and `x-sunset` in a description), ordered by service slug, path, method, then the operation before its parameters. Each says the calls still seen since the catalog counted them (a parameter: the calls of that operation that sent it, by name: HAR entries and URLs with a query say which), when last, and by which client where the report says (an OTLP resource\'s `service.name`, an NDJSON line\'s `client`; `null` otherwise), and of the calls whose response headers the report had (HAR), how many carried RFC 9745\'s `Deprecation` and RFC 8594\'s `Sunset` headers. An item never called has `calls: 0`.',
+      description: texts('deprecatedOperations'),
       query: [serviceParameter('Only this service (slug or `svc_` id); an unknown service is 404.')],
       responses: [{ status: 200, description: 'The deprecated and sunset items.', schema: { $ref: `${SCHEMA_BASE}api/insights.json#/$defs/lifecycleInsights` } }],
       errors: [NOT_FOUND],

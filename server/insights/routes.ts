@@ -20,6 +20,9 @@ import { callsOf } from './reports.ts';
 import { touchService } from './services.ts';
 import { DEFAULT_SINCE_DAYS, STATUSES, endpointsPage, viewQuery, type ViewParameters } from './view.ts';
 import { storeOf } from '../store/stores.ts';
+import { textsOf } from '../routes/texts.ts';
+
+const texts = textsOf(new URL('./texts.md', import.meta.url));
 
 const CONNECTIONS_SEGMENT = '/insights/connections';
 const REPORTS_SEGMENT = '/insights/reports';
@@ -100,7 +103,7 @@ export function insightRoutes(parts: InsightParts): Route[] {
         doc: {
           ...common, operationId: `reportTraffic${suffix}`,
           summary: 'Report observed calls',
-          description: 'One report per request, recognised by its content type and shape: a HAR 1.2 archive (`application/json` or `application/har+json`), an OTLP/HTTP JSON trace export (`application/json`; server spans are calls, client spans mention the service they called), or NDJSON access-log lines (`application/x-ndjson`: `method`, `url` or `host` + `path`, `status`, `time`). Up to `IMPORT_BODY_LIMIT`, gzip accepted. A call matches a service by its servers (host and base path; server variables expanded from their `enum` or `default`), then an operation by method and path template, the most literal template winning (`/pets/mine` before `/pets/{petId}`); every character of a template outside `{…}` is literal. A call of a known service that no operation matches is a shadow call, stored under a template (`grouped` says how many): where the service documents a parameter at that place, that parameter; elsewhere identifier-like segments (numbers, UUIDs, ULIDs, hex, random tokens) as `{id}`. The whole report is checked before anything is counted: a malformed one is 400 and counts nothing. An optional `Idempotency-Key` header (1–255 visible ASCII characters, remembered 24 hours per version) makes a retried report count once: the retry answers the first one\'s counts with `duplicate: true`; only its SHA-256 is stored. Sets `lastReportAt` of each service the report had calls for and `lastMentionAt` of each service a client (HAR entry, client span) called. Only method, host, path, status and time are read, and for `GET {prefix}/insights/lifecycle` the names of the query parameters and request headers sent, whether a HAR response has `Deprecation` and `Sunset` headers, and the client an OTLP resource (`service.name`) or an NDJSON line (`client`) names: bodies, query values, header values and cookies are never stored or logged.',
+          description: texts('reportTraffic'),
           query: [serviceParameter('Slug or `svc_` id of the service whose calls these are when their host says nothing (host-less NDJSON, relative servers); an unknown service is 404.')],
           body: {
             schema: { oneOf: [{ $ref: `${SCHEMA_BASE}reports/har.json` }, { $ref: `${SCHEMA_BASE}reports/otlp-traces.json` }, { $ref: `${SCHEMA_BASE}reports/ndjson-call.json`, description: 'For application/x-ndjson: each line is one of these.' }] },
@@ -129,7 +132,7 @@ export function insightRoutes(parts: InsightParts): Route[] {
         doc: {
           ...common, operationId: `listEndpointInsights${suffix}`,
           summary: 'List endpoints with what traffic says of them',
-          description: 'One item per documented operation of the chosen services and per undocumented method and path called since `since` (shadow), ordered by service slug, path and method, keyset-paginated like lists (`nextCursor` is opaque). Status: `active` (documented, called since `since`), `zombie` (deprecated and called since `since`), `orphan` (documented, not called since `since`, while the service has a connection), `unobserved` (documented, not called since `since`, no connection), `shadow` (called, no operation matches; stored as a template: documented parameters kept, ids folded to `{id}`).',
+          description: texts('listEndpoints'),
           query: [
             serviceParameter('Only this service (slug or `svc_` id); an unknown service is 404.'),
             { name: 'status', description: 'Only endpoints with this status.', schema: { type: 'string', enum: [...STATUSES] }, invalid: `must be one of ${STATUSES.join(', ')}` },

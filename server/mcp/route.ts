@@ -18,6 +18,9 @@ import type { DocumentedRoute, Schema, Tag } from '../routes/documentation.ts';
 import { SCHEMA_BASE } from '../schemas/registry.ts';
 import { toolList } from './tool-list.ts';
 import { catalogMcpServer, type ToolParts } from './tools.ts';
+import { textsOf } from '../routes/texts.ts';
+
+const texts = textsOf(new URL('./texts.md', import.meta.url));
 
 export const MCP_PATH = '/mcp';
 
@@ -68,7 +71,7 @@ export function mcpRoute(tools: readonly ToolRegistration[]): DocumentedRoute {
   return {
     method: 'POST', path: MCP_PATH, operationId: 'mcp', tag: AGENTS_TAG.name, access: 'read',
     summary: 'Model Context Protocol (Streamable HTTP)',
-    description: 'JSON-RPC 2.0 messages of the Model Context Protocol, stateless (no session id; GET and DELETE are 405). The request must accept both answer types, `Accept: application/json, text/event-stream` (the Streamable HTTP transport\'s rule), else 406; answers are always JSON. The server\'s `instructions` say what the catalog is and which tool to call first; every tool is annotated `readOnlyHint`. `version` is a `ver_` id or `project/type/slug`, `service` a slug or `svc_` id; every string argument is at most ' + MAX_ARGUMENT_LENGTH + ' characters (longer is a tool error). Each message of a batch counts as one request against the rate limit: a batch that does not fit in what is left is refused whole (429). A tool sees only the projects the credential reaches; failures are tool errors with the HTTP interface\'s `error` text (`Forbidden`, `Operation not found`, ...).\n\nTools (`?`: optional):\n\n' + toolList(tools),
+    description: `${texts('mcp', { maxArgumentLength: MAX_ARGUMENT_LENGTH })}\n\n${toolList(tools)}`,
     body: {
       schema: oneOrBatch(message, 'A JSON-RPC 2.0 request, notification or response (MCP)'),
       mediaTypes: ['application/json'],

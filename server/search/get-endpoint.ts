@@ -13,6 +13,9 @@ import { READ_ONLY_TOOL, type Answer, toolString } from '../routes/tool.ts';
 import { endpointAnswer, MAX_ENDPOINT_BYTES } from './endpoint-answer.ts';
 import { storeOf } from '../store/stores.ts';
 import { earlierMadeUpName } from '../ownership/operation-names.ts';
+import { textsOf } from '../routes/texts.ts';
+
+const texts = textsOf(new URL('./texts.md', import.meta.url));
 
 export interface GetEndpointParts {
   stores: ReadonlyMap<string, RecordStore>;
@@ -27,7 +30,7 @@ const anyObject = z.looseObject({});
 
 export function registerGetEndpoint(server: McpServer, parts: GetEndpointParts): void {
   server.registerTool('get_endpoint', {
-    description: `One operation with what a call needs: its title, ready URL template, required parameters, servers and resolved security (\`securityDeclared\` false: the description declares no authentication, so an empty \`security\` does not mean none is needed), then every parameter, each distinct request body once with its media types, the responses and the component schemas they reference, and under \`extensions\` the lists the catalog keeps from the operation's vendor extensions (such as \`x-codeSamples\`), by extension; \`quality\`: its score 0–100 and its look-alikes (operations a search for it ranks first). Answers stay within ${MAX_ENDPOINT_BYTES / 1024} KB: for a large operation, examples, long descriptions, error responses' schemas and deeply nested schemas are cut (\`truncated\` says what, and where get_openapi has the rest). An operationId that several services of the version use needs \`service\`; without it the answer is an error listing the candidates.`,
+    description: texts('get_endpoint', { maxKb: MAX_ENDPOINT_BYTES / 1024 }),
     inputSchema: {
       version: parts.versionArg,
       operation: toolString().describe('The operationId, or the operation record id (`op_...`).'),

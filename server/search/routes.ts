@@ -13,6 +13,9 @@ import type { SearchIndexes } from './indexes.ts';
 import { wordsOf } from './text.ts';
 import { LIFECYCLE_STAGES } from '../ownership/lifecycle.ts';
 import { defined } from '../json/values.ts';
+import { textsOf } from '../routes/texts.ts';
+
+const texts = textsOf(new URL('./texts.md', import.meta.url));
 
 const SEARCH_SEGMENT = '/search';
 /**
@@ -48,7 +51,7 @@ export function searchEndpoints({ indexes, observations, schemas, services }: Se
     doc: {
       operationId: `searchEndpoints${family.operationIdSuffix}`, tag: SEARCH_TAG.name, params: family.params,
       summary: 'Search endpoints',
-      description: 'Operations matching the query\'s words, best first. Each operation is a document of a BM25 index (MiniSearch) with per-field boosts: operationId (split at camelCase, `_`, `-` and `/`) and summary 2, path segments 1.5, tags, service name and slug, and the method with the verbs people use for it (create/add/new/open/make for POST, list/get/find/show/read/retrieve for GET, update/edit/change/set/modify for PUT and PATCH, delete/remove/cancel for DELETE) 1, parameter names and description 0.5. Words are stemmed (Porter2: `repositories` finds `repository`), English stop words dropped, a word of four letters or more also matches as a prefix and one of five or more with one typo. The best 100 are then ordered again by how well the query names each operation: all its words in the operationId, summary or method, and little else there (a verb counts as its action, an abbreviation such as `repo` as its word), and a path ending in a parameter for update and delete, in a name for create and list. With the search model (`SEARCH_MODEL`, bge-small-en-v1.5 by default), the index\'s best are first fused with the operations nearest the query by meaning (vectors of each operation\'s method, path, title and operationId, made once and kept in the database), and the naming order is applied to the fused list; `ranking` says which served (`hybrid`, or `lexical` with the model off or missing, or while operations written since are being embedded: they are found by the index meanwhile). A service named in the query (`send an sms with twilio`) counts its operations twice. An operation without a summary is titled by its description\'s first sentence. `score` is that final relevance (higher is better; comparable within one answer only); ties go by operationId. Each version\'s index is kept in the instance and rebuilt on the first search after any write to the version, so answers always include every write. Each hit carries its servers (the operation\'s, else the path\'s, else the service\'s) and the security requirement that applies (the operation\'s own, else the service\'s), resolved to the security schemes.',
+      description: texts('searchEndpoints'),
       query: [
         {
           name: 'q', description: 'What to look for, in plain words ("delete a repository"); a `q` with no letter or digit (of any script) is 400.', schema: { type: 'string', pattern: Q_PATTERN }, required: true,

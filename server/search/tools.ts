@@ -16,6 +16,9 @@ import { wordsOf } from './text.ts';
 import { LIFECYCLE_STAGES } from '../ownership/lifecycle.ts';
 import { defined } from '../json/values.ts';
 import { storeOf } from '../store/stores.ts';
+import { textsOf } from '../routes/texts.ts';
+
+const texts = textsOf(new URL('./texts.md', import.meta.url));
 
 /** Adds to hits what another room knows of their operations (their scores: wired in server/rooms.ts). */
 export type AnnotateHits = <T extends Record<string, unknown>>(versionId: string, hits: readonly T[]) => Promise<T[]>;
@@ -38,7 +41,7 @@ export function searchTools(parts: SearchToolParts): ToolRegistration[] {
   return [
     (server: McpServer, answer: Answer) => {
   server.registerTool('search_endpoints', {
-    description: 'Operations matching plain words (ranked by a BM25 index over operationId, summary, path, tags, the verbs people use for the method, service, parameter names and description; stemmed, typo-tolerant), best first, each with what a call needs: a readable `title`, the ready `url` template, the `requiredParameters` (name, in, type), the request body\'s `bodyMediaTypes`, its servers and the security requirement that applies, resolved to the schemes (for an apiKey: where the key goes), and `quality`: the operation\'s score 0–100 (documentation, security, agent readiness, findability, confusability; get_service_score has the card) and its `lookAlikes`, operations a search for it ranks first — prefer high scores, and check a hit with look-alikes is the one meant.',
+    description: texts('search_endpoints'),
     inputSchema: {
       version: VERSION_ARG,
       query: toolString().describe('Words to look for.'),
