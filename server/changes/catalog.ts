@@ -10,7 +10,7 @@ import type { CompiledCollection } from '../schemas/registry.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { byPlace, type ServiceChange } from './compare.ts';
 import { compareOffThread } from './comparer.ts';
-import { storeOf } from '../store/stores.ts';
+import { collectionStore, storeOf } from '../store/stores.ts';
 
 export interface Change extends ServiceChange {
   service: { id: string; slug: string };
@@ -27,7 +27,7 @@ export type Snapshot = ReadonlyMap<string, Pick<RecordStore, 'all' | 'collection
 export async function snapshotOf(stores: ReadonlyMap<string, RecordStore>, versionId: string): Promise<Snapshot> {
   const kinds = serviceKinds([...stores.values()].map(({ collection }) => collection));
   const records = new Map<string, readonly CatalogRecord[]>();
-  for (const { name } of kinds) records.set(name, await storeOf(stores, name).all(versionId));
+  for (const { name } of kinds) records.set(name, await collectionStore(stores, name).all(versionId));
   return snapshotFrom(kinds, records);
 }
 

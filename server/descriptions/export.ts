@@ -11,7 +11,7 @@ import { mappedKinds, renderRecord } from './kinds.ts';
 import { extensionKinds, type Carrier } from '../ownership/extension-kinds.ts';
 import { withParts, type ServicePart } from './service-parts.ts';
 import { Slices } from './slices.ts';
-import { storeOf } from '../store/stores.ts';
+import { collectionStore } from '../store/stores.ts';
 
 /** Records are read through `all` only, so a planned state (an import's dry run) can be exported too. */
 /** `parts`: what the import kept beside the Service record (service-parts.ts); a planned state (a dry run's snapshot) has none. */
@@ -20,7 +20,7 @@ export async function exportService(stores: ReadonlyMap<string, Pick<RecordStore
   const kinds = mappedKinds([...stores.values()].map(({ collection }) => collection));
   const rendered = renderer(new Map(kinds.map((kind) => [kind.name, kind])));
   const all = new Map<string, CatalogRecord[]>();
-  for (const { name } of kinds) all.set(name, await storeOf(stores, name).all(versionId));
+  for (const { name } of kinds) all.set(name, await collectionStore(stores, name).all(versionId));
   const owned = recordsOfService(kinds, service.id, all);
   const of = (name: string): CatalogRecord[] => [...(owned.get(name) ?? [])].sort(inDocumentOrder);
   const children = (name: string, field: string): Map<string, CatalogRecord[]> => groupBy(of(name), field);

@@ -5,7 +5,7 @@
 import { Conflict } from '../errors.ts';
 import { SERVICES } from '../ownership/service-records.ts';
 import { NaturalKeyTaken, type HeldWrite, type RecordStore } from '../store/records.ts';
-import { storeOf } from '../store/stores.ts';
+import { collectionStore } from '../store/stores.ts';
 import type { PlannedImport } from './import-plan.ts';
 import type { PartsPlan } from './service-parts.ts';
 
@@ -30,7 +30,7 @@ export class KeyTakenWhileWriting extends Error {
 export async function writePlan(stores: ReadonlyMap<string, RecordStore>, versionId: string, plan: PlannedImport, parts: PartsPlan, written: Written, beforeWrite?: () => Promise<string>): Promise<HeldWrite | undefined> {
   const { inserts, replaces, deletes } = plan;
   const names = plan.kinds.map(({ name }) => name);
-  const store = (name: string): RecordStore => storeOf(stores, name);
+  const store = (name: string): RecordStore => collectionStore(stores, name);
   const now = new Date();
   const touched = names.filter((name) => inserts.get(name)!.length + replaces.get(name)!.length + deletes.get(name)!.length > 0);
   const ids = touched.flatMap((name) => [...inserts.get(name)!, ...replaces.get(name)!].map((record) => record.id).concat(deletes.get(name)!));

@@ -4,6 +4,7 @@
 // schema author maps from a vendor extension (extension-kinds.ts) is mapped too. Checked against
 // schemas/collections.json at start-up; a service-owned kind with neither is left out of the
 // import's sync and the export (docs/schemas.md, "Add a collection").
+import { missingKinds } from '../schemas/kind-names.ts';
 import type { Fields } from '../records/record-body.ts';
 import { isObject, sameJson, type JsonObject } from '../json/values.ts';
 import { serviceKinds } from '../ownership/service-records.ts';
@@ -37,6 +38,8 @@ export const KINDS: Readonly<Record<string, KindMapping>> = {
  */
 export function checkKinds(collections: readonly CompiledCollection[]): string[] {
   const byName = new Map(collections.map((collection) => [collection.name, collection]));
+  const missing = missingKinds(byName.keys());
+  if (missing.length > 0) throw new Error(`schemas/collections.json has no ${missing.join(', ')} collection: the catalog's code reads ${missing.length === 1 ? 'it' : 'them'} by name (server/schemas/kind-names.ts)`);
   extensionKinds(collections);
   for (const [name, { fields }] of Object.entries(KINDS)) {
     const collection = byName.get(name);

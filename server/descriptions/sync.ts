@@ -12,7 +12,7 @@ import { Slices } from './slices.ts';
 import { mappedKinds } from './kinds.ts';
 import { partsOf, SERVICE_PARTS, type ServiceParts } from './service-parts.ts';
 import type { ImportedRecords, ServiceRecords } from './imported-records.ts';
-import { storeOf } from '../store/stores.ts';
+import { collectionStore, storeOf } from '../store/stores.ts';
 import type { RecordLimits } from '../store/record-cost.ts';
 import type { ImportAnswer, ImportWarning, RecordCounts } from '../schemas/generated/types.ts';
 import { planImport, type ImportPlan, type PlannedImport } from './import-plan.ts';
@@ -138,7 +138,7 @@ async function readService(target: ImportTarget, names: readonly string[], slug:
   const existing = new Map<string, readonly CatalogRecord[]>();
   for (const name of names) {
     // A service not there yet has no records marked as its own: only the unmarked ones are read.
-    existing.set(name, name === SERVICES ? services : await storeOf(target.stores, name).markedOrUnmarked(target.versionId, MARKED_SERVICE, serviceId ?? ''));
+    existing.set(name, name === SERVICES ? services : await collectionStore(target.stores, name).markedOrUnmarked(target.versionId, MARKED_SERVICE, serviceId ?? ''));
   }
   return existing;
 }

@@ -7,6 +7,7 @@ import type { ObservationDelta, Observations, ReportAnswer } from './observation
 import type { Call } from './reports.ts';
 import { touchService } from './services.ts';
 import { storeOf } from '../store/stores.ts';
+import type { KindName } from '../schemas/kind-names.ts';
 import { GOING_AWAY, LifecycleTally } from './lifecycle-calls.ts';
 
 const NOT_FOUND = 404;
@@ -26,8 +27,8 @@ export interface Report {
 
 export async function ingest(parts: IngestParts, report: Report, now = new Date()): Promise<ReportAnswer & { duplicate: boolean }> {
   const { versionId } = report;
-  const read = (name: string) => storeOf(parts.stores, name).all(versionId);
-  const [services, paths, operations, servers] = await Promise.all(['services', 'paths', 'operations', 'servers'].map(read)) as CatalogRecord[][];
+  const read = (name: KindName) => storeOf(parts.stores, name).all(versionId);
+  const [services, paths, operations, servers] = await Promise.all((['services', 'paths', 'operations', 'servers'] as const).map(read)) as CatalogRecord[][];
   // Only the going-away parameters, and only when some call says which it sent: a version's
   // parameters outnumber its operations (GitHub: reading them all doubled a report's time).
   const sentAny = report.calls.some((call) => (call.sent?.length ?? 0) > 0);

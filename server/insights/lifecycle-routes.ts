@@ -48,7 +48,7 @@ export function lifecycleInsightRoutes(parts: InsightParts): Route[] {
  * fields that say so, not by reading the version (GitHub's: 16 s read whole on FerretDB).
  */
 async function goingAwayRecords(stores: ReadonlyMap<string, RecordStore>, versionId: string): Promise<Omit<VersionRecords, 'services'>> {
-  const [operations, parameters, paths] = ['operations', 'parameters', 'paths'].map((name) => storeOf(stores, name));
+  const [operations, parameters, paths] = (['operations', 'parameters', 'paths'] as const).map((name) => storeOf(stores, name));
   const [going, goingParameters] = await Promise.all([operations!.withAnyOf(versionId, GOING_AWAY), parameters!.withAnyOf(versionId, GOING_AWAY)]);
   const owned = (field: string) => [...new Set(goingParameters.map((parameter) => parameter[field]).filter((id): id is string => typeof id === 'string'))];
   const [owners, onPaths] = await Promise.all([

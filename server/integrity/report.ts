@@ -9,7 +9,7 @@ import type { Outcome } from '../routes/route.ts';
 import type { CompiledCollection } from '../schemas/registry.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import type { ResolvedVersion } from '../routes/route.ts';
-import { storeOf } from '../store/stores.ts';
+import { collectionStore } from '../store/stores.ts';
 
 /** At most this many dangling references are listed per collection; `truncated` says when more exist. */
 export const INTEGRITY_CAP = 1000;
@@ -30,7 +30,7 @@ export async function integrity({ version, stores }: { version: ResolvedVersion;
   const components = new Map<string, { target: string; names: Set<unknown> }>();
   for (const collection of all) {
     if (!collection.component) continue;
-    const names = await storeOf(stores, collection.name).valuesOf(versionId, collection.component.key);
+    const names = await collectionStore(stores, collection.name).valuesOf(versionId, collection.component.key);
     components.set(collection.component.section, { target: collection.name, names });
   }
 

@@ -8,7 +8,7 @@ import type { SchemaRegistry } from '../schemas/registry.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { collectionRouteDocs } from './documentation.ts';
 import { routeTable } from './table.ts';
-import { storeOf } from '../store/stores.ts';
+import { collectionStore } from '../store/stores.ts';
 
 /**
  * Told of a record deleted, with the record as it stood (read just before): what another room
@@ -34,7 +34,7 @@ export function recordRoutes(schemas: SchemaRegistry, stores: ReadonlyMap<string
   const table = routeTable(schemas.collections);
   const docs = collectionRouteDocs(schemas, table);
   return table.map(({ family, collection, action, path }, index): Route => {
-    const store = storeOf(stores, collection.name);
+    const store = collectionStore(stores, collection.name);
     return {
       method: action.method,
       path,

@@ -157,14 +157,14 @@ describe('descriptions: fields and kinds added in schemas/ survive import and ex
       expect(unmapped[0]).to.include({ msg: 'service-owned kinds with no OpenAPI mapping, left out of import and export: notes, labels' });
     });
 
-    it('stops at a kind of the mapping without a descriptor, or a mapped field its schema lacks', async () => {
+    it('stops at a kind the code names without a descriptor, or a mapped field its schema lacks', async () => {
       const broken = await fs.mkdtemp(path.join(os.tmpdir(), 'catalog-kinds-'));
       try {
         await fs.cp(path.join(repoRoot, 'schemas'), broken, { recursive: true });
         await editJson(path.join(broken, 'collections.json'), (descriptors) => {
           descriptors['collections'] = (descriptors['collections'] as Array<{ name: string }>).filter((c) => c.name !== 'examples');
         });
-        expect(() => checkKinds(loadSchemaRegistry(broken).collections)).to.throw('OpenAPI mapping of examples: schemas/collections.json has no such collection');
+        expect(() => checkKinds(loadSchemaRegistry(broken).collections)).to.throw('schemas/collections.json has no examples collection: the catalog\'s code reads it by name (server/schemas/kind-names.ts)');
         await fs.cp(path.join(repoRoot, 'schemas/collections.json'), path.join(broken, 'collections.json'));
         await editJson(path.join(broken, 'records/path.json'), (schema) => { delete (schema['properties'] as Json)['summary']; });
         expect(() => checkKinds(loadSchemaRegistry(broken).collections)).to.throw('OpenAPI mapping of paths: the Path schema has no summary');
