@@ -38,7 +38,7 @@ export class ImportedRecords {
    * version is gone.
    */
   async recall(versionId: string, slug: string): Promise<{ revision: string | undefined; records: ServiceRecords | undefined }> {
-    const revision = (await this.#revisions.of(versionId))?.version;
+    const revision = (await this.#revisions.of(versionId))?.token;
     const kept = this.#kept.get(keyOf(versionId, slug));
     if (revision === undefined || kept?.revision !== revision) return { revision, records: undefined };
     this.recalled += 1;

@@ -137,7 +137,7 @@ export class PageCatalog {
   async operationView(version: ResolvedVersion, slug: string, name: string): Promise<VersionView> {
     const deadline = new Deadline(this.#parts.dbTimeoutMs);
     // The revision first, the records after: a write in between leaves a newer revision than the one they are kept under.
-    const revision = (await deadline.bound(() => this.#revisions.of(version.versionId)))?.version;
+    const revision = (await deadline.bound(() => this.#revisions.of(version.versionId)))?.token;
     const pathsOf = async (service: CatalogRecord) => [...await this.#keep(['paths', version.versionId, revision, service.id], () => servicePaths(this.#parts.stores, version.versionId, service))] as CatalogRecord[];
     const read = await deadline.bound(() => operationNeighbourhood(this.#parts.stores, version.versionId, slug, name, { pathsOf, nearby: false }));
     return Object.assign(viewFrom(version.versionId, read as Array<[Name, CatalogRecord[]]>), { [REVISION]: revision });

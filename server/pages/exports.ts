@@ -40,7 +40,7 @@ export class KeptExports {
   async of(versionId: string, service: CatalogRecord): Promise<Exported> {
     // The revision first, the records after: a write in between leaves a newer revision than
     // the one the export is kept under, so the next call exports again.
-    const revision = (await this.#revisions.of(versionId))?.version;
+    const revision = (await this.#revisions.of(versionId))?.token;
     if (revision === undefined) return { revision: '', document: await exportService(serviceScoped(this.#stores, versionId, service), versionId, service) };
     const key = JSON.stringify([versionId, revision, service.id]);
     let document = this.#exports.get(key);

@@ -25,7 +25,7 @@ export class SearchIndexes {
   readonly #revisions: Revisions;
   readonly #kept: LRUCache<string, Kept>;
   /** Builds under way (or an import's records being applied), so that concurrent searches of one revision build once. */
-  readonly #building = new Map<string, { version: string; built: Promise<Kept> }>();
+  readonly #building = new Map<string, { token: string; built: Promise<Kept> }>();
   /** Indexes built, by what was read: every record, the records written, the collections written, or nothing (an import's records handed over). */
   readonly built = { whole: 0, patched: 0, reread: 0, handed: 0 };
   /** Operations' documents put in an index (all of a whole build's, only the touched ones of a patch). */
@@ -53,15 +53,15 @@ export class SearchIndexes {
       return VersionIndex.of(emptyView(versionId, this.#stores));
     }
     const kept = this.#kept.get(versionId);
-    if (kept?.revision.version === revision.version) {
+    if (kept?.revision.token === revision.token) {
       // Built before the model was loaded: its vectors are fetched behind this search.
       if (!kept.index.vectors && this.vectors?.model) void this.#withVectors(kept.index);
       return kept.index;
     }
     const building = this.#building.get(versionId);
-    if (building?.version === revision.version) return (await building.built).index;
+    if (building?.token === revision.token) return (await building.built).index;
     const built = this.#build(versionId, revision, kept);
-    this.#building.set(versionId, { version: revision.version, built });
+    this.#building.set(versionId, { token: revision.token, built });
     return (await built).index;
   }
 
@@ -110,18 +110,18 @@ export class SearchIndexes {
       const kept = this.#kept.get(versionId);
       const building = this.#building.get(versionId);
       // A search already building (or an index kept) at the import's revision: nothing to hand over.
-      if (kept?.revision.version === written.token || building?.version === written.token) return;
+      if (kept?.revision.token === written.token || building?.token === written.token) return;
       const base = !before ? undefined
-        : kept?.revision.version === before.token ? kept
-          : building?.version === before.token ? building.built
-            : before.empty ? VersionIndex.of(emptyView(versionId, this.#stores)).then((index) => ({ revision: { version: before.token, collections: {} }, index }))
+        : kept?.revision.token === before.token ? kept
+          : building?.token === before.token ? building.built
+            : before.empty ? VersionIndex.of(emptyView(versionId, this.#stores)).then((index) => ({ revision: { token: before.token, collections: {} }, index }))
               : undefined;
       if (!base) {
         void this.warm(versionId);
         return;
       }
       const built = this.#handOver(versionId, base, written);
-      this.#building.set(versionId, { version: written.token, built });
+      this.#building.set(versionId, { token: written.token, built });
       // Behind a build under way, the import does not wait (that build is the version's cost); a search joins it.
       if (base === building?.built) void built.catch(() => {});
       else await built;
@@ -150,10 +150,10 @@ export class SearchIndexes {
       }
       this.built.handed += 1;
       const kept = { revision: revisionAfter(from.revision, written.token, written.collections), index };
-      if (this.#building.get(versionId)?.version === written.token) this.#kept.set(versionId, kept);
+      if (this.#building.get(versionId)?.token === written.token) this.#kept.set(versionId, kept);
       return kept;
     } finally {
-      if (this.#building.get(versionId)?.version === written.token) this.#building.delete(versionId);
+      if (this.#building.get(versionId)?.token === written.token) this.#building.delete(versionId);
     }
   }
 
@@ -175,10 +175,10 @@ export class SearchIndexes {
         await this.#withVectors(index, kept?.index);
       }
       // A build of an older revision that ends after a newer one started is not kept.
-      if (this.#building.get(versionId)?.version === revision.version) this.#kept.set(versionId, { revision, index });
+      if (this.#building.get(versionId)?.token === revision.token) this.#kept.set(versionId, { revision, index });
       return { revision, index };
     } finally {
-      if (this.#building.get(versionId)?.version === revision.version) this.#building.delete(versionId);
+      if (this.#building.get(versionId)?.token === revision.token) this.#building.delete(versionId);
     }
   }
 

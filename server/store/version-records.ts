@@ -59,7 +59,7 @@ export class VersionRecords {
   async copy(from: string, to: string, onBatch: (copied: number) => Promise<void> = async () => {}): Promise<number> {
     let copied = 0;
     // Before any record is read: a write to the source from here on leaves it past this revision.
-    const source = (await this.#revisions.of(from))?.version ?? '';
+    const source = (await this.#revisions.of(from))?.token ?? '';
     for (const documents of this.#copied.values()) {
       let batch: Document[] = [];
       const flush = async () => {

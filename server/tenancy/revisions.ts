@@ -7,7 +7,7 @@ import type { Collection, Db } from 'mongodb';
 import { ulid } from 'ulid';
 
 /** The version's tokens: `version` changes with every write, `collections[name]` with each write to that collection. */
-export interface Revision { version: string; collections: Readonly<Record<string, string>> }
+export interface Revision { token: string; collections: Readonly<Record<string, string>> }
 
 /**
  * One write as listed on the version: its token, the collections written and, for a small write,
@@ -125,7 +125,7 @@ export class Revisions {
   async markCopy(to: string, from: string, source: string): Promise<void> {
     const own = await this.of(to);
     if (!own) return;
-    const copyOf: CopyOf = { versionId: from, source, copy: own.version };
+    const copyOf: CopyOf = { versionId: from, source, copy: own.token };
     await this.#versions.updateOne({ _id: to }, { $set: { copyOf: JSON.stringify(copyOf) } });
   }
 
@@ -152,7 +152,7 @@ export class Revisions {
    */
   async of(versionId: string): Promise<Revision | null> {
     const document = await this.#versions.findOne({ _id: versionId }, { projection: { revision: 1, revisions: 1 } });
-    return document ? { version: document.revision ?? '', collections: document.revisions ?? {} } : null;
+    return document ? { token: document.revision ?? '', collections: document.revisions ?? {} } : null;
   }
 }
 
@@ -163,8 +163,8 @@ export class Revisions {
  * a collection must carry the collection's token in `to`). The caller then reads whole collections.
  */
 export function writtenBetween(changes: readonly Change[], from: Revision, to: Revision, collections: readonly string[]): Map<string, Set<string>> | null {
-  const start = changes.findIndex((change) => change.token === from.version);
-  const end = changes.findIndex((change) => change.token === to.version);
+  const start = changes.findIndex((change) => change.token === from.token);
+  const end = changes.findIndex((change) => change.token === to.token);
   if (start < 0 || end < start) return null;
   const written = new Map<string, Set<string>>();
   const last = new Map<string, string>();
@@ -195,5 +195,5 @@ export function listedBefore(changes: readonly Change[], token: string): Change 
 
 /** The revision after a write of `token` to `collections` on `from`, as its bump sets it. */
 export function revisionAfter(from: Revision, token: string, collections: readonly string[]): Revision {
-  return { version: token, collections: { ...from.collections, ...Object.fromEntries(collections.map((name) => [name, token])) } };
+  return { token, collections: { ...from.collections, ...Object.fromEntries(collections.map((name) => [name, token])) } };
 }

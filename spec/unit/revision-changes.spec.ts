@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { createdEmpty, listedBefore, revisionAfter, writtenBetween, type Change, type Revision } from '../../server/tenancy/revisions.ts';
 
-const revision = (version: string, collections: Record<string, string>): Revision => ({ version, collections });
+const revision = (token: string, collections: Record<string, string>): Revision => ({ token, collections });
 const SEARCHED = ['operations', 'paths'];
 
 describe('writtenBetween', () => {
