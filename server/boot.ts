@@ -120,7 +120,7 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
   // Its indexes are made by the service process, which delivers (index.ts): a CLI command does not wait for them.
   const events = new ChangeEvents(database.db, { stores, versions: tenancy.versions, revisions }, config.webhooks, (message, fields) => logger.warn(fields ?? {}, message));
   // A lint report or score card that changes records its event with its write (room-events.ts).
-  const lints = new Lints(database.db, stores, serviceParts, { enabled: config.lint, storing: lintEvents(events), log: (message, fields) => logger.warn(fields ?? {}, message) });
+  const lints = new Lints(database.db, stores, serviceParts, { enabled: config.lint, timeoutMs: config.lintTimeoutMs, storing: lintEvents(events), log: (message, fields) => logger.warn(fields ?? {}, message) });
   await lints.createIndexes();
   const searchIndexes = new SearchIndexes(stores, revisions, { vectors: searchVectors, log: (message, fields) => logger.warn(fields ?? {}, message) });
   const scoreStore = new ScoreStore(database.db);

@@ -58,6 +58,8 @@ export interface Config {
   readonly metrics: { readonly port: number | undefined } | undefined;
   /** LINT: lint each service's description behind the writes that change it (server/lint/), or off. */
   readonly lint: boolean;
+  /** LINT_TIMEOUT_MS: how long one lint may hold the lint thread before it is stopped (a dry run's or gate's too). */
+  readonly lintTimeoutMs: number;
   /** SCORES: make each service's score card behind the writes that change it (server/scores/), or off. */
   readonly scores: boolean;
   /** SEARCH_MODEL: the embedding model search fuses with its index (a folder or a model id), or off. */
@@ -164,6 +166,7 @@ export function loadConfig(env: Env = process.env): Config {
     searchModel: searchModel(optional(env, 'SEARCH_MODEL') ?? 'bge-small-en-v1.5'),
     webhooks: webhookConfig(env),
     lint: oneOf(env, 'LINT', SWITCH, 'on') === 'on',
+    lintTimeoutMs: integer(env, 'LINT_TIMEOUT_MS', 300_000, 1_000, 3_600_000),
     scores: oneOf(env, 'SCORES', SWITCH, 'on') === 'on',
   };
   if (config.dbLongTimeoutMs !== 0 && config.dbLongTimeoutMs < config.dbTimeoutMs) {

@@ -218,6 +218,14 @@ export class Conflict extends ApiError {
       message: `${why} service "${slug}" of this version: to re-import into it, add ?service=${slug}; to import beside it on purpose, add ?beside=true (or name a new service with ?service=)`,
     }]);
   }
+
+  /** `failOn=lint-error` when the lint could not finish within its bound: the gate cannot tell, so it refuses. */
+  static lintTimedOut(afterMs: number): Conflict {
+    return new Conflict([{
+      field: '/',
+      message: `lint-timeout: the lint was stopped after ${afterMs} ms (LINT_TIMEOUT_MS), so whether the description leaves error findings is not known; nothing was written. Import without failOn=lint-error, or raise LINT_TIMEOUT_MS`,
+    }]);
+  }
 }
 
 export class HeadersTooLarge extends ApiError {

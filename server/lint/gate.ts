@@ -9,12 +9,14 @@ import type { ImportPlan } from '../descriptions/sync.ts';
 import { Conflict } from '../errors.ts';
 import type { JsonObject } from '../json/values.ts';
 import { countsOf, type Counts, type Finding } from './findings.ts';
-import { lintOffThread } from './linter.ts';
+import { lintOffThread, LintTimedOut } from './linter.ts';
 import type { Lints } from './lints.ts';
 
 export interface LintDelta {
-  /** The findings of the description as imported. */
+  /** The findings of the description as imported (none known when the lint timed out). */
   counts: Counts;
+  /** The lint was stopped at LINT_TIMEOUT_MS after this long: nothing is known of the findings. */
+  timedOutAfterMs?: number;
   /** Findings the import adds, and those it fixes, against the service's stored lint (all are new when there is none). */
   new: Finding[];
   fixed: Finding[];
@@ -34,7 +36,15 @@ export function reviewLint(lints: Lints, { projectId, versionId, failOnLintError
       if (!service) return;
       const document = shareRepeated(await exportService(planned, versionId, service, plan.parts));
       const { settings } = await lints.settings.current(projectId);
-      const findings = await lintOffThread(document as JsonObject, settings);
+      let findings: Finding[];
+      try {
+        findings = await lintOffThread(document as JsonObject, settings, lints.timeoutMs);
+      } catch (error) {
+        if (!(error instanceof LintTimedOut)) throw error;
+        if (failOnLintError) throw Conflict.lintTimedOut(error.afterMs);
+        delta = { counts: countsOf([]), new: [], fixed: [], timedOutAfterMs: error.afterMs };
+        return;
+      }
       const stored = (await lints.findingsOf(versionId, plan.serviceId))?.findings ?? [];
       const [now, before] = [new Set(findings.map(keyOf)), new Set(stored.map(keyOf))];
       delta = { counts: countsOf(findings), new: findings.filter((finding) => !before.has(keyOf(finding))), fixed: stored.filter((finding) => !now.has(keyOf(finding))) };

@@ -1,7 +1,10 @@
 // Lints run on a thread of their own (lint-worker.ts), one at a time: Spectral is synchronous
-// for long stretches and GitHub's description holds it for tens of seconds. One thread
-// (piscina), started on first need, let go of after ten idle minutes, unreferenced so it never
-// holds the process open.
+// for long stretches and GitHub's description holds it for minutes. One thread (piscina),
+// started on first need, let go of after ten idle minutes, unreferenced so it never holds the
+// process open. A lint is bounded in time: Spectral walks every place a schema is referenced, so
+// a small description whose schemas name one another many times over could hold the thread for
+// hours; past its bound piscina terminates the thread, and the next lint gets a new one.
+import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { piecesOf } from '../descriptions/pieces.ts';
 import type { JsonObject } from '../json/values.ts';
@@ -12,8 +15,34 @@ import type { LintSettings } from './settings.ts';
 const IDLE_MS = 10 * 60_000;
 let pool: Piscina<LintTask, Finding[]> | undefined;
 
-/** The findings of `document` under `settings`, computed off this thread. */
-export async function lintOffThread(document: JsonObject, settings: LintSettings): Promise<Finding[]> {
+/** A lint stopped at its bound (LINT_TIMEOUT_MS): nothing is known of the description's findings. */
+export class LintTimedOut extends Error {
+  readonly afterMs: number;
+
+  constructor(afterMs: number) {
+    super(`the lint was stopped after ${afterMs} ms (LINT_TIMEOUT_MS)`);
+    this.afterMs = afterMs;
+  }
+}
+
+/** The findings of `document` under `settings`, computed off this thread within `timeoutMs`. */
+export async function lintOffThread(document: JsonObject, settings: LintSettings, timeoutMs: number): Promise<Finding[]> {
   pool ??= new Piscina({ filename: new URL('./lint-worker.ts', import.meta.url).href, minThreads: 0, maxThreads: 1, idleTimeout: IDLE_MS });
-  return pool.run({ pieces: await piecesOf(document), settings });
+  const pieces = await piecesOf(document);
+  // The bound counts from when the thread starts on this lint (it says so on `started`): not
+  // while it waits for the lint before it, nor while a new thread loads Spectral.
+  const { port1: onStart, port2: started } = new MessageChannel();
+  const bound = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  onStart.once('message', () => { timer = setTimeout(() => bound.abort(), timeoutMs); });
+  onStart.unref();
+  try {
+    return await pool.run({ pieces, settings, started }, { signal: bound.signal, transferList: [started] });
+  } catch (error) {
+    if (bound.signal.aborted) throw new LintTimedOut(timeoutMs);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    onStart.close();
+  }
 }

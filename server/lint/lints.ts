@@ -12,8 +12,8 @@ import type { JsonObject } from '../json/values.ts';
 import type { RecordStore } from '../store/records.ts';
 import { storeOf } from '../store/stores.ts';
 import { serviceScoped } from '../views/service-records.ts';
-import { countsOf, type Counts } from './findings.ts';
-import { lintOffThread } from './linter.ts';
+import { countsOf, type Counts, type Finding } from './findings.ts';
+import { lintOffThread, LintTimedOut } from './linter.ts';
 import { LintReports, type LintReport } from './reports.ts';
 import { LintSettingsStore } from './settings-store.ts';
 
@@ -39,8 +39,12 @@ export class Lints {
   /** What the import kept beside each Service record: part of the description linted. */
   readonly #serviceParts: ServiceParts;
 
-  constructor(db: Db, stores: ReadonlyMap<string, RecordStore>, serviceParts: ServiceParts, { log, linted, storing, enabled = true }: { log: Log; linted?: Linted; storing?: StoringReport; enabled?: boolean }) {
+  /** LINT_TIMEOUT_MS: one lint's bound on the lint thread (linter.ts). */
+  readonly timeoutMs: number;
+
+  constructor(db: Db, stores: ReadonlyMap<string, RecordStore>, serviceParts: ServiceParts, { log, linted, storing, enabled = true, timeoutMs }: { log: Log; linted?: Linted; storing?: StoringReport; enabled?: boolean; timeoutMs: number }) {
     this.#enabled = enabled;
+    this.timeoutMs = timeoutMs;
     this.#serviceParts = serviceParts;
     this.reports = new LintReports(db);
     this.settings = new LintSettingsStore(db);
@@ -125,8 +129,23 @@ export class Lints {
     const descriptionHash = createHash('sha256').update(JSON.stringify(document)).digest('hex');
     const { revision, settings } = await this.settings.current(projectId);
     const unchanged = before.descriptionHash === descriptionHash && before.settingsRevision === revision && before.findings;
+    // Stopped at the bound before, with nothing changed since: it would be stopped again.
+    if (before.timedOutAfterMs !== undefined && before.descriptionHash === descriptionHash && before.settingsRevision === revision) {
+      await this.reports.storeTimedOut({ versionId, serviceId, requestedAt: before.requestedAt, descriptionHash, settingsRevision: revision, afterMs: before.timedOutAfterMs, serviceUpdatedAt: String(service['updatedAt']) });
+      return;
+    }
     const started = performance.now();
-    const findings = unchanged ? before.findings! : await lintOffThread(document as JsonObject, settings);
+    let findings: Finding[];
+    try {
+      findings = unchanged ? before.findings! : await lintOffThread(document as JsonObject, settings, this.timeoutMs);
+    } catch (error) {
+      if (!(error instanceof LintTimedOut)) throw error;
+      // Stored, not left pending: a restart would only run it into the same bound again.
+      this.#log('lint stopped at LINT_TIMEOUT_MS: no findings are known for the service', { versionId, serviceId, timeoutMs: this.timeoutMs });
+      await this.reports.storeTimedOut({ versionId, serviceId, requestedAt: before.requestedAt, descriptionHash, settingsRevision: revision, afterMs: error.afterMs, serviceUpdatedAt: String(service['updatedAt']) });
+      await this.linted?.(versionId, serviceId);
+      return;
+    }
     const counts = countsOf(findings);
     // computedAt is taken inside `store`, after whoever is told noted when the write began.
     const store = () => this.reports.store({

@@ -28,6 +28,8 @@ export interface LintReport {
   descriptionHash?: string;
   computedAt?: Date;
   durationMs?: number;
+  /** The last lint was stopped at its bound (LINT_TIMEOUT_MS) after this long: no findings are known. */
+  timedOutAfterMs?: number;
 }
 
 type Stored = LintReport & { _id: string; id: string };
@@ -69,11 +71,22 @@ export class LintReports {
   }
 
   /** Stores a lint; it settles the pending marker only if no request came after `requestedAt`. */
-  async store(report: Required<Omit<LintReport, 'pending'>>): Promise<void> {
+  async store(report: Required<Omit<LintReport, 'pending' | 'timedOutAfterMs'>>): Promise<void> {
     const { versionId, serviceId, requestedAt, ...rest } = report;
+    await this.#settle(versionId, serviceId, requestedAt, { $set: rest, $unset: { timedOutAfterMs: '' } });
+  }
+
+  /** Stores that the lint was stopped at its bound: the findings of an earlier lint go, since they are not the description's. */
+  async storeTimedOut(report: Pick<LintReport, 'versionId' | 'serviceId' | 'requestedAt' | 'settingsRevision' | 'descriptionHash' | 'serviceUpdatedAt'> & { afterMs: number }): Promise<void> {
+    const { versionId, serviceId, requestedAt, afterMs, ...rest } = report;
+    const $set = { ...rest, timedOutAfterMs: afterMs, computedAt: new Date(), durationMs: afterMs };
+    await this.#settle(versionId, serviceId, requestedAt, { $set, $unset: { findings: '', counts: '', rulesets: '' } });
+  }
+
+  async #settle(versionId: string, serviceId: string, requestedAt: Date, update: { $set: Record<string, unknown>; $unset: Record<string, ''> }): Promise<void> {
     const _id = idOf(versionId, serviceId);
-    const settled = await this.#reports.updateOne({ _id, requestedAt }, { $set: { ...rest, pending: false } });
-    if (settled.matchedCount === 0) await this.#reports.updateOne({ _id }, { $set: rest });
+    const settled = await this.#reports.updateOne({ _id, requestedAt }, { ...update, $set: { ...update.$set, pending: false } });
+    if (settled.matchedCount === 0) await this.#reports.updateOne({ _id }, update);
   }
 
   async forget(versionId: string, serviceId: string): Promise<void> {

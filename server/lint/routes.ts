@@ -21,21 +21,30 @@ export const LINT_TAG: Tag = {
 };
 
 /** The lint answer: whether a lint is owed, and the last one stored. */
-export interface LintAnswer extends Partial<Pick<LintReport, 'rulesets' | 'settingsRevision' | 'counts' | 'durationMs' | 'serviceUpdatedAt' | 'findings'>> {
+export interface LintAnswer extends Partial<Pick<LintReport, 'rulesets' | 'settingsRevision' | 'counts' | 'durationMs' | 'serviceUpdatedAt' | 'findings' | 'timedOutAfterMs'>> {
   service: { id: string; slug: string };
-  status: 'current' | 'pending' | 'none';
+  status: 'current' | 'pending' | 'none' | 'timed-out';
   computedAt?: string | undefined;
 }
 
 export function lintAnswer(service: { id: string; slug: string }, report: LintReport | undefined): LintAnswer {
   return {
     service,
-    status: report === undefined ? 'none' : report.pending ? 'pending' : 'current',
+    status: statusOf(report),
     ...(report?.findings && {
       rulesets: report.rulesets, settingsRevision: report.settingsRevision, counts: report.counts, computedAt: report.computedAt?.toISOString(),
       durationMs: report.durationMs, serviceUpdatedAt: report.serviceUpdatedAt, findings: report.findings,
     }),
+    ...(report?.timedOutAfterMs !== undefined && {
+      timedOutAfterMs: report.timedOutAfterMs, settingsRevision: report.settingsRevision, computedAt: report.computedAt?.toISOString(), serviceUpdatedAt: report.serviceUpdatedAt,
+    }),
   };
+}
+
+function statusOf(report: LintReport | undefined): LintAnswer['status'] {
+  if (report === undefined) return 'none';
+  if (report.pending) return 'pending';
+  return report.timedOutAfterMs === undefined ? 'current' : 'timed-out';
 }
 
 export function lintRoutes(schemas: SchemaRegistry, stores: ReadonlyMap<string, RecordStore>, lints: Lints): Route[] {
@@ -45,7 +54,7 @@ export function lintRoutes(schemas: SchemaRegistry, stores: ReadonlyMap<string, 
     segment: 'lint', operationId: 'getServiceLint',
     doc: {
       tag, summary: 'Get a service\'s lint findings',
-      description: 'The findings of the last lint of the service\'s exported description (`GET …/services/{id}/openapi`): `path` is a JSON pointer into that document. `status`: `current` when no write since is waiting for its lint, `pending` when one is (the findings are the previous lint\'s, if any), `none` when the service was never linted (written before lint existed). A read never lints.',
+      description: 'The findings of the last lint of the service\'s exported description (`GET …/services/{id}/openapi`): `path` is a JSON pointer into that document. `status`: `current` when no write since is waiting for its lint, `pending` when one is (the findings are the previous lint\'s, if any), `none` when the service was never linted (written before lint existed), `timed-out` when the last lint was stopped at `LINT_TIMEOUT_MS` (no findings are known). A read never lints.',
       responses: [{ status: 200, description: 'The lint report.', schema: lintReportSchema }],
     },
     async run(service, { version }) {
@@ -93,7 +102,8 @@ const lintReportSchema: Schema = {
   type: 'object', required: ['service', 'status'],
   properties: {
     service: { type: 'object', properties: { id: { type: 'string' }, slug: { type: 'string' } } },
-    status: { type: 'string', enum: ['current', 'pending', 'none'] },
+    status: { type: 'string', enum: ['current', 'pending', 'none', 'timed-out'] },
+    timedOutAfterMs: { type: 'integer', description: 'With `timed-out`: the last lint was stopped at its bound (`LINT_TIMEOUT_MS`) after this long, so no findings are known; it is not run again until the description or the settings change.' },
     rulesets: { type: 'array', items: { type: 'string' } },
     settingsRevision: { type: 'integer' },
     counts: { type: 'object', properties: Object.fromEntries(SEVERITIES.map((name) => [name, { type: 'integer' }])) },

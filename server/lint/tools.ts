@@ -15,7 +15,7 @@ export function lintTools(schemas: SchemaRegistry, stores: ReadonlyMap<string, R
     server.registerTool('get_lint', {
       description: 'The lint findings (Spectral: spectral:oas, OWASP, the project\'s own rules) of one service\'s OpenAPI description: each with its rule `code`, `severity`, `message`, JSON pointer `path` and, inside an operation, its `operation`. `status` says whether a lint of a later write is still pending. `severity` narrows the findings to one severity.',
       inputSchema: { version: VERSION_ARG, service: toolString().describe('Service slug or `svc_` id.'), severity: z.enum(SEVERITIES).optional().describe('Only findings of this severity.') },
-      outputSchema: z.looseObject({ service: z.looseObject({}), status: z.enum(['current', 'pending', 'none']), findings: z.array(z.looseObject({})).optional() }),
+      outputSchema: z.looseObject({ service: z.looseObject({}), status: z.enum(['current', 'pending', 'none', 'timed-out']), findings: z.array(z.looseObject({})).optional() }),
       annotations: READ_ONLY_TOOL,
     }, (args) => answer(async (reach) => {
       const version = await reach.version(args.version);

@@ -56,6 +56,7 @@ export interface CatalogParts {
 /** What the service page shows of a service's lint. */
 export interface ServiceLint {
   status: string;
+  timedOutAfterMs?: number;
   counts?: Record<string, number>;
   findings?: { code: string; severity: string; message: string; path: string; operation?: { method: string; path: string } }[];
 }

@@ -78,7 +78,7 @@ export const servicePage: PageWork = async (req, visitor, catalog) => {
       shadow: listed.shadow.map((item) => ({ method: item.method, path: item.path, count: item.count, lastSeenAt: item.lastSeenAt ?? '' })),
       servers: serversOf(view, serverUrls),
       lint: lint && {
-        status: lint.status, counts: lint.counts ?? { error: 0, warn: 0, info: 0, hint: 0 }, total: findings.length,
+        status: lint.status, timedOutAfterMs: lint.timedOutAfterMs, counts: lint.counts ?? { error: 0, warn: 0, info: 0, hint: 0 }, total: findings.length,
         findings: findings.slice(0, FINDINGS_SHOWN).map((finding) => ({ ...finding, where: finding.operation ? `${finding.operation.method} ${finding.operation.path}` : finding.path || '/' })),
       },
       links: {

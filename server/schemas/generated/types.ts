@@ -156,7 +156,7 @@ export interface ImportAnswer {
    */
   warnings: ImportWarning[];
   /**
-   * With `dryRun=true` or `failOn=lint-error`: the lint counts of the description as imported, and the findings it adds and fixes against the service's stored lint.
+   * With `dryRun=true` or `failOn=lint-error`: the lint counts of the description as imported, and the findings it adds and fixes against the service's stored lint; `timedOutAfterMs` when the lint was stopped at `LINT_TIMEOUT_MS` (nothing is known of the findings then).
    */
   lint?: {
     /**
@@ -177,6 +177,10 @@ export interface ImportAnswer {
     fixed: {
       [k: string]: unknown;
     }[];
+    /**
+     * The lint was stopped at its bound (`LINT_TIMEOUT_MS`) after this many milliseconds: the counts are zero and the lists empty because nothing is known, not because the description is clean.
+     */
+    timedOutAfterMs?: number;
   };
 }
 

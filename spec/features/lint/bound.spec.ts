@@ -1,0 +1,68 @@
+// Lint is bounded in time (LINT_TIMEOUT_MS): a 4.5 KB description whose schemas name one another
+// nine times over eight levels makes Spectral walk a 9^8 tree of references, which would hold
+// the lint thread for hours. Past the bound the thread is stopped and the answers say so: the
+// stored report, the dry run, the gate, the page; and the next service's lint runs as usual.
+import { expect } from 'chai';
+import { bearer, givenTenant, startService, type Tenant, type TestService } from '../../support/service.ts';
+import { built } from '../descriptions/expanding.ts';
+import { petstore } from '../descriptions/petstore.ts';
+
+const BOUND_MS = 2_000;
+
+describe('lint: bounded in time', function () {
+  this.timeout(120_000);
+  let service: TestService;
+  let tenant: Tenant;
+  const references = built({ name: 'references', section: 'schemas', levels: 8, fanOut: 9 });
+  const importing = (query: string) => service.request.post(`${tenant.prefixes.V}/imports/openapi?${query}`)
+    .set(bearer(tenant.key)).set('Content-Type', references.type).send(references.text);
+  const lintOf = async (slug: string) => {
+    await service.runtime.lints.idle();
+    const res = await service.request.get(`${tenant.prefixes.P}/services/${slug}/lint`).set(bearer(tenant.readOnlyKey));
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return res.body as { status: string; timedOutAfterMs?: number; findings?: unknown[]; counts?: Record<string, number> };
+  };
+
+  before(async () => {
+    service = await startService({ LINT: 'on', LINT_TIMEOUT_MS: String(BOUND_MS) });
+    tenant = await givenTenant(service);
+  });
+  after(() => service.close());
+
+  it('a dry run answers with the lint stopped at the bound, nothing known of its findings', async () => {
+    expect(references.text.length).to.be.below(6_000);
+    const res = await importing('service=references&dryRun=true');
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.lint).to.deep.equal({ counts: { error: 0, warn: 0, info: 0, hint: 0 }, new: [], fixed: [], timedOutAfterMs: BOUND_MS });
+  });
+
+  it('the gate refuses (409) what it cannot lint within the bound, and writes nothing', async () => {
+    const res = await importing('service=references&failOn=lint-error');
+    expect(res.status, JSON.stringify(res.body)).to.equal(409);
+    expect(res.body.details[0].message).to.match(/^lint-timeout: the lint was stopped after 2000 ms \(LINT_TIMEOUT_MS\)/);
+    const services = await service.request.get(`${tenant.prefixes.V}/services`).set(bearer(tenant.key));
+    expect(services.body.items.map((item: { slug: string }) => item.slug)).to.not.include('references');
+  });
+
+  it('the import is written, and its lint is stored as stopped at the bound, on the interface and the page', async () => {
+    const res = await importing('service=references');
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    const lint = await lintOf('references');
+    expect(lint).to.include({ status: 'timed-out', timedOutAfterMs: BOUND_MS });
+    expect(lint.findings).to.equal(undefined);
+    const page = `/catalog/${tenant.project.slug}/${tenant.version.type}/${tenant.version.slug}/services/references`;
+    const html = await service.request.get(page).set(bearer(tenant.readOnlyKey)).set('Accept', 'text/html');
+    expect(html.status).to.equal(200);
+    expect(html.text).to.contain('The last lint was stopped after 2 s');
+    const markdown = await service.request.get(page).set(bearer(tenant.readOnlyKey)).set('Accept', 'text/markdown');
+    expect(markdown.text).to.contain('The last lint was stopped after 2 s (`LINT_TIMEOUT_MS`): no findings are known.');
+  });
+
+  it('the thread is free again: the next service is linted as usual', async () => {
+    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=petstore`).set(bearer(tenant.key)).send(petstore());
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    const lint = await lintOf('petstore');
+    expect(lint.status).to.equal('current');
+    expect(lint.findings!.length).to.be.above(0);
+  });
+});
