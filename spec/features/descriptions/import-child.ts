@@ -28,8 +28,7 @@ export interface CaseOutcome {
 
 const { prefix, key, cases } = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as ChildInput;
 // The import's own bounds are what this measures: lint is off, as everywhere in the suite (spec/support/service.ts).
-// With it on, a dry run lints on the request, and Spectral walks a 9^8 tree of schema references for minutes:
-// a known limit of lint (docs/governance.md).
+// With it on, a dry run would also lint on the request, up to LINT_TIMEOUT_MS (spec/features/lint/bound.spec.ts).
 const config = loadConfig({ MONGODB_URI: process.env['MONGODB_URI'], JWT_SECRET, LOG_LEVEL: 'silent', DB_TIMEOUT_MS: '15000', RATE_LIMIT: 'off', SEARCH_MODEL: 'off', LINT: 'off' });
 const logger = pino({ level: 'silent' });
 const runtime = await openRuntime(config, logger);
