@@ -38,7 +38,7 @@ export function reviewLint(lints: Lints, { projectId, versionId, failOnLintError
       const { settings } = await lints.settings.current(projectId);
       let findings: Finding[];
       try {
-        findings = await lintOffThread(document as JsonObject, settings, lints.timeoutMs);
+        findings = await lintOffThread(document as JsonObject, settings, { timeoutMs: lints.timeoutMs, lane: 'request' });
       } catch (error) {
         if (!(error instanceof LintTimedOut)) throw error;
         if (failOnLintError) throw Conflict.lintTimedOut(error.afterMs);

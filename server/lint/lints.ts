@@ -137,7 +137,7 @@ export class Lints {
     const started = performance.now();
     let findings: Finding[];
     try {
-      findings = unchanged ? before.findings! : await lintOffThread(document as JsonObject, settings, this.timeoutMs);
+      findings = unchanged ? before.findings! : await lintOffThread(document as JsonObject, settings, { timeoutMs: this.timeoutMs, lane: 'behind' });
     } catch (error) {
       if (!(error instanceof LintTimedOut)) throw error;
       // Stored, not left pending: a restart would only run it into the same bound again.

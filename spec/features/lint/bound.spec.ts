@@ -58,11 +58,48 @@ describe('lint: bounded in time', function () {
     expect(markdown.text).to.contain('The last lint was stopped after 2 s (`LINT_TIMEOUT_MS`): no findings are known.');
   });
 
+  it('a dry run waiting for its turn while another is stopped at the bound still gets its lint', async () => {
+    // The second is sent once the first is linting, so that it waits its turn behind it.
+    const first = importing('service=references&dryRun=true').then((res) => res);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const second = service.request.post(`${tenant.prefixes.V}/imports/openapi?service=petstore&dryRun=true`).set(bearer(tenant.key)).send(petstore()).then((res) => res);
+    const [stopped, waiting] = await Promise.all([first, second]);
+    expect(stopped.body.lint.timedOutAfterMs).to.equal(BOUND_MS);
+    expect(waiting.status, JSON.stringify(waiting.body)).to.equal(200);
+    expect(waiting.body.lint.timedOutAfterMs).to.equal(undefined);
+    expect(waiting.body.lint.new.length).to.be.above(0);
+  });
+
   it('the thread is free again: the next service is linted as usual', async () => {
     const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=petstore`).set(bearer(tenant.key)).send(petstore());
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     const lint = await lintOf('petstore');
     expect(lint.status).to.equal('current');
     expect(lint.findings!.length).to.be.above(0);
+  });
+});
+
+describe('lint: a dry run never waits behind the lints run after writes', function () {
+  this.timeout(120_000);
+  let service: TestService;
+  let tenant: Tenant;
+
+  before(async () => {
+    // Long enough that the description of references holds the thread behind the writes throughout.
+    service = await startService({ LINT: 'on', LINT_TIMEOUT_MS: '30000' });
+    tenant = await givenTenant(service);
+  });
+  after(() => service.close());
+
+  it('lints the dry run on a thread of its own while the last write\'s lint still runs', async () => {
+    const references = built({ name: 'references', section: 'schemas', levels: 8, fanOut: 9 });
+    const written = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=references`).set(bearer(tenant.key)).set('Content-Type', references.type).send(references.text);
+    expect(written.status, JSON.stringify(written.body)).to.equal(201);
+    const dry = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=petstore&dryRun=true`).set(bearer(tenant.key)).send(petstore());
+    expect(dry.status, JSON.stringify(dry.body)).to.equal(200);
+    expect(dry.body.lint.timedOutAfterMs).to.equal(undefined);
+    expect(dry.body.lint.new.length).to.be.above(0);
+    const behind = await service.runtime.lints.findingsOf(tenant.version.id, written.body.service.id);
+    expect(behind?.pending, 'the write\'s lint is still running').to.equal(true);
   });
 });
