@@ -194,8 +194,17 @@ export class RecordStore {
    * wants their media types). Fields left out read as their defaults.
    */
   async allWith(versionId: string, fields: readonly string[]): Promise<CatalogRecord[]> {
-    const projection = Object.fromEntries(['id', 'versionId', ...fields].map((field) => [encodeKey(field), 1]));
-    return this.#inIdOrder({ versionId }, { _id: 0, ...projection });
+    return this.#inIdOrder({ versionId }, onlyFields(fields));
+  }
+
+  /**
+   * Every record of the version (with `fields`, only those and its id), in no particular order:
+   * for callers that order them themselves. Sorted, a whole version is held and sorted in the
+   * database's memory (FerretDB sorts in its handler); unsorted, it streams.
+   */
+  async allUnordered(versionId: string, fields?: readonly string[]): Promise<CatalogRecord[]> {
+    const documents = await this.#documents.find({ versionId }, fields && { projection: onlyFields(fields) }).toArray();
+    return documents.map((document) => this.toRecord(document));
   }
 
   /**
@@ -309,4 +318,9 @@ export class RecordStore {
     const holder = await this.#documents.findOne({ versionId: document['versionId'], [KEY_FIELD]: document[KEY_FIELD] }, { projection: { id: 1 } });
     return new NaturalKeyTaken(holder ? String(holder['id']) : undefined);
   }
+}
+
+/** A projection on these top-level fields, the record's id and version. */
+function onlyFields(fields: readonly string[]): Record<string, 0 | 1> {
+  return { _id: 0, ...Object.fromEntries(['id', 'versionId', ...fields].map((field) => [encodeKey(field), 1 as const])) };
 }
