@@ -12,7 +12,7 @@ export interface ServiceSetup {
   dataDir: string;
 }
 
-export function startService(setup: ServiceSetup): Promise<ServiceProcess> {
+export function startCatalog(setup: ServiceSetup): Promise<ServiceProcess> {
   return spawnService({
     PORT: String(setup.port),
     EMBEDDED_DB_PORT: String(setup.databasePort),

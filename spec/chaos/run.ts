@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { ServiceProcess } from '../support/process.ts';
 import { collectionNamed, newIdOf, sampleOf } from '../support/records.ts';
 import { mulberry32 } from '../support/random.ts';
-import { databasePid, freePort, startService, type ServiceSetup } from './processes.ts';
+import { databasePid, freePort, startCatalog, type ServiceSetup } from './processes.ts';
 
 export type Fault = 'service-kill' | 'service-stop' | 'database-kill' | 'database-stop';
 export const FAULTS: readonly Fault[] = ['service-kill', 'service-stop', 'database-kill', 'database-stop'];
@@ -54,7 +54,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     databasePort: await freePort(),
     dataDir: await fs.mkdtemp(path.join(os.tmpdir(), 'catalog-chaos-')),
   };
-  let service = await startService(setup);
+  let service = await startCatalog(setup);
   try {
     return await drive(service, setup, options, (next) => {
       service = next;
@@ -71,7 +71,7 @@ async function drive(first: ServiceProcess, setup: ServiceSetup, options: ChaosO
   let service = first;
   const outputs: (() => string)[] = [service.output];
   const restartService = async () => {
-    service = await startService(setup);
+    service = await startCatalog(setup);
     outputs.push(service.output);
     replaced(service);
   };

@@ -15,7 +15,7 @@ import {
 } from '../support/credentials.ts';
 import { testDatabase } from '../support/database.ts';
 import { expectError, expectInvalid } from '../support/expect.ts';
-import { bearer, givenTenant, JWT_SECRET, serviceForSuite, tokenFor, type Tenant, type TestService } from '../support/service.ts';
+import { bearer, givenTenant, JWT_SECRET, catalogForSuite, tokenFor, type Tenant, type TestCatalog } from '../support/catalog.ts';
 import { schemas as sampleCatalog, sampleOf } from '../support/records.ts';
 
 type Headers = Record<string, string>;
@@ -52,14 +52,14 @@ const FORBIDDEN_BODY = '{"error":"Forbidden"}';
 const READ_ONLY_BODY = '{"error":"Forbidden","details":[{"field":"Authorization","message":"the credential is read-only"}]}';
 
 describe('authentication and authorization', () => {
-  let service: TestService;
+  let service: TestCatalog;
   let routes: RecordRoute[];
   /** Tenants A and B are the main cast; C is a bystander. */
   let A: Tenant;
   let B: Tenant;
   let C: Tenant;
 
-  serviceForSuite((made) => ({ service, tenant: A } = made), { BODY_LIMIT: '4kb' });
+  catalogForSuite((made) => ({ service, tenant: A } = made), { BODY_LIMIT: '4kb' });
   before(async () => {
     routes = routeTable(service.runtime.schemas.collections);
     [B, C] = await Promise.all([givenTenant(service), givenTenant(service)]);
@@ -264,7 +264,7 @@ describe('authentication and authorization', () => {
   }
 
   async function seed(tenant: Tenant, collection: CompiledCollection): Promise<Record<string, unknown>> {
-    const res = await service.request.post(`${tenant.prefixes.V}/${collection.name}`).set(bearer(tenant.key))
+    const res = await service.request.post(`${tenant.prefixes.byId}/${collection.name}`).set(bearer(tenant.key))
       .send(SAMPLES[collection.name]!());
     expect(res.status, res.text).to.equal(201);
     return res.body;

@@ -7,18 +7,18 @@ import { expectError, expectInvalid } from '../support/expect.ts';
 import { spawnService, type ServiceProcess } from '../support/process.ts';
 import { rawRequest } from '../support/raw-http.ts';
 import { collectionNamed, sampleOf } from '../support/records.ts';
-import { serviceForSuite, JWT_SECRET, bearer, givenTenant, startService, type Tenant, type TestService } from '../support/service.ts';
+import { catalogForSuite, JWT_SECRET, bearer, givenTenant, startCatalog, type Tenant, type TestCatalog } from '../support/catalog.ts';
 
 const serviceId = `svc_${'0'.repeat(26)}`;
 
 describe('Bad requests', () => {
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
 
-  serviceForSuite((made) => ({ service, tenant } = made), { RECORD_MAX_KEYS: '200', RECORD_MAX_BYTES: '8kb' });
+  catalogForSuite((made) => ({ service, tenant } = made), { RECORD_MAX_KEYS: '200', RECORD_MAX_BYTES: '8kb' });
 
   const post = (body: Buffer | string, headers: Record<string, string>) => {
-    let test = service.request.post(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key));
+    let test = service.request.post(`${tenant.prefixes.byId}/paths`).set(bearer(tenant.key));
     for (const [name, value] of Object.entries(headers)) test = test.set(name, value);
     // As given: superagent would otherwise JSON-encode a Buffer sent as application/json.
     return test.serialize((bytes: unknown) => bytes as string).send(body);
@@ -58,8 +58,8 @@ describe('Bad requests', () => {
     it('POST and PATCH with Content-Type application/json and an empty body are 400 "is empty", not 415', async () => {
       const created = await post(JSON.stringify({ serviceId, path: '/empty' }), { 'Content-Type': 'application/json' });
       for (const test of [
-        service.request.post(`${tenant.prefixes.V}/paths`),
-        service.request.patch(`${tenant.prefixes.V}/paths/${created.body.id}`),
+        service.request.post(`${tenant.prefixes.byId}/paths`),
+        service.request.patch(`${tenant.prefixes.byId}/paths/${created.body.id}`),
       ]) {
         const res = await test.set(bearer(tenant.key)).set('Content-Type', 'application/json');
         expectError(res, 400, 'Invalid request');
@@ -85,23 +85,23 @@ describe('Bad requests', () => {
 
   describe('routing and Location', () => {
     it('a trailing slash or another letter case is 404, not the route', async () => {
-      for (const url of [`${tenant.prefixes.V}/paths/`, `${tenant.prefixes.V}/Paths`, `${tenant.prefixes.P.replace('/v2/catalog/', '/V2/Catalog/')}/paths`]) {
+      for (const url of [`${tenant.prefixes.byId}/paths/`, `${tenant.prefixes.byId}/Paths`, `${tenant.prefixes.byAddress.replace('/v2/catalog/', '/V2/Catalog/')}/paths`]) {
         expectError(await service.request.get(url).set(bearer(tenant.key)), 404, 'Not found');
       }
     });
 
     it('201 on create and on replace-as-create carries Location, the record URL in the same family', async () => {
-      const created = await service.request.post(`${tenant.prefixes.P}/paths`).set(bearer(tenant.key)).send({ serviceId, path: '/located' });
+      const created = await service.request.post(`${tenant.prefixes.byAddress}/paths`).set(bearer(tenant.key)).send({ serviceId, path: '/located' });
       expect(created.status).to.equal(201);
-      expect(created.headers['location']).to.equal(`${tenant.prefixes.P}/paths/${created.body.id}`);
+      expect(created.headers['location']).to.equal(`${tenant.prefixes.byAddress}/paths/${created.body.id}`);
       const fetched = await service.request.get(created.headers['location']!).set(bearer(tenant.key));
       expect(fetched.body).to.deep.equal(created.body);
 
       const id = 'path_01JDQ9ZZZZZZZZZZZZZZZZZZZZ';
-      const replaced = await service.request.post(`${tenant.prefixes.V}/paths/${id}`).set(bearer(tenant.key)).send({ serviceId, path: '/put' });
+      const replaced = await service.request.post(`${tenant.prefixes.byId}/paths/${id}`).set(bearer(tenant.key)).send({ serviceId, path: '/put' });
       expect(replaced.status, JSON.stringify(replaced.body)).to.equal(201);
-      expect(replaced.headers['location']).to.equal(`${tenant.prefixes.V}/paths/${id}`);
-      const again = await service.request.post(`${tenant.prefixes.V}/paths/${id}`).set(bearer(tenant.key)).send({ serviceId, path: '/put' });
+      expect(replaced.headers['location']).to.equal(`${tenant.prefixes.byId}/paths/${id}`);
+      const again = await service.request.post(`${tenant.prefixes.byId}/paths/${id}`).set(bearer(tenant.key)).send({ serviceId, path: '/put' });
       expect(again.status).to.equal(200);
       expect(again.headers).to.not.have.property('location');
     });
@@ -113,10 +113,10 @@ describe('Bad requests on the wire', function () {
   let running: ServiceProcess;
   let port: number;
   let tenant: Tenant;
-  let helper: TestService;
+  let helper: TestCatalog;
 
   before(async () => {
-    helper = await startService();
+    helper = await startCatalog();
     tenant = await givenTenant(helper);
     running = await spawnService({ MONGODB_URI: testDatabase().uri, JWT_SECRET, BODY_LIMIT: '64kb' });
     port = Number(new URL(running.url).port);
@@ -130,7 +130,7 @@ describe('Bad requests on the wire', function () {
 
   it('a Content-Length over the body limit is 413 at once (the body never sent), and the connection closes', async () => {
     const answer = await rawRequest(port, head([
-      `POST ${tenant.prefixes.V}/paths HTTP/1.1`, 'Host: x', `Authorization: Bearer ${tenant.key}`,
+      `POST ${tenant.prefixes.byId}/paths HTTP/1.1`, 'Host: x', `Authorization: Bearer ${tenant.key}`,
       'Content-Type: application/json', `Content-Length: ${10 * 1024 * 1024}`,
     ]));
     expect(answer.status).to.equal(413);
@@ -141,7 +141,7 @@ describe('Bad requests on the wire', function () {
 
   it('a request that fails authentication is answered without its body being read, and the connection closes', async () => {
     const answer = await rawRequest(port, head([
-      `POST ${tenant.prefixes.V}/paths HTTP/1.1`, 'Host: x', 'Authorization: Bearer catk_wrong',
+      `POST ${tenant.prefixes.byId}/paths HTTP/1.1`, 'Host: x', 'Authorization: Bearer catk_wrong',
       'Content-Type: application/json', 'Content-Length: 60000',
     ]));
     expect(answer.status).to.equal(401);
@@ -172,14 +172,14 @@ describe('Bad requests on the wire', function () {
 });
 
 describe('Validation details of a oneOf', () => {
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
 
-  serviceForSuite((made) => ({ service, tenant } = made));
+  catalogForSuite((made) => ({ service, tenant } = made));
 
   it('a rich-text value that fails inside a node gives one entry, from the branch that matched best', async () => {
     const body = { ...sampleOf(collectionNamed('requests')), descriptionBlocks: { type: 'paragraph', content: [{ type: 'text', text: 42 }] } };
-    const res = await service.request.post(`${tenant.prefixes.V}/requests`).set(bearer(tenant.key)).send(body);
+    const res = await service.request.post(`${tenant.prefixes.byId}/requests`).set(bearer(tenant.key)).send(body);
     expectError(res, 400, 'Invalid request');
     expect(res.body.details, JSON.stringify(res.body.details)).to.have.length(1);
     expect(res.body.details[0].field).to.match(/^\/descriptionBlocks\/content\/0/);
@@ -187,10 +187,10 @@ describe('Validation details of a oneOf', () => {
 });
 
 describe('Refusals take the same work whatever is refused', () => {
-  let service: TestService;
+  let service: TestCatalog;
 
   before(async () => {
-    service = await startService();
+    service = await startCatalog();
   });
   after(() => service.close());
 
@@ -219,7 +219,7 @@ describe('Refusals take the same work whatever is refused', () => {
   it("another project's cached version, an unknown slug and an unknown project cost the same lookups", async () => {
     const mine = await givenTenant(service);
     const theirs = await givenTenant(service);
-    const known = `${theirs.prefixes.P}/paths`;
+    const known = `${theirs.prefixes.byAddress}/paths`;
     await service.request.get(known).set(bearer(mine.key)); // now in the cache
     const counts = [
       await lookupsOf(known, mine.key),

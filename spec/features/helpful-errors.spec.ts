@@ -4,30 +4,30 @@
 import { expect } from 'chai';
 import { expectError } from '../support/expect.ts';
 import { callTool, mcpAgents, textOf, type McpAgents } from '../support/mcp.ts';
-import { bearer, givenTenant, serviceForSuite, tokenFor, type Tenant, type TestService } from '../support/service.ts';
+import { bearer, givenTenant, catalogForSuite, tokenFor, type Tenant, type TestCatalog } from '../support/catalog.ts';
 
 const UNKNOWN_VERSION_ID = `ver_${'0'.repeat(26)}`;
 
 describe('Errors that help', function () {
   this.timeout(60_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   let other: Tenant;
 
-  serviceForSuite((made) => ({ service, tenant } = made));
+  catalogForSuite((made) => ({ service, tenant } = made));
   before(async () => { other = await givenTenant(service); });
 
   const get = (url: string, credential: string) => service.request.get(url).set(bearer(credential));
 
   it('names the id kind a route wants when given another kind\'s id', async () => {
-    const created = await service.request.post(`${tenant.prefixes.V}/operations`).set(bearer(tenant.key))
+    const created = await service.request.post(`${tenant.prefixes.byId}/operations`).set(bearer(tenant.key))
       .send({ pathId: `path_${'0'.repeat(26)}`, method: 'get', operationId: 'listThings' });
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
-    expectError(await get(`${tenant.prefixes.V}/paths/${created.body.id}`, tenant.key), 400, 'Invalid request',
+    expectError(await get(`${tenant.prefixes.byId}/paths/${created.body.id}`, tenant.key), 400, 'Invalid request',
       [{ field: 'id', message: 'is not a `path_` id (its prefix is `op_`)' }]);
-    expectError(await get(`${tenant.prefixes.P}/paths/nonsense`, tenant.key), 400, 'Invalid request', [{ field: 'id', message: 'is not a `path_` id' }]);
+    expectError(await get(`${tenant.prefixes.byAddress}/paths/nonsense`, tenant.key), 400, 'Invalid request', [{ field: 'id', message: 'is not a `path_` id' }]);
     // The right prefix with a wrong length still says what is wrong with it.
-    expectError(await get(`${tenant.prefixes.V}/paths/path_1`, tenant.key), 400, 'Invalid request', [{ field: 'id', message: 'must NOT have fewer than 31 characters' }]);
+    expectError(await get(`${tenant.prefixes.byId}/paths/path_1`, tenant.key), 400, 'Invalid request', [{ field: 'id', message: 'must NOT have fewer than 31 characters' }]);
   });
 
   describe('a mistyped version or project', () => {
@@ -48,7 +48,7 @@ describe('Errors that help', function () {
         expectError(await get(mistyped(), credential), 403, 'Forbidden');
         expect(Object.keys((await get(mistyped(), credential)).body)).to.deep.equal(['error']);
         // Its real version, and a project that does not exist: the same answer.
-        expect((await get(`${tenant.prefixes.P}/paths`, credential)).body).to.deep.equal({ error: 'Forbidden' });
+        expect((await get(`${tenant.prefixes.byAddress}/paths`, credential)).body).to.deep.equal({ error: 'Forbidden' });
         expect((await get('/v2/catalog/projects/no-such-project/branch/main/paths', credential)).body).to.deep.equal({ error: 'Forbidden' });
       }
     });

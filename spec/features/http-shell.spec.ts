@@ -1,12 +1,12 @@
 import { expect } from 'chai';
-import { serviceForSuite, bearer, type TestService, type Tenant } from '../support/service.ts';
+import { catalogForSuite, bearer, type TestCatalog, type Tenant } from '../support/catalog.ts';
 import { expectError } from '../support/expect.ts';
 
 describe('HTTP shell', () => {
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
 
-  serviceForSuite((made) => ({ service, tenant } = made), { BODY_LIMIT: '2kb' });
+  catalogForSuite((made) => ({ service, tenant } = made), { BODY_LIMIT: '2kb' });
 
   describe('GET /healthz', () => {
     it('answers 200 {"status":"ok"} without credentials while the database answers', async () => {
@@ -44,32 +44,32 @@ describe('HTTP shell', () => {
     });
 
     it('known route, other method: 405 with Allow', async () => {
-      const res = await service.request.put(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key));
+      const res = await service.request.put(`${tenant.prefixes.byId}/paths`).set(bearer(tenant.key));
       expectError(res, 405, 'Method not allowed');
       expect(res.headers['allow']).to.equal('GET, HEAD, POST');
     });
 
     it('bad JSON: 400 Invalid request', async () => {
-      const res = await service.request.post(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key))
+      const res = await service.request.post(`${tenant.prefixes.byId}/paths`).set(bearer(tenant.key))
         .set('Content-Type', 'application/json').send('{"path": "/a",');
       expectError(res, 400, 'Invalid request');
       expect(res.body.details).to.deep.equal([{ field: 'body', message: 'is not valid JSON' }]);
     });
 
     it('body over BODY_LIMIT: 413 Invalid request', async () => {
-      const res = await service.request.post(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key))
+      const res = await service.request.post(`${tenant.prefixes.byId}/paths`).set(bearer(tenant.key))
         .send({ path: '/a', summary: 'x'.repeat(4096) });
       expectError(res, 413, 'Invalid request');
     });
 
     it('body that is not JSON: 415 Invalid request', async () => {
-      const res = await service.request.post(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key))
+      const res = await service.request.post(`${tenant.prefixes.byId}/paths`).set(bearer(tenant.key))
         .set('Content-Type', 'text/plain').send('path=/a');
       expectError(res, 415, 'Invalid request');
     });
 
     it('path that is not valid percent-encoding: 400, not 500', async () => {
-      const res = await service.request.get(`${tenant.prefixes.V}/paths/%E0%A4%A`).set(bearer(tenant.key));
+      const res = await service.request.get(`${tenant.prefixes.byId}/paths/%E0%A4%A`).set(bearer(tenant.key));
       expectError(res, 400, 'Invalid request');
     });
   });

@@ -6,25 +6,25 @@
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../server/config.ts';
-import { bearer, givenTenant, startService, type Tenant, type TestService } from '../support/service.ts';
+import { bearer, givenTenant, startCatalog, type Tenant, type TestCatalog } from '../support/catalog.ts';
 
 describe('API-key revocation and the key cache (API_KEY_CACHE_MS)', () => {
-  const services: TestService[] = [];
+  const services: TestCatalog[] = [];
   after(() => Promise.all(services.map((service) => service.close())));
 
-  async function serviceWithKeyCache(ms: string): Promise<{ service: TestService; tenant: Tenant }> {
-    const service = await startService({ API_KEY_CACHE_MS: ms });
+  async function serviceWithKeyCache(ms: string): Promise<{ service: TestCatalog; tenant: Tenant }> {
+    const service = await startCatalog({ API_KEY_CACHE_MS: ms });
     services.push(service);
     return { service, tenant: await givenTenant(service) };
   }
 
   /** Statuses of a list on both route families with this key. */
-  async function statuses({ service, tenant }: { service: TestService; tenant: Tenant }, key: string): Promise<number[]> {
-    const responses = await Promise.all([tenant.prefixes.V, tenant.prefixes.P].map((prefix) => service.request.get(`${prefix}/paths`).set(bearer(key))));
+  async function statuses({ service, tenant }: { service: TestCatalog; tenant: Tenant }, key: string): Promise<number[]> {
+    const responses = await Promise.all([tenant.prefixes.byId, tenant.prefixes.byAddress].map((prefix) => service.request.get(`${prefix}/paths`).set(bearer(key))));
     return responses.map((response) => response.status);
   }
 
-  async function revoke(service: TestService, secret: string): Promise<void> {
+  async function revoke(service: TestCatalog, secret: string): Promise<void> {
     const key = await service.runtime.tenancy.apiKeys.find(secret);
     await service.runtime.tenancy.apiKeys.revoke(key!.id);
   }

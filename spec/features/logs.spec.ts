@@ -7,11 +7,11 @@ import { openRuntime, type Runtime } from '../../server/boot.ts';
 import { loadConfig } from '../../server/config.ts';
 import { createLogger } from '../../server/logger.ts';
 import { testDatabase } from '../support/database.ts';
-import { bearer, givenTenant, JWT_SECRET, tokenFor, type Tenant, type TestService } from '../support/service.ts';
+import { bearer, givenTenant, JWT_SECRET, tokenFor, type Tenant, type TestCatalog } from '../support/catalog.ts';
 import { signIn } from './pages/sign-in.ts';
 
 /** The service with a logger whose every line is kept, parsed. */
-async function serviceLoggingTo(lines: Record<string, unknown>[]): Promise<TestService> {
+async function serviceLoggingTo(lines: Record<string, unknown>[]): Promise<TestCatalog> {
   const config = loadConfig({ MONGODB_URI: testDatabase().uri, JWT_SECRET, LOG_LEVEL: 'debug' });
   const logger = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
   const runtime: Runtime = await openRuntime(config, logger);
@@ -23,7 +23,7 @@ const SECRET_KEY = `catk_${'S3cr3t'.repeat(7)}x`;
 const JWT_LIKE = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJtYWxsb3J5In0.c2lnbmF0dXJlLXNlY3JldA';
 
 describe('Logs', () => {
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   const lines: Record<string, unknown>[] = [];
   const text = () => JSON.stringify(lines);
@@ -39,13 +39,13 @@ describe('Logs', () => {
 
   describe('never hold a credential', () => {
     const urls: [string, (t: Tenant) => string][] = [
-      ['?access_token=catk_…', (t) => `${t.prefixes.V}/paths?access_token=${SECRET_KEY}`],
-      ['credential-like query parameters', (t) => `${t.prefixes.V}/paths?token=tok-s3cret-1&api_key=ak-s3cret-2&key=k-s3cret-3&jwt=j-s3cret-4&client_secret=cs-s3cret-5&password=pw-s3cret-6`],
+      ['?access_token=catk_…', (t) => `${t.prefixes.byId}/paths?access_token=${SECRET_KEY}`],
+      ['credential-like query parameters', (t) => `${t.prefixes.byId}/paths?token=tok-s3cret-1&api_key=ak-s3cret-2&key=k-s3cret-3&jwt=j-s3cret-4&client_secret=cs-s3cret-5&password=pw-s3cret-6`],
       ['a catk_ secret in the path', () => `/v2/catalog/versions/${SECRET_KEY}/paths`],
       ['a percent-encoded catk_ secret in the path', () => `/v2/catalog/versions/${encodeURIComponent(SECRET_KEY).replace('_', '%5F')}/paths`],
       ['a JWT in the path', () => `/v2/catalog/projects/${JWT_LIKE}/branch/main/paths`],
-      ['a JWT in an innocent-looking parameter', (t) => `${t.prefixes.V}/paths?serviceId=${JWT_LIKE}`],
-      ['a catk_ secret as a parameter name', (t) => `${t.prefixes.V}/paths?${SECRET_KEY}=1`],
+      ['a JWT in an innocent-looking parameter', (t) => `${t.prefixes.byId}/paths?serviceId=${JWT_LIKE}`],
+      ['a catk_ secret as a parameter name', (t) => `${t.prefixes.byId}/paths?${SECRET_KEY}=1`],
     ];
     for (const [what, url] of urls) {
       it(`redacts ${what}`, async () => {
@@ -63,8 +63,8 @@ describe('Logs', () => {
 
     it('leaves the Authorization and Cookie headers out', async () => {
       const token = tokenFor([tenant.project.id]);
-      await service.request.get(`${tenant.prefixes.V}/paths`).set(bearer(token)).set('Cookie', 'session=cookie-s3cret');
-      await service.request.get(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key));
+      await service.request.get(`${tenant.prefixes.byId}/paths`).set(bearer(token)).set('Cookie', 'session=cookie-s3cret');
+      await service.request.get(`${tenant.prefixes.byId}/paths`).set(bearer(tenant.key));
       expect(text()).not.to.include(token.split('.')[2]!);
       expect(text()).not.to.include(tenant.key);
       expect(text()).not.to.include('cookie-s3cret');
@@ -81,7 +81,7 @@ describe('Logs', () => {
 
   describe('one line per request', () => {
     it('names the route template, method, status, latency, request id and URL, and nothing else', async () => {
-      const res = await service.request.get(`${tenant.prefixes.V}/paths/path_01ARZ3NDEKTSV4RRFFQ69G5FAV`).set(bearer(tenant.key));
+      const res = await service.request.get(`${tenant.prefixes.byId}/paths/path_01ARZ3NDEKTSV4RRFFQ69G5FAV`).set(bearer(tenant.key));
       expect(res.status).to.equal(404);
       const access = lines.filter((line) => line['responseTime'] !== undefined);
       expect(access).to.have.length(1);
@@ -93,7 +93,7 @@ describe('Logs', () => {
     });
 
     it('logs successes too, and unknown routes as such', async () => {
-      await service.request.get(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key));
+      await service.request.get(`${tenant.prefixes.byId}/paths`).set(bearer(tenant.key));
       await service.request.get('/nowhere/at/all');
       const access = lines.filter((line) => line['responseTime'] !== undefined);
       expect(access.map((line) => [line['route'], line['status']])).to.deep.equal([

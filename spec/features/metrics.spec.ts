@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import supertest from 'supertest';
 import { metricsApp } from '../../server/http/metrics.ts';
 import type { Metrics } from '../../server/http/prometheus.ts';
-import { serviceForSuite, bearer, startService, type Tenant, type TestService } from '../support/service.ts';
+import { catalogForSuite, bearer, startCatalog, type Tenant, type TestCatalog } from '../support/catalog.ts';
 
 /** The value of one sample line of the exposition, or undefined when absent. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -15,14 +15,14 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 
 describe('Metrics', () => {
   describe('at /metrics (METRICS=on, the default)', () => {
-    let service: TestService;
+    let service: TestCatalog;
     let tenant: Tenant;
 
-    serviceForSuite((made) => ({ service, tenant } = made));
+    catalogForSuite((made) => ({ service, tenant } = made));
     before(async () => {
-      await service.request.get(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key)).expect(200);
-      await service.request.get(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key)).expect(200);
-      await service.request.get(`${tenant.prefixes.P}/paths/path_01ARZ3NDEKTSV4RRFFQ69G5FAV`).set(bearer(tenant.key)).expect(404);
+      await service.request.get(`${tenant.prefixes.byId}/paths`).set(bearer(tenant.key)).expect(200);
+      await service.request.get(`${tenant.prefixes.byId}/paths`).set(bearer(tenant.key)).expect(200);
+      await service.request.get(`${tenant.prefixes.byAddress}/paths/path_01ARZ3NDEKTSV4RRFFQ69G5FAV`).set(bearer(tenant.key)).expect(404);
       await service.request.get('/no/such/route').expect(404);
     });
 
@@ -65,7 +65,7 @@ describe('Metrics', () => {
   });
 
   it('are not served with METRICS=off', async () => {
-    const service = await startService({ METRICS: 'off' });
+    const service = await startCatalog({ METRICS: 'off' });
     try {
       const res = await service.request.get('/metrics');
       expect(res.status).to.equal(404);
@@ -76,7 +76,7 @@ describe('Metrics', () => {
   });
 
   it('move to their own app with METRICS_PORT', async () => {
-    const service = await startService({ METRICS_PORT: '0' });
+    const service = await startCatalog({ METRICS_PORT: '0' });
     try {
       expect((await service.request.get('/metrics')).status).to.equal(404);
       await service.request.get('/healthz').expect(200);

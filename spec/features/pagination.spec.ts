@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { MongoClient, type CommandStartedEvent, type Document } from 'mongodb';
-import { startService, givenTenant, bearer, type TestService, type Tenant } from '../support/service.ts';
+import { startCatalog, givenTenant, bearer, type TestCatalog, type Tenant } from '../support/catalog.ts';
 import { expectInvalid } from '../support/expect.ts';
 import { testDatabase, withDatabaseName } from '../support/database.ts';
 import { recordOrder, type SortKey } from '../support/bson-order.ts';
@@ -38,7 +38,7 @@ const SERVICES = [newId('svc_'), newId('svc_'), newId('svc_')] as const;
 const SORTABLE_PATH_FIELDS = ['id', 'serviceId', 'path', 'summary', 'description', 'updatedAt', 'versionId'] as const;
 
 describe('List: query parameters and keyset pagination', () => {
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   let paths: RecordStore;
   let versionCount = 0;
@@ -50,7 +50,7 @@ describe('List: query parameters and keyset pagination', () => {
   before(async () => {
     database.name = `${testDatabase().name}_pagination`;
     database.uri = withDatabaseName(testDatabase().uri, database.name);
-    service = await startService({ MONGODB_URI: database.uri });
+    service = await startCatalog({ MONGODB_URI: database.uri });
     tenant = await givenTenant(service);
     paths = service.runtime.stores.get('paths')!;
   });
@@ -470,7 +470,7 @@ describe('List: query parameters and keyset pagination', () => {
       const cursor = (await page(version.V, [['limit', '2']])).pagination.nextCursor!;
       expect(await paths.delete(version.id, cursor)).to.equal(true);
       // Positions are kept in the database (docs/scaling.md), so any instance would know an issued one.
-      const other = await startService({ MONGODB_URI: database.uri });
+      const other = await startCatalog({ MONGODB_URI: database.uri });
       try {
         const res = await other.request.get(`${version.V}/paths`).set(bearer(tenant.key)).query({ limit: '2', sort: 'summary', cursor });
         expectInvalid(res, 'cursor');
@@ -487,7 +487,7 @@ describe('List: query parameters and keyset pagination', () => {
       const version = await freshVersion();
       await seed(version.id, ['a', 'b', 'c', 'd', 'e'].map((summary) => aPath({ summary })));
       const cursor = (await page(version.V, [['limit', '2'], ['sort', 'summary']])).pagination.nextCursor!;
-      const other = await startService({ MONGODB_URI: database.uri });
+      const other = await startCatalog({ MONGODB_URI: database.uri });
       try {
         const res = await other.request.get(`${version.V}/paths`).set(bearer(tenant.key)).query({ limit: '5', sort: 'summary', cursor });
         expect(res.body.items.map((item: { summary: string }) => item.summary)).to.deep.equal(['c', 'd', 'e']);

@@ -1,19 +1,19 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { serviceForSuite, bearer, givenTenant, startService, tokenFor, type Tenant, type TestService } from '../support/service.ts';
+import { catalogForSuite, bearer, givenTenant, startCatalog, tokenFor, type Tenant, type TestCatalog } from '../support/catalog.ts';
 import { callTool, mcpAgents, type McpAgents } from '../support/mcp.ts';
 import { formOf } from './pages/sign-in.ts';
 
 describe('Rate limits', () => {
   describe('with RATE_LIMIT_MAX=3', () => {
-    let service: TestService;
+    let service: TestCatalog;
     let tenant: Tenant;
 
-    serviceForSuite((made) => ({ service, tenant } = made), { RATE_LIMIT: 'on', RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000' });
+    catalogForSuite((made) => ({ service, tenant } = made), { RATE_LIMIT: 'on', RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000' });
 
     it('answers 429 with the error shape and Retry-After once a credential is over its limit', async () => {
-      const list = () => service.request.get(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key));
+      const list = () => service.request.get(`${tenant.prefixes.byId}/paths`).set(bearer(tenant.key));
       for (let i = 0; i < 3; i++) expect((await list()).status).to.equal(200);
       const res = await list();
       expect(res.status).to.equal(429);
@@ -23,23 +23,23 @@ describe('Rate limits', () => {
     });
 
     it('counts each credential apart: another key and a token of the same project still pass', async () => {
-      expect((await service.request.get(`${tenant.prefixes.P}/paths`).set(bearer(tenant.readOnlyKey))).status).to.equal(200);
-      expect((await service.request.get(`${tenant.prefixes.P}/paths`).set(bearer(tokenFor([tenant.project.id])))).status).to.equal(200);
+      expect((await service.request.get(`${tenant.prefixes.byAddress}/paths`).set(bearer(tenant.readOnlyKey))).status).to.equal(200);
+      expect((await service.request.get(`${tenant.prefixes.byAddress}/paths`).set(bearer(tokenFor([tenant.project.id])))).status).to.equal(200);
     });
 
     it('counts failed authentications by address, so guessing is limited too', async () => {
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) {
-        statuses.push((await service.request.get(`${tenant.prefixes.V}/paths`).set(bearer(`catk_guess${i}`))).status);
+        statuses.push((await service.request.get(`${tenant.prefixes.byId}/paths`).set(bearer(`catk_guess${i}`))).status);
       }
       expect(statuses).to.deep.equal([401, 401, 401, 429, 429]);
     });
   });
 
   describe('MCP with RATE_LIMIT_MAX=5: each message of a batch counts', () => {
-    let service: TestService;
+    let service: TestCatalog;
     let tenant: Tenant;
-    serviceForSuite((made) => ({ service, tenant } = made), { RATE_LIMIT: 'on', RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_MS: '60000' });
+    catalogForSuite((made) => ({ service, tenant } = made), { RATE_LIMIT: 'on', RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_MS: '60000' });
 
     const MCP_ACCEPT = 'application/json, text/event-stream';
     const calls = (count: number) => Array.from({ length: count }, (_, i) => ({
@@ -83,9 +83,9 @@ describe('Rate limits', () => {
   });
 
   describe('sign-in to the pages with RATE_LIMIT_MAX=5', () => {
-    let service: TestService;
+    let service: TestCatalog;
     let tenant: Tenant;
-    serviceForSuite((made) => ({ service, tenant } = made), { RATE_LIMIT: 'on', RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_MS: '60000' });
+    catalogForSuite((made) => ({ service, tenant } = made), { RATE_LIMIT: 'on', RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_MS: '60000' });
 
     it('counts wrong credentials against the client address, as the interface does', async () => {
       const { nonceCookie, signInToken } = await formOf(service.app);
@@ -99,16 +99,16 @@ describe('Rate limits', () => {
       expect(Number(refused.headers['retry-after'])).to.be.within(1, 60);
       expect(refused.text).to.match(/Too many sign-in attempts/);
       // One count per address for every door: the interface refuses this address's guesses now too.
-      expect((await service.request.get(`${tenant.prefixes.V}/paths`).set(bearer('catk_another_guess'))).status).to.equal(429);
+      expect((await service.request.get(`${tenant.prefixes.byId}/paths`).set(bearer('catk_another_guess'))).status).to.equal(429);
     });
   });
 
   it('is off with RATE_LIMIT=off', async () => {
-    const service = await startService({ RATE_LIMIT: 'off', RATE_LIMIT_MAX: '1' });
+    const service = await startCatalog({ RATE_LIMIT: 'off', RATE_LIMIT_MAX: '1' });
     try {
       const tenant = await givenTenant(service);
       for (let i = 0; i < 4; i++) {
-        expect((await service.request.get(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key))).status).to.equal(200);
+        expect((await service.request.get(`${tenant.prefixes.byId}/paths`).set(bearer(tenant.key))).status).to.equal(200);
       }
     } finally {
       await service.close();

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import type { Response } from 'supertest';
 import { SERVICE_REF_INVALID } from '../../server/errors.ts';
-import { serviceForSuite, bearer, type Tenant, type TestService } from '../support/service.ts';
+import { catalogForSuite, bearer, type Tenant, type TestCatalog } from '../support/catalog.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -17,10 +17,10 @@ function expectRefused(res: Response, field: string, message: string): void {
 }
 
 describe('Request bodies checked by their schemas', () => {
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
 
-  serviceForSuite((made) => ({ service, tenant } = made));
+  catalogForSuite((made) => ({ service, tenant } = made));
 
   describe('POST {prefix}/insights/connections (insights.json#/$defs/connectionRequest)', () => {
     const cases: [string, Json, string, string][] = [
@@ -33,7 +33,7 @@ describe('Request bodies checked by their schemas', () => {
       ['a field the schema lacks', { service: 'zoo', extra: 1 }, '/extra', 'is not a known field'],
       ['a field with a slash in its name', { service: 'zoo', 'a/b': 1 }, '/a~1b', 'is not a known field'],
     ];
-    for (const family of ['V', 'P'] as const) {
+    for (const family of ['byId', 'byAddress'] as const) {
       for (const [what, body, field, message] of cases) {
         it(`family ${family}: ${what} is 400 naming ${field}`, async () => {
           const res = await service.request.post(`${tenant.prefixes[family]}/insights/connections`).set(bearer(tenant.key))
@@ -44,10 +44,10 @@ describe('Request bodies checked by their schemas', () => {
     }
 
     it('a well-formed name of no service is still 404, and a malformed one 400 from the lookup', async () => {
-      const unknown = await service.request.post(`${tenant.prefixes.V}/insights/connections`).set(bearer(tenant.key)).send({ service: 'nope' });
+      const unknown = await service.request.post(`${tenant.prefixes.byId}/insights/connections`).set(bearer(tenant.key)).send({ service: 'nope' });
       expect(unknown.status, JSON.stringify(unknown.body)).to.equal(404);
       expect(unknown.body).to.deep.equal({ error: service.runtime.schemas.collection('services').notFound });
-      expectRefused(await service.request.post(`${tenant.prefixes.V}/insights/connections`).set(bearer(tenant.key)).send({ service: 'Not A Slug' }), '/service', SERVICE_REF_INVALID);
+      expectRefused(await service.request.post(`${tenant.prefixes.byId}/insights/connections`).set(bearer(tenant.key)).send({ service: 'Not A Slug' }), '/service', SERVICE_REF_INVALID);
     });
   });
 

@@ -7,7 +7,7 @@ import { createApp } from '../../server/app.ts';
 import { declaredRooms, rooms, type RoomParts } from '../../server/rooms.ts';
 import type { Room } from '../../server/routes/room.ts';
 import { mcpAgents } from '../support/mcp.ts';
-import { bearer, serviceForSuite, type SuiteService } from '../support/service.ts';
+import { bearer, catalogForSuite, type SuiteCatalog } from '../support/catalog.ts';
 
 interface OpenApi {
   tags: Array<{ name: string }>;
@@ -19,8 +19,8 @@ const documentPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
 const tagNames = (room: Room): string[] => room.tags.map((tag) => tag.name);
 
 describe('Rooms: the list in server/rooms.ts is what the service serves', () => {
-  let suite: SuiteService;
-  serviceForSuite((made) => { suite = made; });
+  let suite: SuiteCatalog;
+  catalogForSuite((made) => { suite = made; });
   const without = (tag: string) => (parts: RoomParts) => rooms(parts).filter((room) => !tagNames(room).includes(tag));
 
   it('documents every route of every room under that room\'s own tags, the tags in the list\'s order', async () => {
@@ -55,10 +55,10 @@ describe('Rooms: the list in server/rooms.ts is what the service serves', () => 
 
     it('serves none of its routes, while the other rooms serve theirs', async () => {
       const { key, prefixes } = suite.tenant;
-      const res = await supertest(withoutSearch).get(`${prefixes.V}/search?q=pets`).set(bearer(key));
+      const res = await supertest(withoutSearch).get(`${prefixes.byId}/search?q=pets`).set(bearer(key));
       expect([res.status, res.body]).to.deep.equal([404, { error: 'Not found' }]);
-      await supertest(withoutSearch).get(`${prefixes.V}/paths`).set(bearer(key)).expect(200);
-      await suite.service.request.get(`${prefixes.V}/search?q=pets`).set(bearer(key)).expect(200);
+      await supertest(withoutSearch).get(`${prefixes.byId}/paths`).set(bearer(key)).expect(200);
+      await suite.service.request.get(`${prefixes.byId}/search?q=pets`).set(bearer(key)).expect(200);
     });
 
     it('adds none of its tools to MCP, while the other rooms add theirs (tools/list, as an agent does)', async () => {

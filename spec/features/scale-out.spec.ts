@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { testDatabase } from '../support/database.ts';
 import { spawnService, type ServiceProcess } from '../support/process.ts';
-import { JWT_SECRET, givenTenant, startService, type Tenant, type TestService } from '../support/service.ts';
+import { JWT_SECRET, givenTenant, startCatalog, type Tenant, type TestCatalog } from '../support/catalog.ts';
 import { shop } from './search/shop.ts';
 
 const SERVICE_ID = `svc_${'0'.repeat(26)}`;
@@ -15,12 +15,12 @@ const KEY_CACHE_MS = 1000;
 
 describe('Two instances on one database', function () {
   this.timeout(180_000);
-  let local: TestService;
+  let local: TestCatalog;
   let instances: ServiceProcess[];
   let tenant: Tenant;
 
   before(async () => {
-    local = await startService();
+    local = await startCatalog();
     const env = { MONGODB_URI: testDatabase().uri, JWT_SECRET, API_KEY_CACHE_MS: String(KEY_CACHE_MS) };
     instances = await Promise.all([spawnService(env), spawnService(env)]);
   });
@@ -43,16 +43,16 @@ describe('Two instances on one database', function () {
   it('resumes a cursor issued by one instance exactly on the other, even after its item was deleted', async () => {
     const [a, b] = instances as [ServiceProcess, ServiceProcess];
     for (let i = 1; i <= 7; i++) {
-      const created = await call(a, 'POST', `${tenant.prefixes.V}/paths`, { serviceId: SERVICE_ID, path: `/p${i}`, summary: `s${i}` });
+      const created = await call(a, 'POST', `${tenant.prefixes.byId}/paths`, { serviceId: SERVICE_ID, path: `/p${i}`, summary: `s${i}` });
       expect(created.status).to.equal(201);
     }
-    const first = await call(a, 'GET', `${tenant.prefixes.V}/paths?sort=summary&limit=3`);
+    const first = await call(a, 'GET', `${tenant.prefixes.byId}/paths?sort=summary&limit=3`);
     expect(first.body.items.map((item: { summary: string }) => item.summary)).to.deep.equal(['s1', 's2', 's3']);
     const cursor = first.body.pagination.nextCursor as string;
     // Without the issuing instance's position, the other would have nothing to resume from.
-    const deleted = await call(a, 'DELETE', `${tenant.prefixes.V}/paths/${cursor}`);
+    const deleted = await call(a, 'DELETE', `${tenant.prefixes.byId}/paths/${cursor}`);
     expect(deleted.status, JSON.stringify(deleted.body)).to.equal(204);
-    const second = await call(b, 'GET', `${tenant.prefixes.P}/paths?sort=summary&limit=3&cursor=${cursor}`);
+    const second = await call(b, 'GET', `${tenant.prefixes.byAddress}/paths?sort=summary&limit=3&cursor=${cursor}`);
     expect(second.status).to.equal(200);
     expect(second.body.items.map((item: { summary: string }) => item.summary)).to.deep.equal(['s5', 's6', 's7']);
     expect(second.body.pagination.nextCursor).to.equal(null);
@@ -62,7 +62,7 @@ describe('Two instances on one database', function () {
     for (let round = 0; round < 5; round++) {
       const id = `path_${String(round).padStart(2, '0')}${'A'.repeat(24)}`;
       const body = { id, serviceId: SERVICE_ID, path: `/race/${round}` };
-      const statuses = (await Promise.all(instances.map((instance) => call(instance, 'POST', `${tenant.prefixes.V}/paths`, body))))
+      const statuses = (await Promise.all(instances.map((instance) => call(instance, 'POST', `${tenant.prefixes.byId}/paths`, body))))
         .map((response) => response.status).sort();
       expect(statuses).to.deep.equal([201, 409]);
     }
@@ -70,23 +70,23 @@ describe('Two instances on one database', function () {
 
   it('searches fresh on each instance: a write on one is in the next search on the other', async () => {
     const [a, b] = instances as [ServiceProcess, ServiceProcess];
-    expect((await call(a, 'POST', `${tenant.prefixes.V}/imports/openapi?service=shop`, shop())).status).to.equal(201);
-    const operationIds = async (instance: ServiceProcess, query: string) => ((await call(instance, 'GET', `${tenant.prefixes.P}/search?q=${query}`)).body.hits as { operation: { operationId: string } }[])
+    expect((await call(a, 'POST', `${tenant.prefixes.byId}/imports/openapi?service=shop`, shop())).status).to.equal(201);
+    const operationIds = async (instance: ServiceProcess, query: string) => ((await call(instance, 'GET', `${tenant.prefixes.byAddress}/search?q=${query}`)).body.hits as { operation: { operationId: string } }[])
       .map((hit) => hit.operation.operationId);
     expect(await operationIds(b, 'health')).to.deep.equal(['getStatus']);
-    const operations = (await call(a, 'GET', `${tenant.prefixes.V}/operations?limit=100`)).body.items as { id: string; operationId: string }[];
+    const operations = (await call(a, 'GET', `${tenant.prefixes.byId}/operations?limit=100`)).body.items as { id: string; operationId: string }[];
     const status = operations.find((operation) => operation.operationId === 'getStatus')!;
-    expect((await call(a, 'PATCH', `${tenant.prefixes.V}/operations/${status.id}`, { summary: 'Heartbeat of the shop' })).status).to.equal(200);
+    expect((await call(a, 'PATCH', `${tenant.prefixes.byId}/operations/${status.id}`, { summary: 'Heartbeat of the shop' })).status).to.equal(200);
     expect(await operationIds(b, 'heartbeat')).to.deep.equal(['getStatus']);
-    expect((await call(a, 'DELETE', `${tenant.prefixes.V}/operations/${status.id}`)).status).to.equal(204);
+    expect((await call(a, 'DELETE', `${tenant.prefixes.byId}/operations/${status.id}`)).status).to.equal(204);
     expect(await operationIds(b, 'heartbeat')).to.deep.equal([]);
   });
 
   it('refuses a revoked key on every instance once API_KEY_CACHE_MS has passed', async () => {
-    for (const instance of instances) expect((await call(instance, 'GET', `${tenant.prefixes.V}/paths`)).status).to.equal(200);
+    for (const instance of instances) expect((await call(instance, 'GET', `${tenant.prefixes.byId}/paths`)).status).to.equal(200);
     const key = await local.runtime.tenancy.apiKeys.find(tenant.key);
     await local.runtime.tenancy.apiKeys.revoke(key!.id);
     await sleep(KEY_CACHE_MS + 100);
-    for (const instance of instances) expect((await call(instance, 'GET', `${tenant.prefixes.V}/paths`)).status).to.equal(401);
+    for (const instance of instances) expect((await call(instance, 'GET', `${tenant.prefixes.byId}/paths`)).status).to.equal(401);
   });
 });

@@ -13,7 +13,7 @@ import { documentId } from '../../server/store/records.ts';
 import { recordOrder } from '../support/bson-order.ts';
 import { testDatabase } from '../support/database.ts';
 import { expectError, expectInvalid } from '../support/expect.ts';
-import { bearer, givenTenant, startService, type Tenant, type TestService } from '../support/service.ts';
+import { bearer, givenTenant, startCatalog, type Tenant, type TestCatalog } from '../support/catalog.ts';
 
 const SERVICE_ID = newId('svc_');
 
@@ -67,8 +67,8 @@ describe('Schema extension: fields and collections added in schemas/ need no cod
   let dir: string;
   let originalDir: string;
   let schemas: SchemaRegistry;
-  let original: TestService;
-  let extended: TestService;
+  let original: TestCatalog;
+  let extended: TestCatalog;
   let tenant: Tenant;
   /** A path stored by the service before `owner` and `deprecated` existed. */
   let older: Record<string, unknown> & { id: string };
@@ -79,15 +79,15 @@ describe('Schema extension: fields and collections added in schemas/ need no cod
     await addMirrors(dir);
     originalDir = await fs.mkdtemp(path.join(os.tmpdir(), 'catalog-schemas-'));
     await fs.cp(path.join(repoRoot, 'schemas'), originalDir, { recursive: true });
-    original = await startService({}, loadSchemaRegistry(originalDir));
+    original = await startCatalog({}, loadSchemaRegistry(originalDir));
     tenant = await givenTenant(original);
-    const res = await original.request.post(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key))
+    const res = await original.request.post(`${tenant.prefixes.byId}/paths`).set(bearer(tenant.key))
       .send({ path: '/older', serviceId: SERVICE_ID });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     older = res.body;
 
     schemas = loadSchemaRegistry(dir);
-    extended = await startService({}, schemas);
+    extended = await startCatalog({}, schemas);
   });
   after(async () => {
     await extended?.close();
@@ -97,7 +97,7 @@ describe('Schema extension: fields and collections added in schemas/ need no cod
   });
 
   const storedPath = (id: string) => testDatabase().db.collection('paths').findOne({ _id: documentId(tenant.version.id, id) as never });
-  const paths = (suffix = '') => `${tenant.prefixes.V}/paths${suffix}`;
+  const paths = (suffix = '') => `${tenant.prefixes.byId}/paths${suffix}`;
 
   describe('an optional field on Path', () => {
     it('is known to the loaded catalog: a field, sortable, with its default', () => {
@@ -223,7 +223,7 @@ describe('Schema extension: fields and collections added in schemas/ need no cod
 
   describe('a new collection (mirrors) from one descriptor entry', () => {
     it('the unchanged service has no such routes', async () => {
-      expectError(await original.request.get(`${tenant.prefixes.V}/mirrors`).set(bearer(tenant.key)), 404, 'Not found');
+      expectError(await original.request.get(`${tenant.prefixes.byId}/mirrors`).set(bearer(tenant.key)), 404, 'Not found');
     });
 
     it('has its indexes, including its filter', async () => {
@@ -231,7 +231,7 @@ describe('Schema extension: fields and collections added in schemas/ need no cod
       expect(names).to.include.members(['versionId_id', 'versionId_updatedAt_id', 'versionId_serviceId_id']);
     });
 
-    for (const family of ['V', 'P'] as const) {
+    for (const family of ['byId', 'byAddress'] as const) {
       it(`family ${family}: create, get, list with its filter, replace, update, delete`, async () => {
         const mirrors = (suffix = '') => `${tenant.prefixes[family]}/mirrors${suffix}`;
         const auth = bearer(tenant.key);

@@ -13,7 +13,7 @@ import { provisionDatabase } from '../../server/database/provision.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
 import { testDatabase } from '../support/database.ts';
 import { spawnService, runServiceToExit } from '../support/process.ts';
-import { JWT_SECRET, givenTenant, startService, bearer, type TestService } from '../support/service.ts';
+import { JWT_SECRET, givenTenant, startCatalog, bearer, type TestCatalog } from '../support/catalog.ts';
 import supertest from 'supertest';
 import { expectError } from '../support/expect.ts';
 
@@ -31,8 +31,8 @@ describe('The service process (npm start)', function () {
   });
 
   describe('graceful shutdown on SIGTERM', () => {
-    let service: TestService;
-    before(async () => { service = await startService(); });
+    let service: TestCatalog;
+    before(async () => { service = await startCatalog(); });
     after(() => service.close());
 
     it('finishes the request in flight, refuses new connections, then exits 0', async () => {
@@ -44,7 +44,7 @@ describe('The service process (npm start)', function () {
       // Send the headers and half the body, so the request is in flight when the signal comes.
       const response = new Promise<{ status: number | undefined; text: string }>((resolve, reject) => {
         const req = http.request({
-          port, method: 'POST', path: `${tenant.prefixes.V}/paths`,
+          port, method: 'POST', path: `${tenant.prefixes.byId}/paths`,
           headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...bearer(tenant.key) },
         }, (res) => {
           let text = '';
@@ -72,20 +72,20 @@ describe('The service process (npm start)', function () {
   });
 
   describe('shutdown during a slow export', () => {
-    let service: TestService;
-    before(async () => { service = await startService({ RECORD_MAX_KEYS: '1000000' }); });
+    let service: TestCatalog;
+    before(async () => { service = await startCatalog({ RECORD_MAX_KEYS: '1000000' }); });
     after(() => service.close());
 
     it('answers the export still in flight when its time is up 503 with Retry-After, not an empty reply', async () => {
       const tenant = await givenTenant(service);
-      const imported = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=github`).set(bearer(tenant.key)).type('json')
+      const imported = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=github`).set(bearer(tenant.key)).type('json')
         .send(await fs.readFile(path.join(repoRoot, 'node_modules/@octokit/openapi/generated/api.github.com.json'), 'utf8'));
       expect(imported.status, JSON.stringify(imported.body).slice(0, 300)).to.equal(201);
       // Requests get three quarters of it: 300 ms, far less than GitHub's export takes.
       const running = await spawnService({ MONGODB_URI: testDatabase().uri, JWT_SECRET, SHUTDOWN_TIMEOUT_MS: '400' });
       const { port } = new URL(running.url);
       const response = new Promise<{ status: number | undefined; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
-        const req = http.get({ port, path: `${tenant.prefixes.V}/services/github/openapi`, headers: bearer(tenant.key) }, (res) => {
+        const req = http.get({ port, path: `${tenant.prefixes.byId}/services/github/openapi`, headers: bearer(tenant.key) }, (res) => {
           let text = '';
           res.on('data', (chunk) => { text += chunk; });
           res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }));

@@ -9,17 +9,17 @@ import { VersionRecords } from '../../server/store/version-records.ts';
 import { VERSION_SCHEMA } from '../../server/versions/operations.ts';
 import { emptyDatabase, testDatabase } from '../support/database.ts';
 import { READ_ONLY, expectError, expectInvalid } from '../support/expect.ts';
-import { bearer, givenTenant, startService, tokenFor, type Tenant, type TestService } from '../support/service.ts';
+import { bearer, givenTenant, startCatalog, tokenFor, type Tenant, type TestCatalog } from '../support/catalog.ts';
 
 type Json = Record<string, unknown>;
 
 describe('versions over HTTP', function () {
   // Generous: FerretDB scans whole collections, and the test machines are shared.
   this.timeout(300_000);
-  let service: TestService;
+  let service: TestCatalog;
 
   before(async () => {
-    service = await startService();
+    service = await startCatalog();
   });
   after(() => service.close());
   // Every test makes its own tenants; an empty database keeps FerretDB's scans (and the
@@ -310,7 +310,7 @@ describe('versions over HTTP', function () {
   describe('diff', () => {
     it('lists added, removed and changed ids per collection after edits (updatedAt alone is no change)', async () => {
       const tenant = await givenTenant(service);
-      const paths = `${tenant.prefixes.V}/paths`;
+      const paths = `${tenant.prefixes.byId}/paths`;
       const made: string[] = [];
       for (let i = 0; i < 4; i++) {
         const res = await service.request.post(paths).set(bearer(tenant.key)).send({ serviceId: `svc_${ulid()}`, path: `/p${i}` });

@@ -4,12 +4,12 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { testDatabase } from '../support/database.ts';
 import { Client, schemas, sampleOf } from '../support/records.ts';
-import { givenTenant, startService, tokenFor, type TestService } from '../support/service.ts';
+import { givenTenant, startCatalog, tokenFor, type TestCatalog } from '../support/catalog.ts';
 import type { Targets } from './requests.ts';
 import type { FuzzTarget } from './run.ts';
 
 export interface FuzzWorld {
-  service: TestService;
+  service: TestCatalog;
   targets: Targets;
   target: FuzzTarget;
   close(): Promise<void>;
@@ -18,8 +18,8 @@ export interface FuzzWorld {
 const SEEDED_PER_COLLECTION = 3;
 
 export async function fuzzWorld(env: Record<string, string> = {}): Promise<FuzzWorld> {
-  // startService leaves the rate limit off: 429s to a fast run would prove nothing about the routes.
-  const service = await startService(env);
+  // startCatalog leaves the rate limit off: 429s to a fast run would prove nothing about the routes.
+  const service = await startCatalog(env);
   const server: Server = service.app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const tenant = await givenTenant(service);

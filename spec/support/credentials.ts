@@ -4,7 +4,7 @@
 import { createHmac, createSign, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { SCOPE_READ, SCOPE_WRITE, TOKEN_AUDIENCE } from '../../server/auth/tokens.ts';
 import { API_KEY_PREFIX } from '../../server/tenancy/keys.ts';
-import { JWT_SECRET } from './service.ts';
+import { JWT_SECRET } from './catalog.ts';
 
 export type Claims = Record<string, unknown>;
 

@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { bearer, type TestService } from './service.ts';
+import { bearer, type TestCatalog } from './catalog.ts';
 
 export interface McpAgents {
   /** A connected client of this credential that has listed the tools. */
@@ -14,7 +14,7 @@ export interface McpAgents {
   close(): Promise<void>;
 }
 
-export async function mcpAgents(service: TestService): Promise<McpAgents> {
+export async function mcpAgents(service: TestCatalog): Promise<McpAgents> {
   const listening: Server = service.app.listen(0, '127.0.0.1');
   await new Promise((resolve) => listening.once('listening', resolve));
   const url = new URL(`http://127.0.0.1:${(listening.address() as AddressInfo).port}/mcp`);

@@ -89,7 +89,7 @@ function run(env: Record<string, string>, entry: string): Omit<ServiceProcess, '
 
 function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   // Only what the service needs: no MONGODB_URI or JWT_SECRET leaks in from the test run. The
-  // search model off unless a test asks for it (as for in-process services: support/service.ts):
+  // search model off unless a test asks for it (as for in-process services: support/catalog.ts):
   // these processes are about the database and the process, and the model's neighbours would join
   // every search's hits.
   return { PATH: process.env['PATH'], HOME: process.env['HOME'], LOG_LEVEL: 'info', PORT: '0', SEARCH_MODEL: 'off', ...env };

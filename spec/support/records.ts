@@ -7,7 +7,7 @@ import { ulid } from 'ulid';
 import { loadSchemaRegistry, type SchemaRegistry, type CompiledCollection } from '../../server/schemas/registry.ts';
 import { routeTable, type RecordRoute as Route } from '../../server/records/table.ts';
 import type { Method } from '../../server/routes/route.ts';
-import type { Tenant, TestService } from './service.ts';
+import type { Tenant, TestCatalog } from './catalog.ts';
 
 export type Fields = Record<string, unknown>;
 
@@ -97,7 +97,7 @@ export interface CallOptions {
   contentType?: string;
 }
 
-export function call(service: TestService, method: Method, url: string, options: CallOptions): supertest.Test {
+export function call(service: TestCatalog, method: Method, url: string, options: CallOptions): supertest.Test {
   let test = service.request[method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete'](url);
   if (options.key !== null) test = test.set('Authorization', `Bearer ${options.key}`);
   const text = options.text ?? (options.body === undefined ? undefined : exactJson(options.body));
@@ -107,11 +107,11 @@ export function call(service: TestService, method: Method, url: string, options:
 
 /** The usual calls of a test, on one tenant, with its read-write key. */
 export class Client {
-  readonly service: TestService;
+  readonly service: TestCatalog;
   readonly tenant: Tenant;
   readonly key: string;
 
-  constructor(service: TestService, tenant: Tenant, key: string = tenant.key) {
+  constructor(service: TestCatalog, tenant: Tenant, key: string = tenant.key) {
     this.service = service;
     this.tenant = tenant;
     this.key = key;

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { repoRoot } from '../../server/config.ts';
-import { startService } from '../support/service.ts';
+import { startCatalog } from '../support/catalog.ts';
 
 interface Instruction {
   keyword: string;
@@ -79,7 +79,7 @@ describe('Docker files', () => {
       const exitCode = (port: number): Promise<number> => new Promise((resolve) => {
         execFile(process.execPath, args, { env: { ...process.env, PORT: String(port) }, timeout: 20_000 }, (error) => resolve(error ? Number(error.code ?? 1) : 0));
       });
-      const service = await startService();
+      const service = await startCatalog();
       const listening = service.app.listen(0, '127.0.0.1');
       try {
         await once(listening, 'listening');

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { serviceForSuite, givenTenant, bearer, tokenFor, type TestService, type Tenant } from '../../support/service.ts';
+import { catalogForSuite, givenTenant, bearer, tokenFor, type TestCatalog, type Tenant } from '../../support/catalog.ts';
 import { compareDocuments } from '../../../server/changes/compare.ts';
 import { prepareDocument } from '../../../server/descriptions/document.ts';
 import { readDescription } from '../../support/directory.ts';
@@ -15,10 +15,10 @@ import { pets, petsWith } from './pets.ts';
 
 describe('changes: what a change breaks for clients', function () {
   this.timeout(60_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   let other: Tenant;
-  let branch: { id: string; prefixes: { V: string; P: string } };
+  let branch: { id: string; prefixes: { byId: string; byAddress: string } };
 
   // `main` holds the pets API; branch `next` holds it with `limit` made required and a server gone.
   const next = () => petsWith((doc) => {
@@ -27,20 +27,20 @@ describe('changes: what a change breaks for clients', function () {
     doc['components'].schemas.Pet.properties.age = { type: 'integer' };
   });
 
-  serviceForSuite((made) => ({ service, tenant } = made));
+  catalogForSuite((made) => ({ service, tenant } = made));
   before(async () => {
     other = await givenTenant(service);
     const created = await service.request.post(`/v2/catalog/projects/${tenant.project.slug}/versions`).set(bearer(tenant.key)).send({ type: 'branch', slug: 'next' });
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
-    branch = { id: created.body.id, prefixes: { V: `/v2/catalog/versions/${created.body.id}`, P: `/v2/catalog/projects/${tenant.project.slug}/branch/next` } };
-    for (const [prefix, doc] of [[tenant.prefixes.V, pets()], [branch.prefixes.V, next()], [other.prefixes.V, pets()]] as const) {
-      const res = await service.request.post(`${prefix}/imports/openapi?service=pets`).set(bearer(prefix === other.prefixes.V ? other.key : tenant.key)).send(doc);
+    branch = { id: created.body.id, prefixes: { byId: `/v2/catalog/versions/${created.body.id}`, byAddress: `/v2/catalog/projects/${tenant.project.slug}/branch/next` } };
+    for (const [prefix, doc] of [[tenant.prefixes.byId, pets()], [branch.prefixes.byId, next()], [other.prefixes.byId, pets()]] as const) {
+      const res = await service.request.post(`${prefix}/imports/openapi?service=pets`).set(bearer(prefix === other.prefixes.byId ? other.key : tenant.key)).send(doc);
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
     }
   });
 
   describe('GET {prefix}/changes?against=', () => {
-    for (const family of ['V', 'P'] as const) {
+    for (const family of ['byId', 'byAddress'] as const) {
       it(`answers the changes from against to this version, by service, path and method (family ${family})`, async () => {
         const res = await service.request.get(`${branch.prefixes[family]}/changes?against=${tenant.version.id}`).set(bearer(tenant.readOnlyKey));
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -63,47 +63,47 @@ describe('changes: what a change breaks for clients', function () {
     }
 
     it('reads the other way round as the reverse change, and between equal versions as nothing', async () => {
-      const back = await service.request.get(`${tenant.prefixes.V}/changes?against=${branch.id}`).set(bearer(tenant.readOnlyKey));
+      const back = await service.request.get(`${tenant.prefixes.byId}/changes?against=${branch.id}`).set(bearer(tenant.readOnlyKey));
       expect(back.body.changes.map((change: { rule: string }) => change.rule)).to.include.members(['request-parameter-became-optional', 'server-added', 'response-property-removed']);
-      const same = await service.request.get(`${tenant.prefixes.P}/changes?against=${tenant.version.id}`).set(bearer(tokenFor([tenant.project.id], { readOnly: true })));
+      const same = await service.request.get(`${tenant.prefixes.byAddress}/changes?against=${tenant.version.id}`).set(bearer(tokenFor([tenant.project.id], { readOnly: true })));
       expect(same.body).to.deep.equal({ summary: { breaking: 0, nonBreaking: 0, planned: 0 }, changes: [] });
     });
 
     it('narrows to one service by slug or id; a service neither version has is 404', async () => {
-      const bySlug = await service.request.get(`${branch.prefixes.V}/changes?against=${tenant.version.id}&service=pets`).set(bearer(tenant.key));
+      const bySlug = await service.request.get(`${branch.prefixes.byId}/changes?against=${tenant.version.id}&service=pets`).set(bearer(tenant.key));
       expect(bySlug.body.summary.breaking).to.equal(2);
-      const byId = await service.request.get(`${branch.prefixes.V}/changes?against=${tenant.version.id}&service=${bySlug.body.changes[0].service.id}`).set(bearer(tenant.key));
+      const byId = await service.request.get(`${branch.prefixes.byId}/changes?against=${tenant.version.id}&service=${bySlug.body.changes[0].service.id}`).set(bearer(tenant.key));
       expect(byId.body).to.deep.equal(bySlug.body);
-      const none = await service.request.get(`${branch.prefixes.V}/changes?against=${tenant.version.id}&service=nope`).set(bearer(tenant.key));
+      const none = await service.request.get(`${branch.prefixes.byId}/changes?against=${tenant.version.id}&service=nope`).set(bearer(tenant.key));
       expect(none.status).to.equal(404);
       expect(none.body).to.deep.equal({ error: 'Service not found' });
     });
 
     it('takes against by type/slug in the project or project/type/slug, as by id', async () => {
-      const byId = await service.request.get(`${branch.prefixes.P}/changes?against=${tenant.version.id}`).set(bearer(tenant.readOnlyKey));
+      const byId = await service.request.get(`${branch.prefixes.byAddress}/changes?against=${tenant.version.id}`).set(bearer(tenant.readOnlyKey));
       expect(byId.body.summary).to.deep.equal({ breaking: 2, nonBreaking: 4, planned: 0 });
       for (const against of ['branch/main', `${tenant.project.slug}/branch/main`, `${tenant.project.id}/branch/main`]) {
-        for (const prefix of [branch.prefixes.V, branch.prefixes.P]) {
+        for (const prefix of [branch.prefixes.byId, branch.prefixes.byAddress]) {
           const res = await service.request.get(`${prefix}/changes`).query({ against }).set(bearer(tenant.readOnlyKey));
           expect(res.status, `${against}: ${JSON.stringify(res.body)}`).to.equal(200);
           expect(res.body, against).to.deep.equal(byId.body);
         }
       }
       // Another project's version by address is out of reach as by id.
-      const theirs = await service.request.get(`${branch.prefixes.V}/changes`).query({ against: `${other.project.slug}/branch/main` }).set(bearer(tenant.key));
+      const theirs = await service.request.get(`${branch.prefixes.byId}/changes`).query({ against: `${other.project.slug}/branch/main` }).set(bearer(tenant.key));
       expect([theirs.status, theirs.body]).to.deep.equal([403, { error: 'Forbidden' }]);
     });
 
     it('is 403 when against is out of the credential\'s reach or unknown, 400 when missing or malformed', async () => {
       for (const against of [other.version.id, 'ver_0000000000000000000000000Z']) {
-        const res = await service.request.get(`${branch.prefixes.V}/changes?against=${against}`).set(bearer(tenant.key));
+        const res = await service.request.get(`${branch.prefixes.byId}/changes?against=${against}`).set(bearer(tenant.key));
         expect(res.status, against).to.equal(403);
         expect(res.body).to.deep.equal({ error: 'Forbidden' });
       }
-      const missing = await service.request.get(`${branch.prefixes.V}/changes`).set(bearer(tenant.key));
+      const missing = await service.request.get(`${branch.prefixes.byId}/changes`).set(bearer(tenant.key));
       expect(missing.status).to.equal(400);
       expect(missing.body.details).to.deep.equal([{ field: 'against', message: 'is required: the version clients use now' }]);
-      const malformed = await service.request.get(`${branch.prefixes.V}/changes?against=nope`).set(bearer(tenant.key));
+      const malformed = await service.request.get(`${branch.prefixes.byId}/changes?against=nope`).set(bearer(tenant.key));
       expect(malformed.status).to.equal(400);
     });
   });
@@ -111,33 +111,33 @@ describe('changes: what a change breaks for clients', function () {
   describe('a real pair through the catalog (Adyen Transfers v4 → latest)', () => {
     it('answers what the two documents compare to: the export loses nothing a client sees', async () => {
       const [older, newer] = ['adyen.com/TransferService-v4.json', 'adyen.com/TransferService.json'].map(readDescription);
-      for (const [prefix, doc] of [[tenant.prefixes.V, older], [branch.prefixes.V, newer]] as const) {
+      for (const [prefix, doc] of [[tenant.prefixes.byId, older], [branch.prefixes.byId, newer]] as const) {
         const res = await service.request.post(`${prefix}/imports/openapi?service=transfers`).set(bearer(tenant.key)).send(doc);
         expect(res.status, JSON.stringify(res.body).slice(0, 500)).to.equal(201);
       }
-      const res = await service.request.get(`${branch.prefixes.P}/changes?against=${tenant.version.id}&service=transfers`).set(bearer(tenant.key));
+      const res = await service.request.get(`${branch.prefixes.byAddress}/changes?against=${tenant.version.id}&service=transfers`).set(bearer(tenant.key));
       expect(res.status).to.equal(200);
       const direct = compareDocuments(await prepareDocument(older), await prepareDocument(newer));
       const seen = (changes: { level: string; rule: string; operation: { method: string; path: string } | null }[]) =>
         changes.map((change) => `${change.level} ${change.rule} ${change.operation?.method} ${change.operation?.path}`).sort();
       expect(res.body.summary.breaking).to.be.greaterThan(0);
       expect(seen(res.body.changes)).to.deep.equal(seen(direct));
-      const dry = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=transfers&dryRun=true`).set(bearer(tenant.key)).send(newer);
+      const dry = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=transfers&dryRun=true`).set(bearer(tenant.key)).send(newer);
       expect(seen(dry.body.changes.changes)).to.deep.equal(seen(direct));
-      const gate = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=transfers&failOn=breaking`).set(bearer(tenant.key)).send(newer);
+      const gate = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=transfers&failOn=breaking`).set(bearer(tenant.key)).send(newer);
       expect(gate.status).to.equal(409);
       expect(gate.body.details).to.have.length(res.body.summary.breaking);
     });
   });
 
   describe('POST {prefix}/imports/openapi?dryRun=true', () => {
-    for (const family of ['V', 'P'] as const) {
+    for (const family of ['byId', 'byAddress'] as const) {
       it(`answers what the import would change for clients, and the record counts under records (family ${family})`, async () => {
         const res = await service.request.post(`${tenant.prefixes[family]}/imports/openapi?service=pets&dryRun=true`).set(bearer(tenant.key)).send(next());
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
         expect(res.body.records.parameters.updated).to.be.greaterThan(0);
         expect(res.body.changes.summary).to.deep.equal({ breaking: 2, nonBreaking: 4, planned: 0 });
-        const against = await service.request.get(`${branch.prefixes.V}/changes?against=${tenant.version.id}&service=pets`).set(bearer(tenant.key));
+        const against = await service.request.get(`${branch.prefixes.byId}/changes?against=${tenant.version.id}&service=pets`).set(bearer(tenant.key));
         // The same changes as between the versions, but named by this version's service.
         const slugOnly = (body: { changes: { service: { slug: string } }[] }) => body.changes.map((change) => ({ ...change, service: change.service.slug }));
         expect(slugOnly(res.body.changes)).to.deep.equal(slugOnly(against.body));
@@ -146,23 +146,23 @@ describe('changes: what a change breaks for clients', function () {
 
     it('reports no change for the same API written in OpenAPI 3.0 (nullable, exclusiveMinimum) as held from 3.1', async () => {
       const as31 = petsWith((doc) => (doc['components'].schemas.Pet.properties.weight = { type: ['number', 'null'], exclusiveMinimum: 0 }));
-      const imported = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=spelling`).set(bearer(tenant.key)).send(as31);
+      const imported = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=spelling`).set(bearer(tenant.key)).send(as31);
       expect(imported.status).to.equal(201);
       const as30 = { ...petsWith((doc) => (doc['components'].schemas.Pet.properties.weight = { type: 'number', nullable: true, minimum: 0, exclusiveMinimum: true })), openapi: '3.0.3' };
-      const dry = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=spelling&dryRun=true`).set(bearer(tenant.key)).send(as30);
+      const dry = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=spelling&dryRun=true`).set(bearer(tenant.key)).send(as30);
       expect(dry.status, JSON.stringify(dry.body)).to.equal(200);
       expect(dry.body.changes).to.deep.equal({ summary: { breaking: 0, nonBreaking: 0, planned: 0 }, changes: [] });
     });
 
     it('reports every operation as added, none breaking, for a service the catalog does not hold yet', async () => {
-      const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=brand-new&dryRun=true`).set(bearer(tenant.key)).send(pets());
+      const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=brand-new&dryRun=true`).set(bearer(tenant.key)).send(pets());
       expect(res.body.changes.summary.breaking).to.equal(0);
       expect(res.body.changes.changes.filter((change: { rule: string }) => change.rule === 'operation-added')).to.have.length(3);
     });
   });
 
   describe('POST {prefix}/imports/openapi?failOn=breaking', () => {
-    for (const family of ['V', 'P'] as const) {
+    for (const family of ['byId', 'byAddress'] as const) {
       it(`refuses an import that would break clients with 409 and writes nothing (family ${family})`, async () => {
         const res = await service.request.post(`${tenant.prefixes[family]}/imports/openapi?service=pets&failOn=breaking`).set(bearer(tenant.key)).send(next());
         expect(res.status, JSON.stringify(res.body)).to.equal(409);
@@ -174,27 +174,27 @@ describe('changes: what a change breaks for clients', function () {
           ],
         });
         // The catalog still holds the original: importing it again would change nothing.
-        const still = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=pets&dryRun=true`).set(bearer(tenant.key)).send(pets());
+        const still = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=pets&dryRun=true`).set(bearer(tenant.key)).send(pets());
         expect(still.body.changes.summary).to.deep.equal({ breaking: 0, nonBreaking: 0, planned: 0 });
-        const parameters = await service.request.get(`${tenant.prefixes.V}/parameters?name=limit`).set(bearer(tenant.key));
+        const parameters = await service.request.get(`${tenant.prefixes.byId}/parameters?name=limit`).set(bearer(tenant.key));
         expect(parameters.body.items[0].required).to.equal(false);
       });
     }
 
     it('lets an import that breaks nothing through, with its changes', async () => {
       const additive = petsWith((doc) => (doc['components'].schemas.Pet.properties.nickname = { type: 'string' }));
-      const res = await service.request.post(`${tenant.prefixes.P}/imports/openapi?service=pets&failOn=breaking`).set(bearer(tenant.key)).send(additive);
+      const res = await service.request.post(`${tenant.prefixes.byAddress}/imports/openapi?service=pets&failOn=breaking`).set(bearer(tenant.key)).send(additive);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.dryRun).to.equal(false);
       expect(res.body.changes.summary).to.deep.equal({ breaking: 0, nonBreaking: 4, planned: 0 });
       expect(res.body.records.services.updated + res.body.records.resources.updated).to.equal(1);
-      const back = await service.request.post(`${tenant.prefixes.P}/imports/openapi?service=pets`).set(bearer(tenant.key)).send(pets());
+      const back = await service.request.post(`${tenant.prefixes.byAddress}/imports/openapi?service=pets`).set(bearer(tenant.key)).send(pets());
       expect(back.status).to.equal(200);
       expect(back.body).to.not.have.property('changes');
     });
 
     it('takes only failOn=breaking or lint-error', async () => {
-      const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=pets&failOn=anything`).set(bearer(tenant.key)).send(pets());
+      const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=pets&failOn=anything`).set(bearer(tenant.key)).send(pets());
       expect(res.status).to.equal(400);
       expect(res.body.details).to.deep.equal([{ field: 'failOn', message: 'must be breaking or lint-error' }]);
     });
@@ -216,7 +216,7 @@ describe('changes: what a change breaks for clients', function () {
     });
 
     it('answers as GET {prefix}/changes does, versions by id or address', async () => {
-      const http = await service.request.get(`${branch.prefixes.V}/changes?against=${tenant.version.id}&service=pets`).set(bearer(tenant.key));
+      const http = await service.request.get(`${branch.prefixes.byId}/changes?against=${tenant.version.id}&service=pets`).set(bearer(tenant.key));
       const result = await client.callTool({ name: 'compare_versions', arguments: { version: `${tenant.project.slug}/branch/next`, against: tenant.version.id, service: 'pets' } }) as CallToolResult;
       expect(result.isError, JSON.stringify(result)).to.not.equal(true);
       expect(result.structuredContent).to.deep.equal(http.body);

@@ -7,7 +7,7 @@ import { scopedPlan } from '../../../server/changes/plan-scope.ts';
 import { prepareDocument } from '../../../server/descriptions/document.ts';
 import { importDocument, type ImportPlan } from '../../../server/descriptions/sync.ts';
 import { readDescription, withoutOneOperation, withPathFirst } from '../../support/directory.ts';
-import { bearer, givenTenant, serviceForSuite, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, catalogForSuite, type TestCatalog } from '../../support/catalog.ts';
 
 type Json = Record<string, any>;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -51,8 +51,8 @@ function withOperation(document: Json, edit: (operation: Json) => void, at = 0):
 
 describe('changes: an import\'s report compares only the paths it touches', function () {
   this.timeout(600_000);
-  let service: TestService;
-  serviceForSuite((made) => ({ service } = made));
+  let service: TestCatalog;
+  catalogForSuite((made) => ({ service } = made));
 
   async function planOf(versionId: string, projectId: string, document: Json, slug: string): Promise<ImportPlan> {
     let plan: ImportPlan | undefined;
@@ -68,7 +68,7 @@ describe('changes: an import\'s report compares only the paths it touches', func
     for (const file of DESCRIPTIONS) {
       const document = readDescription(file);
       const tenant = await givenTenant(service);
-      const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=described`).set(bearer(tenant.key)).send(document);
+      const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=described`).set(bearer(tenant.key)).send(document);
       if (res.status !== 201) continue; // refused (invalid OpenAPI): nothing to re-import
       for (const [name, edit] of Object.entries(EDITS)) {
         const edited = edit(document);
@@ -88,7 +88,7 @@ describe('changes: an import\'s report compares only the paths it touches', func
   it('compares the whole service when a schema, a server or a version-wide scheme may show under any path', async () => {
     const giphy = readDescription('giphy.com.json') as Json;
     const tenant = await givenTenant(service);
-    expect((await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=giphy`).set(bearer(tenant.key)).send(giphy)).status).to.equal(201);
+    expect((await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=giphy`).set(bearer(tenant.key)).send(giphy)).status).to.equal(201);
     const schema = structuredClone(giphy);
     delete schema['components']['schemas']['User']['properties']['avatar_url'];
     const servers = { ...giphy, servers: [{ url: 'https://api.example.com/v2' }] };
@@ -98,7 +98,7 @@ describe('changes: an import\'s report compares only the paths it touches', func
       expect((await reportOf(plan)).summary.breaking).to.be.greaterThan(0);
     }
     // A scheme made over HTTP for the whole version: the export takes it by name for any operation.
-    const versionWide = await service.request.post(`${tenant.prefixes.V}/security-schemes`).set(bearer(tenant.key)).send({ name: 'sharedKey', type: 'apiKey', in: 'header' });
+    const versionWide = await service.request.post(`${tenant.prefixes.byId}/security-schemes`).set(bearer(tenant.key)).send({ name: 'sharedKey', type: 'apiKey', in: 'header' });
     expect(versionWide.status, JSON.stringify(versionWide.body)).to.equal(201);
     const plan = await planOf(tenant.version.id, tenant.project.id, withoutOneOperation(giphy)!.document, 'giphy');
     expect(scopedPlan(plan)).to.equal(plan);
@@ -107,9 +107,9 @@ describe('changes: an import\'s report compares only the paths it touches', func
   it('answers the dry run over HTTP with the one breaking change of one operation removed', async () => {
     const asana = readDescription('asana.com.json') as Json;
     const tenant = await givenTenant(service);
-    expect((await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=asana`).set(bearer(tenant.key)).send(asana)).status).to.equal(201);
+    expect((await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=asana`).set(bearer(tenant.key)).send(asana)).status).to.equal(201);
     const removed = withoutOneOperation(asana)!;
-    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=asana&dryRun=true`).set(bearer(tenant.key)).send(removed.document);
+    const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=asana&dryRun=true`).set(bearer(tenant.key)).send(removed.document);
     expect(res.status).to.equal(200);
     expect(res.body.changes.summary).to.deep.equal({ breaking: 1, nonBreaking: 0, planned: 0 });
     expect(`${res.body.changes.changes[0].operation.method} ${res.body.changes.changes[0].operation.path}`).to.equal(removed.operation);

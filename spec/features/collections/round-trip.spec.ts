@@ -7,7 +7,7 @@ import type { Document } from 'mongodb';
 import { expectError, expectInvalid } from '../../support/expect.ts';
 import { testDatabase } from '../../support/database.ts';
 import { Client, collectionNamed, exactJson, listQueryFor, sampleOf, type Fields } from '../../support/records.ts';
-import { serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
+import { catalogForSuite, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { MAX_BODY_DEPTH } from '../../../server/store/record-cost.ts';
 
 /** `{"__proto__": ...}` in an object literal sets the prototype; JSON.parse makes an own key, as the server sees it. */
@@ -204,11 +204,11 @@ const CORPUS: Case[] = [
 ];
 
 describe('JSON round-trips', () => {
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   let client: Client;
 
-  serviceForSuite((made) => {
+  catalogForSuite((made) => {
     ({ service, tenant } = made);
     client = new Client(service, tenant);
   });

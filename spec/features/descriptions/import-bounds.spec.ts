@@ -6,7 +6,7 @@
 // the peak RSS is the benchmarks' to report (it counts code and buffers outside the heap and
 // varies by machine: 529 MB on CI against a 512 MB heap, with the import refused as it should be).
 import { expect } from 'chai';
-import { bearer, serviceForSuite, type TestService, type Tenant } from '../../support/service.ts';
+import { bearer, catalogForSuite, type TestCatalog, type Tenant } from '../../support/catalog.ts';
 import { nestedText } from './expanding.ts';
 import { importedInChild } from './in-child.ts';
 
@@ -14,10 +14,10 @@ const EXPANDS = /expands to more than the \d+ members a description may have onc
 
 describe('descriptions: an import is bounded before it costs', function () {
   this.timeout(180_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
 
-  serviceForSuite((made) => ({ service, tenant } = made));
+  catalogForSuite((made) => ({ service, tenant } = made));
 
   it('refuses the 3.5 KB description of callbacks six levels deep, ten wide, with 400 naming the bound (it exhausted the heap)', async () => {
     const { outcomes } = await importedInChild(tenant, [{ name: 'callbacks 6 × 10', section: 'callbacks', levels: 6, fanOut: 10 }]);
@@ -41,7 +41,7 @@ describe('descriptions: an import is bounded before it costs', function () {
   });
 
   const TOO_DEEP = 'nests deeper than the 128 levels a description may have (twice RECORD_MAX_DEPTH)';
-  const importText = (text: string, format: 'json' | 'yaml') => service.request.post(`${tenant.prefixes.V}/imports/openapi?service=deep&dryRun=true`)
+  const importText = (text: string, format: 'json' | 'yaml') => service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=deep&dryRun=true`)
     .set(bearer(tenant.key)).set('Content-Type', `application/${format}`).send(text);
 
   it('refuses a JSON description nesting 10,000 levels with 400 naming the bound and where (it was a 500)', async () => {

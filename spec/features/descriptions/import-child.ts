@@ -9,7 +9,7 @@ import supertest from 'supertest';
 import { createApp } from '../../../server/app.ts';
 import { openRuntime } from '../../../server/boot.ts';
 import { loadConfig } from '../../../server/config.ts';
-import { JWT_SECRET } from '../../support/service.ts';
+import { JWT_SECRET } from '../../support/catalog.ts';
 import { built, type Built } from './expanding.ts';
 
 export interface ChildInput {
@@ -27,7 +27,7 @@ export interface CaseOutcome {
 }
 
 const { prefix, key, cases } = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as ChildInput;
-// The import's own bounds are what this measures: lint is off, as everywhere in the suite (spec/support/service.ts).
+// The import's own bounds are what this measures: lint is off, as everywhere in the suite (spec/support/catalog.ts).
 // With it on, a dry run would also lint on the request, up to LINT_TIMEOUT_MS (spec/features/lint/bound.spec.ts).
 const config = loadConfig({ MONGODB_URI: process.env['MONGODB_URI'], JWT_SECRET, LOG_LEVEL: 'silent', DB_TIMEOUT_MS: '15000', RATE_LIMIT: 'off', SEARCH_MODEL: 'off', LINT: 'off' });
 const logger = pino({ level: 'silent' });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { stringify as toYaml, parse as parseYaml } from 'yaml';
 import { validate } from '@scalar/openapi-parser';
-import { serviceForSuite, startService, bearer, tokenFor, type TestService, type Tenant } from '../../support/service.ts';
+import { catalogForSuite, startCatalog, bearer, tokenFor, type TestCatalog, type Tenant } from '../../support/catalog.ts';
 import { petstore } from './petstore.ts';
 
 type Changes = Record<string, { created: number; updated: number; deleted: number; unchanged: number }>;
@@ -15,17 +15,17 @@ const total = (changes: Changes, kind: 'created' | 'updated' | 'deleted' | 'unch
 describe('descriptions: OpenAPI import and export', function () {
   // Whole documents go through validation, upgrade and a sync: seconds on a shared machine.
   this.timeout(60_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
 
-  serviceForSuite((made) => ({ service, tenant } = made));
+  catalogForSuite((made) => ({ service, tenant } = made));
 
   const credentials = () => [
     { scheme: 'API key', auth: bearer(tenant.key), readOnly: bearer(tenant.readOnlyKey) },
     { scheme: 'personal access token', auth: bearer(tokenFor([tenant.project.id])), readOnly: bearer(tokenFor([tenant.project.id], { readOnly: true })) },
   ];
 
-  for (const family of ['V', 'P'] as const) {
+  for (const family of ['byId', 'byAddress'] as const) {
     for (const index of [0, 1]) {
       it(`imports, re-imports unchanged, edits, removes and exports (family ${family}, scheme ${index === 0 ? 'API key' : 'token'})`, async () => {
         const { auth, readOnly } = credentials()[index]!;
@@ -91,7 +91,7 @@ describe('descriptions: OpenAPI import and export', function () {
   }
 
   it('completes an interrupted import when run again, and runs imports of one service one at a time', async () => {
-    const url = `${tenant.prefixes.V}/imports/openapi?service=interrupted`;
+    const url = `${tenant.prefixes.byId}/imports/openapi?service=interrupted`;
     const [a, b] = await Promise.all([
       service.request.post(url).set(bearer(tenant.key)).send(petstore()),
       service.request.post(url).set(bearer(tenant.key)).send(petstore()),
@@ -100,12 +100,12 @@ describe('descriptions: OpenAPI import and export', function () {
     const second = a.status === 200 ? a : b;
     expect(total(second.body.records, 'created')).to.equal(0);
     // An import cut short: some of its records never written.
-    const responses = await service.request.get(`${tenant.prefixes.V}/responses?limit=100`).set(bearer(tenant.key));
-    const operations = await service.request.get(`${tenant.prefixes.V}/operations?limit=100`).set(bearer(tenant.key));
+    const responses = await service.request.get(`${tenant.prefixes.byId}/responses?limit=100`).set(bearer(tenant.key));
+    const operations = await service.request.get(`${tenant.prefixes.byId}/operations?limit=100`).set(bearer(tenant.key));
     const ours = new Set(operations.body.items.filter((op: { kvStorage: Record<string, { service?: string }> }) => op.kvStorage['x-catalog']?.service === second.body.service.id).map((op: { id: string }) => op.id));
     const lost = responses.body.items.filter((r: { operationId: string }) => ours.has(r.operationId)).slice(0, 3);
     for (const response of lost) {
-      expect((await service.request.delete(`${tenant.prefixes.V}/responses/${response.id}`).set(bearer(tenant.key))).status).to.equal(204);
+      expect((await service.request.delete(`${tenant.prefixes.byId}/responses/${response.id}`).set(bearer(tenant.key))).status).to.equal(204);
     }
     const again = await service.request.post(url).set(bearer(tenant.key)).send(petstore());
     expect(again.body.records.responses).to.deep.equal({ created: 3, updated: 0, deleted: 0, unchanged: 3 });
@@ -113,11 +113,11 @@ describe('descriptions: OpenAPI import and export', function () {
 
   it('reads and writes YAML', async () => {
     // The version holds the Pet Store under other slugs already: beside them on purpose, its slug from its title.
-    const res = await service.request.post(`${tenant.prefixes.P}/imports/openapi?beside=true`).set(bearer(tenant.key))
+    const res = await service.request.post(`${tenant.prefixes.byAddress}/imports/openapi?beside=true`).set(bearer(tenant.key))
       .set('Content-Type', 'application/yaml').send(toYaml(petstore()));
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     expect(res.body.service.slug).to.equal('pet-store');
-    const out = await service.request.get(`${tenant.prefixes.P}/services/${res.body.service.id}/openapi`)
+    const out = await service.request.get(`${tenant.prefixes.byAddress}/services/${res.body.service.id}/openapi`)
       .set(bearer(tenant.key)).set('Accept', 'application/yaml').buffer(true).parse((r, done) => {
         let text = '';
         r.on('data', (chunk: Buffer) => { text += chunk.toString(); });
@@ -130,9 +130,9 @@ describe('descriptions: OpenAPI import and export', function () {
   });
 
   it('exports a service named by its slug as by its id; an unknown slug is 404, neither form 400', async () => {
-    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=by-slug`).set(bearer(tenant.key)).send(petstore());
+    const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=by-slug`).set(bearer(tenant.key)).send(petstore());
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    for (const prefix of [tenant.prefixes.V, tenant.prefixes.P]) {
+    for (const prefix of [tenant.prefixes.byId, tenant.prefixes.byAddress]) {
       const byId = await service.request.get(`${prefix}/services/${res.body.service.id}/openapi`).set(bearer(tenant.readOnlyKey));
       const bySlug = await service.request.get(`${prefix}/services/by-slug/openapi`).set(bearer(tenant.readOnlyKey));
       expect(bySlug.status, JSON.stringify(bySlug.body)).to.equal(200);
@@ -148,35 +148,35 @@ describe('descriptions: OpenAPI import and export', function () {
   it('refuses a document that is not valid OpenAPI with the findings as JSON pointers, writing nothing', async () => {
     const bad = petstore() as { paths: Record<string, Record<string, Record<string, unknown>>> };
     (bad.paths['/pets']!['get']!['responses'] as Record<string, unknown>)['200'] = { descriptio: 'typo' };
-    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=broken`).set(bearer(tenant.key)).send(bad);
+    const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=broken`).set(bearer(tenant.key)).send(bad);
     expect(res.status).to.equal(400);
     expect(res.body.error).to.equal('Invalid request');
     expect(res.body.details[0].field).to.match(/^\/paths\/~1pets\/get\/responses\/200/);
-    const services = await service.request.get(`${tenant.prefixes.V}/services?limit=100`).set(bearer(tenant.key));
+    const services = await service.request.get(`${tenant.prefixes.byId}/services?limit=100`).set(bearer(tenant.key));
     expect(services.body.items.map((s: { slug: string }) => s.slug)).to.not.include('broken');
 
-    const yaml = await service.request.post(`${tenant.prefixes.V}/imports/openapi`).set(bearer(tenant.key))
+    const yaml = await service.request.post(`${tenant.prefixes.byId}/imports/openapi`).set(bearer(tenant.key))
       .set('Content-Type', 'application/yaml').send('openapi: [unclosed');
     expect(yaml.status).to.equal(400);
-    const text = await service.request.post(`${tenant.prefixes.V}/imports/openapi`).set(bearer(tenant.key))
+    const text = await service.request.post(`${tenant.prefixes.byId}/imports/openapi`).set(bearer(tenant.key))
       .set('Content-Type', 'text/plain').send('hello');
     expect(text.status).to.equal(415);
   });
 
   it('refuses a service that is not a slug, writing nothing', async () => {
-    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=Not_A_Slug`).set(bearer(tenant.key)).send(petstore());
+    const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=Not_A_Slug`).set(bearer(tenant.key)).send(petstore());
     expect(res.status).to.equal(400);
     expect(res.body).to.deep.equal({ error: 'Invalid request', details: [{ field: 'service', message: 'must be a service slug (lowercase letters, digits and hyphens)' }] });
-    const services = await service.request.get(`${tenant.prefixes.V}/services?limit=100`).set(bearer(tenant.key));
+    const services = await service.request.get(`${tenant.prefixes.byId}/services?limit=100`).set(bearer(tenant.key));
     expect(services.body.items.map((s: { slug: string }) => s.slug)).to.not.include('Not_A_Slug');
   });
 
   it('needs write access to import and read access to export', async () => {
-    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi`).set(bearer(tenant.readOnlyKey)).send(petstore());
+    const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi`).set(bearer(tenant.readOnlyKey)).send(petstore());
     expect(res.status).to.equal(403);
-    const none = await service.request.post(`${tenant.prefixes.V}/imports/openapi`).send(petstore());
+    const none = await service.request.post(`${tenant.prefixes.byId}/imports/openapi`).send(petstore());
     expect(none.status).to.equal(401);
-    const missing = await service.request.get(`${tenant.prefixes.V}/services/svc_01M84F1JTPJ82S6K6669243TB0/openapi`).set(bearer(tenant.key));
+    const missing = await service.request.get(`${tenant.prefixes.byId}/services/svc_01M84F1JTPJ82S6K6669243TB0/openapi`).set(bearer(tenant.key));
     expect(missing.status).to.equal(404);
     expect(missing.body.error).to.equal('Service not found');
   });
@@ -187,7 +187,7 @@ describe('descriptions: OpenAPI import and export', function () {
     // The same query parameter twice (OpenAPI forbids it; its schema cannot tell): one Parameter.
     get.parameters = [...(get.parameters ?? []), { name: 'twice', in: 'query', schema: { type: 'string' } }, { name: 'twice', in: 'query', description: 'again', schema: { type: 'string' } }];
     const index = get.parameters.length - 1;
-    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=with-warnings`).set(bearer(tenant.key)).send(document);
+    const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=with-warnings`).set(bearer(tenant.key)).send(document);
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     expect(res.body.warnings).to.have.length(1);
     expect(res.body.warnings[0].pointer).to.equal(`/paths/~1pets/get/parameters/${index}`);
@@ -201,18 +201,18 @@ describe('descriptions: OpenAPI import and export', function () {
       '5XX': { description: 'Server trouble', headers: { 'Retry-After': { schema: { type: 'integer' } } } },
     };
     Object.assign(document.paths['/pets']!['get']!['responses']!, ranges);
-    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=with-ranges`).set(bearer(tenant.key)).send(document);
+    const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=with-ranges`).set(bearer(tenant.key)).send(document);
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     expect(res.body.warnings).to.deep.equal([]);
     expect(res.body.records.responses.created).to.equal(6);
-    const out = await service.request.get(`${tenant.prefixes.V}/services/${res.body.service.id}/openapi`).set(bearer(tenant.key));
+    const out = await service.request.get(`${tenant.prefixes.byId}/services/${res.body.service.id}/openapi`).set(bearer(tenant.key));
     expect(out.status).to.equal(200);
     expect((await validate(structuredClone(out.body))).valid).to.equal(true);
     const responses = out.body.paths['/pets'].get.responses;
     expect(responses['2XX']).to.deep.equal(ranges['2XX']);
     expect(responses['5XX']).to.deep.equal(ranges['5XX']);
     expect(Object.keys(responses)).to.include.members(Object.keys(document.paths['/pets']!['get']!['responses']!));
-    const again = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=with-ranges`).set(bearer(tenant.key)).send(document);
+    const again = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=with-ranges`).set(bearer(tenant.key)).send(document);
     // Importing it again changes nothing: the ranges compare equal with what was kept.
     expect(['created', 'updated', 'deleted'].map((kind) => total(again.body.records, kind as 'created'))).to.deep.equal([0, 0, 0]);
   });
@@ -223,22 +223,22 @@ describe('descriptions: OpenAPI import and export', function () {
     const document = petstore() as { servers?: unknown[]; paths: Record<string, Record<string, Record<string, unknown>>> };
     document.servers = [{ url: 'https://api.example/' }, { url: '{protocol}://{hostname}/api/v3', variables }];
     document.paths['/pets']!['get']!['servers'] = [{ url: '{protocol}://{hostname}', variables }];
-    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=enumless-variables`).set(bearer(tenant.key)).send(document);
+    const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=enumless-variables`).set(bearer(tenant.key)).send(document);
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     expect(res.body.warnings).to.deep.equal([]);
-    const stored = await service.request.get(`${tenant.prefixes.V}/servers?limit=1000`).set(bearer(tenant.key));
+    const stored = await service.request.get(`${tenant.prefixes.byId}/servers?limit=1000`).set(bearer(tenant.key));
     const record = (stored.body.items as { url: string; variables: Record<string, unknown> }[]).find((item) => item.url === '{protocol}://{hostname}/api/v3');
     expect(record?.variables).to.deep.equal({ hostname: { default: 'HOSTNAME', enum: ['HOSTNAME'] }, protocol: { default: 'http', enum: ['http', 'https'] } });
-    const out = await service.request.get(`${tenant.prefixes.V}/services/${res.body.service.id}/openapi`).set(bearer(tenant.key));
+    const out = await service.request.get(`${tenant.prefixes.byId}/services/${res.body.service.id}/openapi`).set(bearer(tenant.key));
     expect(out.body.servers).to.deep.equal(document.servers);
     expect(out.body.paths['/pets'].get.servers).to.deep.equal([{ url: '{protocol}://{hostname}', variables }]);
   });
 
   it('has its own body limit (IMPORT_BODY_LIMIT): 413 above it, with details like the body limit\'s', async () => {
-    const small = await startService({ IMPORT_BODY_LIMIT: '1kb' });
+    const small = await startCatalog({ IMPORT_BODY_LIMIT: '1kb' });
     try {
       const message = 'is larger than the 1024 bytes an API description may have (IMPORT_BODY_LIMIT)';
-      const res = await small.request.post(`${tenant.prefixes.V}/imports/openapi`).set(bearer(tenant.key)).send(petstore());
+      const res = await small.request.post(`${tenant.prefixes.byId}/imports/openapi`).set(bearer(tenant.key)).send(petstore());
       expect(res.status).to.equal(413);
       expect(res.body).to.deep.equal({ error: 'Invalid request', details: [{ field: 'Content-Length', message }] });
       // Sent in chunks, without a Content-Length: refused when the stream passes the limit.
@@ -246,7 +246,7 @@ describe('descriptions: OpenAPI import and export', function () {
       const listening = small.app.listen(0);
       await once(listening, 'listening');
       const { port } = listening.address() as AddressInfo;
-      const chunked = await fetch(`http://127.0.0.1:${port}${tenant.prefixes.V}/imports/openapi`, {
+      const chunked = await fetch(`http://127.0.0.1:${port}${tenant.prefixes.byId}/imports/openapi`, {
         method: 'POST', headers: { ...bearer(tenant.key), 'content-type': 'application/json' }, duplex: 'half',
         body: new ReadableStream({ start(controller) { controller.enqueue(body); controller.close(); } }),
       } as RequestInit);
@@ -264,9 +264,9 @@ describe('descriptions: OpenAPI import and export', function () {
       paths: { '/things': { get: { operationId: 'things', produces: ['application/json'], responses: { 200: { description: 'ok', schema: { $ref: '#/definitions/Thing' } } } } } },
       definitions: { Thing: { type: 'object', properties: { id: { type: 'string' } } } },
     };
-    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi`).set(bearer(tenant.key)).send(swagger);
+    const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi`).set(bearer(tenant.key)).send(swagger);
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    const out = await service.request.get(`${tenant.prefixes.V}/services/${res.body.service.id}/openapi`).set(bearer(tenant.key));
+    const out = await service.request.get(`${tenant.prefixes.byId}/services/${res.body.service.id}/openapi`).set(bearer(tenant.key));
     expect(out.body.paths['/things'].get.responses['200'].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/Thing' });
     expect(out.body.servers[0].url).to.equal('https://old.example/v1');
   });

@@ -5,7 +5,7 @@
 // FUZZ_RSS_MB. The cases come from a fixed seed, so a failure is the same on every run.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { serviceForSuite, type Tenant } from '../../support/service.ts';
+import { catalogForSuite, type Tenant } from '../../support/catalog.ts';
 import { SECTION_NAMES, type Built } from './expanding.ts';
 import { CHILD_HEAP_MB, importedInChild } from './in-child.ts';
 
@@ -42,7 +42,7 @@ describe('descriptions: a fuzz of descriptions built to expand', function () {
   this.timeout(900_000);
   let tenant: Tenant;
 
-  serviceForSuite((made) => ({ tenant } = made));
+  catalogForSuite((made) => ({ tenant } = made));
 
   it(`answers each with 200 or a 400 naming the bound, the importing process staying below ${FUZZ_RSS_MB} MB`, async () => {
     const wanted = cases();

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ImportGate } from '../../../server/descriptions/import-gate.ts';
-import { bearer, givenTenant, startService, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, startCatalog, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { petstore } from './petstore.ts';
 
 const BODY = Buffer.from(JSON.stringify(petstore()));
@@ -21,7 +21,7 @@ function heldImport(port: number, tenant: Tenant): HeldImport {
   let answered: (value: { status: number; body: any }) => void;
   const answer = new Promise<{ status: number; body: any }>((resolve) => (answered = resolve));
   const req = http.request({
-    port, host: '127.0.0.1', method: 'POST', path: `${tenant.prefixes.V}/imports/openapi?service=held`,
+    port, host: '127.0.0.1', method: 'POST', path: `${tenant.prefixes.byId}/imports/openapi?service=held`,
     headers: { ...bearer(tenant.key), 'Content-Type': 'application/json', 'Content-Length': BODY.length },
   }, (res) => {
     const chunks: Buffer[] = [];
@@ -41,10 +41,10 @@ describe('descriptions: the import gate over all tenants', function () {
   this.timeout(120_000);
 
   /** A service with the gate as given, listening on a port (a held import needs a real socket). */
-  function gatedService(env: Record<string, string>): { get: () => { service: TestService; gate: ImportGate; port: number } } {
-    let made: { service: TestService; gate: ImportGate; port: number; server: http.Server } | undefined;
+  function gatedService(env: Record<string, string>): { get: () => { service: TestCatalog; gate: ImportGate; port: number } } {
+    let made: { service: TestCatalog; gate: ImportGate; port: number; server: http.Server } | undefined;
     before(async () => {
-      const service = await startService(env);
+      const service = await startCatalog(env);
       const server = http.createServer(service.app);
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       made = { service, server, gate: service.app.locals['importGate'] as ImportGate, port: (server.address() as AddressInfo).port };
@@ -57,9 +57,9 @@ describe('descriptions: the import gate over all tenants', function () {
     return { get: () => made! };
   }
 
-  async function nothingWritten(service: TestService, tenant: Tenant): Promise<void> {
+  async function nothingWritten(service: TestCatalog, tenant: Tenant): Promise<void> {
     for (const collection of ['services', 'paths', 'operations']) {
-      const res = await service.request.get(`${tenant.prefixes.V}/${collection}`).set(bearer(tenant.key));
+      const res = await service.request.get(`${tenant.prefixes.byId}/${collection}`).set(bearer(tenant.key));
       expect(res.status).to.equal(200);
       expect(res.body.items, collection).to.deep.equal([]);
     }
@@ -83,13 +83,13 @@ describe('descriptions: the import gate over all tenants', function () {
       const [first, second, third] = await Promise.all([givenTenant(service), givenTenant(service), givenTenant(service)]);
       const running = heldImport(port, first);
       await until(() => gate.load.running === 1);
-      const waiting = service.request.post(`${second.prefixes.V}/imports/openapi?service=waiting`).set(bearer(second.key)).send(petstore()).then((res) => res);
+      const waiting = service.request.post(`${second.prefixes.byId}/imports/openapi?service=waiting`).set(bearer(second.key)).send(petstore()).then((res) => res);
       await until(() => gate.load.waiting === 1);
 
-      const refused = await service.request.post(`${third.prefixes.V}/imports/openapi?service=refused`).set(bearer(third.key)).send(petstore());
+      const refused = await service.request.post(`${third.prefixes.byId}/imports/openapi?service=refused`).set(bearer(third.key)).send(petstore());
       expectRefused(refused, /IMPORT_QUEUE/);
       // A dry run takes its turn like any import.
-      const refusedDry = await service.request.post(`${third.prefixes.V}/imports/openapi?dryRun=true`).set(bearer(third.key)).send(petstore());
+      const refusedDry = await service.request.post(`${third.prefixes.byId}/imports/openapi?dryRun=true`).set(bearer(third.key)).send(petstore());
       expectRefused(refusedDry, /IMPORT_QUEUE/);
       await nothingWritten(service, third);
       expect(gate.load).to.include({ running: 1, waiting: 1 });
@@ -97,12 +97,12 @@ describe('descriptions: the import gate over all tenants', function () {
       const [ran, waited] = await Promise.all([running.finish(), waiting]);
       expect(ran.status, JSON.stringify(ran.body)).to.equal(201);
       expect(waited.status, JSON.stringify(waited.body)).to.equal(201);
-      const paths = await service.request.get(`${second.prefixes.V}/paths`).set(bearer(second.key));
+      const paths = await service.request.get(`${second.prefixes.byId}/paths`).set(bearer(second.key));
       expect(paths.body.items.map((path: { path: string }) => path.path)).to.have.members(Object.keys(petstore().paths as object));
       expect(gate.load).to.deep.equal({ running: 0, waiting: 0, reservedBytes: 0 });
 
       // Refused while the gate was full, taken once it is free.
-      const retried = await service.request.post(`${third.prefixes.V}/imports/openapi?service=refused`).set(bearer(third.key)).send(petstore());
+      const retried = await service.request.post(`${third.prefixes.byId}/imports/openapi?service=refused`).set(bearer(third.key)).send(petstore());
       expect(retried.status, JSON.stringify(retried.body)).to.equal(201);
     });
 
@@ -112,7 +112,7 @@ describe('descriptions: the import gate over all tenants', function () {
       const running = heldImport(port, first);
       await until(() => gate.load.running === 1);
       const goer = http.request({
-        port, host: '127.0.0.1', method: 'POST', path: `${second.prefixes.V}/imports/openapi?service=gone`,
+        port, host: '127.0.0.1', method: 'POST', path: `${second.prefixes.byId}/imports/openapi?service=gone`,
         headers: { ...bearer(second.key), 'Content-Type': 'application/json', 'Content-Length': BODY.length },
       });
       goer.on('error', () => {});
@@ -134,11 +134,11 @@ describe('descriptions: the import gate over all tenants', function () {
       const [first, second] = await Promise.all([givenTenant(service), givenTenant(service)]);
       const running = heldImport(port, first);
       await until(() => gate.load.running === 1);
-      const refused = await service.request.post(`${second.prefixes.V}/imports/openapi?service=refused`).set(bearer(second.key)).send(petstore());
+      const refused = await service.request.post(`${second.prefixes.byId}/imports/openapi?service=refused`).set(bearer(second.key)).send(petstore());
       expectRefused(refused, /IMPORT_MEMORY_BUDGET running, IMPORT_QUEUE waiting/);
       await nothingWritten(service, second);
       expect((await running.finish()).status).to.equal(201);
-      const retried = await service.request.post(`${second.prefixes.V}/imports/openapi?service=refused`).set(bearer(second.key)).send(petstore());
+      const retried = await service.request.post(`${second.prefixes.byId}/imports/openapi?service=refused`).set(bearer(second.key)).send(petstore());
       expect(retried.status, JSON.stringify(retried.body)).to.equal(201);
     });
   });
@@ -149,7 +149,7 @@ describe('descriptions: the import gate over all tenants', function () {
     it('refuses it at once with 503 naming the budget, and writes nothing', async () => {
       const { service, gate } = made.get();
       const tenant = await givenTenant(service);
-      const refused = await service.request.post(`${tenant.prefixes.V}/imports/openapi`).set(bearer(tenant.key)).send(petstore());
+      const refused = await service.request.post(`${tenant.prefixes.byId}/imports/openapi`).set(bearer(tenant.key)).send(petstore());
       expectRefused(refused, /IMPORT_MEMORY_BUDGET/);
       await nothingWritten(service, tenant);
       expect(gate.load).to.deep.equal({ running: 0, waiting: 0, reservedBytes: 0 });

@@ -2,7 +2,7 @@
 // import makes as they hold for request bodies: a document that would make one record beyond a
 // limit is refused whole, naming the record by its pointer and the limit, and nothing is written.
 import { expect } from 'chai';
-import { serviceForSuite, startService, bearer, type TestService, type Tenant } from '../../support/service.ts';
+import { catalogForSuite, startCatalog, bearer, type TestCatalog, type Tenant } from '../../support/catalog.ts';
 import { petstore } from './petstore.ts';
 
 type Document = Record<string, unknown> & { components: { schemas: Record<string, unknown> } };
@@ -28,19 +28,19 @@ function wide(count: number): unknown {
 
 describe('descriptions: the record limits hold for imported records', function () {
   this.timeout(120_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
 
-  serviceForSuite((made) => ({ service, tenant } = made));
+  catalogForSuite((made) => ({ service, tenant } = made));
 
   const importAs = (slug: string, document: object, dryRun = false) =>
-    service.request.post(`${tenant.prefixes.V}/imports/openapi?service=${slug}${dryRun ? '&dryRun=true' : ''}`).set(bearer(tenant.key)).send(document);
+    service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=${slug}${dryRun ? '&dryRun=true' : ''}`).set(bearer(tenant.key)).send(document);
   const slugs = async (): Promise<string[]> => {
-    const res = await service.request.get(`${tenant.prefixes.V}/services?limit=1000`).set(bearer(tenant.key));
+    const res = await service.request.get(`${tenant.prefixes.byId}/services?limit=1000`).set(bearer(tenant.key));
     return res.body.items.map((item: { slug: string }) => item.slug);
   };
   const pathCount = async (): Promise<number> => {
-    const res = await service.request.get(`${tenant.prefixes.V}/paths?limit=1000`).set(bearer(tenant.key));
+    const res = await service.request.get(`${tenant.prefixes.byId}/paths?limit=1000`).set(bearer(tenant.key));
     return res.body.items.length;
   };
 
@@ -81,11 +81,11 @@ describe('descriptions: the record limits hold for imported records', function (
   });
 
   it('refuses a record larger than RECORD_MAX_BYTES with 413 naming it', async () => {
-    const small = await startService({ RECORD_MAX_BYTES: '8kb' });
+    const small = await startCatalog({ RECORD_MAX_BYTES: '8kb' });
     try {
       const document = withSchema('Big', { type: 'string', description: 'x'.repeat(10_000) });
       for (const dryRun of [true, false]) {
-        const res = await small.request.post(`${tenant.prefixes.V}/imports/openapi?service=big${dryRun ? '&dryRun=true' : ''}`).set(bearer(tenant.key)).send(document);
+        const res = await small.request.post(`${tenant.prefixes.byId}/imports/openapi?service=big${dryRun ? '&dryRun=true' : ''}`).set(bearer(tenant.key)).send(document);
         expect(res.status, JSON.stringify(res.body)).to.equal(413);
         expect(res.body).to.deep.equal({
           error: 'Invalid request',
@@ -113,7 +113,7 @@ describe('descriptions: the record limits hold for imported records', function (
       const res = await service.request.get(`${prefix}/services/${listed.body.items[0].id}/openapi`).set(bearer(tenant.key));
       return res.body as { webhooks: Record<string, unknown> };
     };
-    const out = await exported(tenant.prefixes.V);
+    const out = await exported(tenant.prefixes.byId);
     expect(Object.keys(out.webhooks)).to.deep.equal(Object.keys(document.webhooks));
     expect(out.webhooks).to.deep.equal(document.webhooks);
     expect((out as { components?: unknown }).components).to.deep.include({ responses: sections['responses'], parameters: sections['parameters'] });
@@ -125,7 +125,7 @@ describe('descriptions: the record limits hold for imported records', function (
     const { 'event-7': _gone, ...rest } = document.webhooks;
     const edited = await importAs('hooks', { ...document, webhooks: { 'event-new': hook(999), ...rest } });
     expect(edited.body.records['service-parts']).to.deep.equal({ created: 1, updated: 0, deleted: 1, unchanged: 149 + others });
-    expect(Object.keys((await exported(tenant.prefixes.V)).webhooks)).to.deep.equal(['event-new', ...Object.keys(rest)]);
+    expect(Object.keys((await exported(tenant.prefixes.byId)).webhooks)).to.deep.equal(['event-new', ...Object.keys(rest)]);
 
     const copy = await service.request.post(`/v2/catalog/projects/${tenant.project.slug}/versions`).set(bearer(tenant.key)).send({ type: 'branch', slug: 'hooks-copy', copyFrom: tenant.version.id });
     expect(copy.status, JSON.stringify(copy.body)).to.equal(201);
@@ -137,13 +137,13 @@ describe('descriptions: the record limits hold for imported records', function (
     expect((await importAs('gone', document)).status).to.equal(201);
     const copy = await service.request.post(`/v2/catalog/projects/${tenant.project.slug}/versions`).set(bearer(tenant.key)).send({ type: 'branch', slug: 'gone-copy', copyFrom: tenant.version.id });
     expect(copy.status, JSON.stringify(copy.body)).to.equal(201);
-    const listed = await service.request.get(`${tenant.prefixes.V}/services?slug=gone`).set(bearer(tenant.key));
+    const listed = await service.request.get(`${tenant.prefixes.byId}/services?slug=gone`).set(bearer(tenant.key));
     const serviceId = listed.body.items[0].id as string;
     const parts = service.runtime.database.db.collection('service-parts');
     const partsIn = (versionId: string) => parts.countDocuments({ versionId, serviceId });
     expect(await partsIn(tenant.version.id)).to.be.above(0);
 
-    const deleted = await service.request.delete(`${tenant.prefixes.V}/services/${serviceId}`).set(bearer(tenant.key));
+    const deleted = await service.request.delete(`${tenant.prefixes.byId}/services/${serviceId}`).set(bearer(tenant.key));
     expect(deleted.status, JSON.stringify(deleted.body)).to.equal(204);
     expect(await partsIn(tenant.version.id)).to.equal(0);
     expect(await partsIn(copy.body.id)).to.be.above(0);

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { newId } from '../../../server/ids.ts';
 import { NaturalKeyTaken, type CatalogRecord } from '../../../server/store/records.ts';
-import { serviceForSuite, bearer, type TestService, type Tenant } from '../../support/service.ts';
+import { catalogForSuite, bearer, type TestCatalog, type Tenant } from '../../support/catalog.ts';
 import { petstore } from './petstore.ts';
 
 type Document = Record<string, unknown> & { paths: Record<string, unknown> };
@@ -21,16 +21,16 @@ function withPaths(count: number): Document {
 
 describe('descriptions: an import racing writes of the same records', function () {
   this.timeout(300_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
 
-  serviceForSuite((made) => ({ service, tenant } = made));
+  catalogForSuite((made) => ({ service, tenant } = made));
 
   const all = async (collection: string, query = ''): Promise<Record<string, unknown>[]> => {
     const items: Record<string, unknown>[] = [];
     let cursor: string | null = null;
     do {
-      const res: { status: number; body: any } = await service.request.get(`${tenant.prefixes.V}/${collection}?limit=1000${query}${cursor ? `&cursor=${cursor}` : ''}`).set(bearer(tenant.key));
+      const res: { status: number; body: any } = await service.request.get(`${tenant.prefixes.byId}/${collection}?limit=1000${query}${cursor ? `&cursor=${cursor}` : ''}`).set(bearer(tenant.key));
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       items.push(...res.body.items);
       cursor = res.body.pagination.nextCursor;
@@ -39,7 +39,7 @@ describe('descriptions: an import racing writes of the same records', function (
   };
 
   it('answers 2xx or 409 to a re-import with 150 more paths and 50 creates of some of them, and leaves every path whole', async () => {
-    const first = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=race`).set(bearer(tenant.key)).send(petstore());
+    const first = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=race`).set(bearer(tenant.key)).send(petstore());
     expect(first.status, JSON.stringify(first.body)).to.equal(201);
     const serviceId = first.body.service.id as string;
 
@@ -47,11 +47,11 @@ describe('descriptions: an import racing writes of the same records', function (
     // Every third of the import's new paths, created by hand at the same time; and some it does not plan.
     const creates = Array.from({ length: 50 }, (_, i) => (i < 40 ? `/more/${i * 3}` : `/own/${i}`));
     const answers = await Promise.all([
-      service.request.post(`${tenant.prefixes.V}/imports/openapi?service=race`).set(bearer(tenant.key)).send(document),
+      service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=race`).set(bearer(tenant.key)).send(document),
       ...creates.map(async (path, i) => {
         // Spread over the import's run, so some land before its read and some during its writes.
         await new Promise((resolve) => setTimeout(resolve, i * 15));
-        return service.request.post(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key)).send({ serviceId, path });
+        return service.request.post(`${tenant.prefixes.byId}/paths`).set(bearer(tenant.key)).send({ serviceId, path });
       }),
     ]);
     const statuses = answers.map((res) => res.status);
@@ -68,7 +68,7 @@ describe('descriptions: an import racing writes of the same records', function (
     for (const path of Object.keys(document.paths)) expect(operated.has(byPath.get(path)![0]!['id']), `${path} has its operation`).to.equal(true);
 
     // And the document, imported again, finds everything as it left it.
-    const again = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=race`).set(bearer(tenant.key)).send(document);
+    const again = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=race`).set(bearer(tenant.key)).send(document);
     expect(again.status).to.equal(200);
     const changed = Object.entries(again.body.records as Record<string, { created: number; updated: number }>)
       .filter(([, counts]) => counts.created + counts.updated > 0);

@@ -12,7 +12,7 @@ import { importDocument } from '../../../server/descriptions/sync.ts';
 import { RECORD_DEFAULTS } from '../../../server/config.ts';
 import { InvalidRequest } from '../../../server/errors.ts';
 import { readDescription } from '../../support/directory.ts';
-import { bearer, givenTenant, serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, catalogForSuite, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 
 type Json = Record<string, any>;
 /** OpenAPI 3.0 with many shared schemas (Asana), 3.0 from Swagger 2.0 (Gitea), 3.1 (Vercel). */
@@ -24,8 +24,8 @@ const sameIds = (answer: unknown, serviceId: string): unknown => JSON.parse(JSON
 
 describe('descriptions: preparation on a thread of its own', function () {
   this.timeout(600_000);
-  let service: TestService;
-  serviceForSuite((made) => ({ service } = made));
+  let service: TestCatalog;
+  catalogForSuite((made) => ({ service } = made));
 
   /** The import as the route runs it, but prepared on this thread. */
   async function importedHere(tenant: Tenant, document: Json, dryRun: boolean): Promise<unknown> {
@@ -40,8 +40,8 @@ describe('descriptions: preparation on a thread of its own', function () {
   }
 
   const post = (tenant: Tenant, document: Json, query: string) =>
-    service.request.post(`${tenant.prefixes.V}/imports/openapi?service=same${query}`).set(bearer(tenant.key)).send(document);
-  const exported = async (tenant: Tenant) => (await service.request.get(`${tenant.prefixes.V}/services/same/openapi`).set(bearer(tenant.key))).body as Json;
+    service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=same${query}`).set(bearer(tenant.key)).send(document);
+  const exported = async (tenant: Tenant) => (await service.request.get(`${tenant.prefixes.byId}/services/same/openapi`).set(bearer(tenant.key))).body as Json;
 
   for (const id of DESCRIPTIONS) {
     it(`${id}: the dry run's report, the import's report and the export are those of the import prepared on the request's thread`, async () => {

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { testDatabase } from '../../support/database.ts';
-import type { Tenant } from '../../support/service.ts';
+import type { Tenant } from '../../support/catalog.ts';
 import type { Built } from './expanding.ts';
 import type { CaseOutcome, ChildInput } from './import-child.ts';
 
@@ -17,7 +17,7 @@ export const CHILD_HEAP_MB = 512;
 export async function importedInChild(tenant: Tenant, cases: Built[]): Promise<{ outcomes: CaseOutcome[]; maxRssMb: number }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-bounds-'));
   const input = path.join(dir, 'cases.json');
-  fs.writeFileSync(input, JSON.stringify({ prefix: tenant.prefixes.V, key: tenant.key, cases } satisfies ChildInput));
+  fs.writeFileSync(input, JSON.stringify({ prefix: tenant.prefixes.byId, key: tenant.key, cases } satisfies ChildInput));
   const child = spawn(process.execPath, [`--max-old-space-size=${CHILD_HEAP_MB}`, path.join(import.meta.dirname, 'import-child.ts'), input], {
     env: { ...process.env, MONGODB_URI: testDatabase().uri }, stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -3,19 +3,19 @@
 // its answers are those of a plan read from the database, on this instance or another.
 import { expect } from 'chai';
 import { readDescription, withoutOneOperation } from '../../support/directory.ts';
-import { bearer, givenTenant, instancePairForSuite, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, instancePairForSuite, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 
 const asana = () => readDescription('asana.com.json');
 
 describe('descriptions: a re-import planned from the records the last import left', function () {
   this.timeout(180_000);
   // `a` imports (and keeps records); `b`, on the same database, keeps none and writes in between.
-  let a: TestService;
-  let b: TestService;
+  let a: TestCatalog;
+  let b: TestCatalog;
   instancePairForSuite((first, second) => { [a, b] = [first, second]; });
 
-  const post = (instance: TestService, tenant: Tenant, document: unknown, query = '', service = 'asana') => instance.request
-    .post(`${tenant.prefixes.V}/imports/openapi?service=${service}${query}`).set(bearer(tenant.key)).send(document as object);
+  const post = (instance: TestCatalog, tenant: Tenant, document: unknown, query = '', service = 'asana') => instance.request
+    .post(`${tenant.prefixes.byId}/imports/openapi?service=${service}${query}`).set(bearer(tenant.key)).send(document as object);
   const getTask = async (tenant: Tenant) => (await a.runtime.stores.get('operations')!.matching(tenant.version.id, { operationId: 'getTask' }))[0]!;
   const recalled = () => a.runtime.importedRecords.recalled;
 
@@ -51,26 +51,26 @@ describe('descriptions: a re-import planned from the records the last import lef
   it('reads again after a write over HTTP on another instance, and the re-import undoes that write as from the database', async () => {
     const tenant = await imported();
     const task = await getTask(tenant);
-    expect((await b.request.patch(`${tenant.prefixes.V}/operations/${task.id}`).set(bearer(tenant.key)).send({ summary: 'Patched over HTTP' })).status).to.equal(200);
+    expect((await b.request.patch(`${tenant.prefixes.byId}/operations/${task.id}`).set(bearer(tenant.key)).send({ summary: 'Patched over HTTP' })).status).to.equal(200);
     const before = recalled();
     const res = await post(a, tenant, asana());
     expect(res.body.records.operations).to.deep.include({ updated: 1, created: 0, deleted: 0 });
     expect(recalled(), 'not planned from kept records').to.equal(before);
-    const after = await b.request.get(`${tenant.prefixes.V}/operations/${task.id}`).set(bearer(tenant.key));
+    const after = await b.request.get(`${tenant.prefixes.byId}/operations/${task.id}`).set(bearer(tenant.key));
     expect(after.body.summary).to.not.equal('Patched over HTTP');
   });
 
   it('reads again after a record created over HTTP on this instance, and deletes it as the document does not have it', async () => {
     const tenant = await imported();
     const task = await getTask(tenant);
-    const created = await a.request.post(`${tenant.prefixes.V}/parameters`).set(bearer(tenant.key)).send({ operationId: task.id, name: 'added_over_http', in: 'query', schema: { type: 'string' } });
+    const created = await a.request.post(`${tenant.prefixes.byId}/parameters`).set(bearer(tenant.key)).send({ operationId: task.id, name: 'added_over_http', in: 'query', schema: { type: 'string' } });
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
     const before = recalled();
     const res = await post(a, tenant, asana());
     expect(recalled()).to.equal(before);
     // An unmarked record of the service's operation: the import owns it and the document has no such parameter.
     expect(res.body.records.parameters.deleted).to.equal(1);
-    expect((await a.request.get(`${tenant.prefixes.V}/parameters/${created.body.id}`).set(bearer(tenant.key))).status).to.equal(404);
+    expect((await a.request.get(`${tenant.prefixes.byId}/parameters/${created.body.id}`).set(bearer(tenant.key))).status).to.equal(404);
   });
 
   it('reads again after another service was imported into the version', async () => {

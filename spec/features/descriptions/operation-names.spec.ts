@@ -5,25 +5,25 @@ import { expect } from 'chai';
 import { readDescription } from '../../support/directory.ts';
 import { madeUpOperationId } from '../../../server/ownership/operation-names.ts';
 import { callTool, mcpAgents } from '../../support/mcp.ts';
-import { serviceForSuite, bearer, type TestService, type Tenant } from '../../support/service.ts';
+import { catalogForSuite, bearer, type TestCatalog, type Tenant } from '../../support/catalog.ts';
 
 const BITBUCKET = readDescription('bitbucket.org.json');
 const PULL_REQUESTS = '/repositories/{workspace}/{repo_slug}/pullrequests';
 
 describe('descriptions: names of operations without an operationId', function () {
   this.timeout(120_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   let operations: { id: string; operationId: string; pathId: string; method: string }[];
 
-  serviceForSuite((made) => ({ service, tenant } = made));
+  catalogForSuite((made) => ({ service, tenant } = made));
 
   before(async () => {
-    const imported = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=bitbucket`).set(bearer(tenant.key)).send(BITBUCKET);
+    const imported = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=bitbucket`).set(bearer(tenant.key)).send(BITBUCKET);
     expect(imported.status, JSON.stringify(imported.body).slice(0, 300)).to.equal(201);
     operations = [];
     for (let cursor: string | undefined, first = true; first || cursor; first = false) {
-      const page = await service.request.get(`${tenant.prefixes.V}/operations?limit=100${cursor ? `&cursor=${cursor}` : ''}`).set(bearer(tenant.key));
+      const page = await service.request.get(`${tenant.prefixes.byId}/operations?limit=100${cursor ? `&cursor=${cursor}` : ''}`).set(bearer(tenant.key));
       operations.push(...page.body.items);
       cursor = page.body.pagination.nextCursor ?? undefined;
     }
@@ -37,9 +37,9 @@ describe('descriptions: names of operations without an operationId', function ()
   });
 
   it('stay the same through export and re-import, and the export leaves them out', async () => {
-    const exported = await service.request.get(`${tenant.prefixes.V}/services/bitbucket/openapi`).set(bearer(tenant.key));
+    const exported = await service.request.get(`${tenant.prefixes.byId}/services/bitbucket/openapi`).set(bearer(tenant.key));
     expect(exported.body.paths[PULL_REQUESTS].post.operationId).to.equal(undefined);
-    const again = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=bitbucket`).set(bearer(tenant.key)).send(exported.body);
+    const again = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=bitbucket`).set(bearer(tenant.key)).send(exported.body);
     expect(again.status).to.equal(200);
     expect(again.body.records.operations).to.include({ created: 0, updated: 0, deleted: 0 });
   });

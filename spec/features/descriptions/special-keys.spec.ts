@@ -5,7 +5,7 @@
 // text: in an object literal, `__proto__` would set the prototype instead of making a key.
 import { expect } from 'chai';
 import { parse as parseYaml } from 'yaml';
-import { bearer, serviceForSuite, type TestService, type Tenant } from '../../support/service.ts';
+import { bearer, catalogForSuite, type TestCatalog, type Tenant } from '../../support/catalog.ts';
 
 const DOCUMENT = `{
   "openapi": "3.1.0",
@@ -41,19 +41,19 @@ const DOCUMENT = `{
 
 describe('descriptions: keys JavaScript treats specially are data', function () {
   this.timeout(60_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
 
-  serviceForSuite((made) => ({ service, tenant } = made));
+  catalogForSuite((made) => ({ service, tenant } = made));
 
   const exported = async (slug: string): Promise<unknown> => {
-    const res = await service.request.get(`${tenant.prefixes.V}/services/${slug}/openapi`).set(bearer(tenant.key));
+    const res = await service.request.get(`${tenant.prefixes.byId}/services/${slug}/openapi`).set(bearer(tenant.key));
     expect(res.status, JSON.stringify(res.body).slice(0, 300)).to.equal(200);
     return JSON.parse(res.text) as unknown;
   };
 
   it('imports __proto__, constructor and prototype wherever a document has them, and exports the document as it was', async () => {
-    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=special`).set(bearer(tenant.key))
+    const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=special`).set(bearer(tenant.key))
       .set('Content-Type', 'application/json').send(DOCUMENT);
     expect(res.status, JSON.stringify(res.body).slice(0, 500)).to.equal(201);
     expect(res.body.warnings ?? []).to.deep.equal([]);
@@ -61,15 +61,15 @@ describe('descriptions: keys JavaScript treats specially are data', function () 
     const expected = JSON.parse(DOCUMENT);
     const document = await exported('special');
     expect(document, JSON.stringify(document)).to.deep.equal(expected);
-    const yaml = await service.request.get(`${tenant.prefixes.V}/services/special/openapi`).set(bearer(tenant.key)).set('Accept', 'application/yaml').buffer(true).parse((res, done) => {
+    const yaml = await service.request.get(`${tenant.prefixes.byId}/services/special/openapi`).set(bearer(tenant.key)).set('Accept', 'application/yaml').buffer(true).parse((res, done) => {
       let text = '';
       res.on('data', (chunk: Buffer) => { text += chunk; });
       res.on('end', () => done(null, text));
     });
     expect(parseYaml(yaml.body as string)).to.deep.equal(expected);
-    const integrity = await service.request.get(`${tenant.prefixes.V}/integrity`).set(bearer(tenant.key));
+    const integrity = await service.request.get(`${tenant.prefixes.byId}/integrity`).set(bearer(tenant.key));
     expect(JSON.stringify(integrity.body)).to.not.include('__proto__');
-    const again = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=special`).set(bearer(tenant.key))
+    const again = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=special`).set(bearer(tenant.key))
       .set('Content-Type', 'application/json').send(DOCUMENT);
     expect(again.status).to.equal(200);
     expect(again.body.records.resources).to.deep.include({ unchanged: 2, created: 0 });
@@ -77,17 +77,17 @@ describe('descriptions: keys JavaScript treats specially are data', function () 
 
   it('refuses a Swagger 2.0 description whose __proto__ key the upgrade would lose, naming its keys so named', async () => {
     const swagger = '{"swagger": "2.0", "info": {"title": "Old", "version": "1"}, "paths": {}, "securityDefinitions": {"__proto__": {"type": "apiKey", "in": "header", "name": "k"}}}';
-    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=old&dryRun=true`).set(bearer(tenant.key))
+    const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=old&dryRun=true`).set(bearer(tenant.key))
       .set('Content-Type', 'application/json').send(swagger);
     expect(res.status, JSON.stringify(res.body)).to.equal(400);
     expect(res.body.details).to.deep.equal([{ field: '/securityDefinitions/__proto__', message: 'is a key named __proto__, which the upgrade to OpenAPI 3.1 would lose: import the description as OpenAPI 3.1, or rename the key' }]);
   });
 
   it('exports a __proto__ key of a record\'s kvStorage written over the record interface', async () => {
-    const res = await service.request.post(`${tenant.prefixes.V}/services`).set(bearer(tenant.key)).set('Content-Type', 'application/json')
+    const res = await service.request.post(`${tenant.prefixes.byId}/services`).set(bearer(tenant.key)).set('Content-Type', 'application/json')
       .send('{"slug": "kv", "name": "KV", "organizationId": "org", "kvStorage": {"__proto__": {"k": 1}, "x-a": {"__proto__": 2}}}');
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    const stored = await service.request.get(`${tenant.prefixes.V}/services/${res.body.id}`).set(bearer(tenant.key));
+    const stored = await service.request.get(`${tenant.prefixes.byId}/services/${res.body.id}`).set(bearer(tenant.key));
     expect(JSON.parse(stored.text).kvStorage).to.deep.equal(JSON.parse('{"__proto__": {"k": 1}, "x-a": {"__proto__": 2}}'));
     const document = await exported('kv') as Record<string, unknown>;
     expect(Object.getOwnPropertyDescriptor(document, '__proto__')?.value).to.deep.equal({ k: 1 });

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { MongoClient } from 'mongodb';
 import { repoRoot } from '../../../server/config.ts';
 import { testDatabase } from '../../support/database.ts';
-import { JWT_SECRET } from '../../support/service.ts';
+import { JWT_SECRET } from '../../support/catalog.ts';
 
 function admin(args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { testDatabase } from '../../support/database.ts';
 import { spawnService, type ServiceProcess } from '../../support/process.ts';
-import { JWT_SECRET, bearer, givenTenant, startService, type Tenant, type TestService } from '../../support/service.ts';
+import { JWT_SECRET, bearer, givenTenant, startCatalog, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { pets } from '../changes/pets.ts';
 import { Receiver, type Received } from './receiver.ts';
 
@@ -13,7 +13,7 @@ const SERVICE_ID = `svc_${'2'.repeat(26)}`;
 
 describe('change events: delivery across processes', function () {
   this.timeout(180_000);
-  let local: TestService;
+  let local: TestCatalog;
   let receiver: Receiver;
   let tenant: Tenant;
   const env = () => ({
@@ -22,7 +22,7 @@ describe('change events: delivery across processes', function () {
   });
 
   before(async () => {
-    local = await startService({ WEBHOOK_ALLOW_PRIVATE: 'on' });
+    local = await startCatalog({ WEBHOOK_ALLOW_PRIVATE: 'on' });
     receiver = await new Receiver().start();
   });
   after(async () => {
@@ -52,13 +52,13 @@ describe('change events: delivery across processes', function () {
     const first = await spawnService(env());
     let second: ServiceProcess | undefined;
     try {
-      const imported = await fetch(`${first.url}${tenant.prefixes.V}/imports/openapi?service=pets`, {
+      const imported = await fetch(`${first.url}${tenant.prefixes.byId}/imports/openapi?service=pets`, {
         method: 'POST', headers: { ...bearer(tenant.key), 'Content-Type': 'application/json' }, body: JSON.stringify(pets()),
       });
       expect(imported.status).to.equal(201);
       const serviceId = ((await imported.json()) as { service: { id: string } }).service.id;
       const answered: string[] = [];
-      const writes = Array.from({ length: 30 }, (_, index) => fetch(`${first.url}${tenant.prefixes.V}/paths`, {
+      const writes = Array.from({ length: 30 }, (_, index) => fetch(`${first.url}${tenant.prefixes.byId}/paths`, {
         method: 'POST', headers: { ...bearer(tenant.key), 'Content-Type': 'application/json' },
         body: JSON.stringify({ path: `/killed/${index}`, serviceId: SERVICE_ID }),
       }).then(async (res) => {
@@ -98,7 +98,7 @@ describe('change events: delivery across processes', function () {
       // Written by a third (in-process, no worker): both instances find the events at once.
       const ids: string[] = [];
       for (let index = 0; index < 40; index++) {
-        const res = await local.request.post(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key)).send({ path: `/twice/${index}`, serviceId: `svc_${String(index % 4).repeat(26)}` });
+        const res = await local.request.post(`${tenant.prefixes.byId}/paths`).set(bearer(tenant.key)).send({ path: `/twice/${index}`, serviceId: `svc_${String(index % 4).repeat(26)}` });
         expect(res.status).to.equal(201);
         ids.push(res.body.id as string);
       }

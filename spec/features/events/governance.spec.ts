@@ -6,7 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { verdictOf } from '../../../server/events/commits.ts';
 import { SCORES_COLLECTION } from '../../../server/scores/store.ts';
 import { readDescription } from '../../support/directory.ts';
-import { bearer, givenTenant, serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, catalogForSuite, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { Receiver } from './receiver.ts';
 
 const FAST = { WEBHOOK_ALLOW_PRIVATE: 'on', WEBHOOK_POLL_MS: '50', WEBHOOK_RETRY_BASE_MS: '50', WEBHOOK_RETRY_MAX_MS: '200', LINT: 'on', SCORES: 'on' };
@@ -28,10 +28,10 @@ function undocumented(document: Doc): Doc {
 
 describe('change events: lint, score and lifecycle changes', function () {
   this.timeout(120_000);
-  let service: TestService;
+  let service: TestCatalog;
   let receiver: Receiver;
 
-  serviceForSuite((made) => ({ service } = made), FAST);
+  catalogForSuite((made) => ({ service } = made), FAST);
   before(async () => {
     receiver = await new Receiver().start();
     service.runtime.events.worker.start();
@@ -48,7 +48,7 @@ describe('change events: lint, score and lifecycle changes', function () {
   }
 
   async function imported(tenant: Tenant, document: Doc): Promise<string> {
-    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=weather`).set(bearer(tenant.key)).send(document);
+    const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=weather`).set(bearer(tenant.key)).send(document);
     expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 201]);
     return res.body.service?.id ?? res.body.serviceId ?? res.body.id;
   }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { repoRoot } from '../../../server/config.ts';
 import { governanceEvents } from '../../../server/room-events.ts';
 import { loadSchemaRegistry } from '../../../server/schemas/registry.ts';
-import { bearer, givenTenant, startService, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, startCatalog, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { pets, petsWith } from '../changes/pets.ts';
 import { Receiver } from './receiver.ts';
 
@@ -27,12 +27,12 @@ function schemasWithLifecycle() {
 
 describe('change events: order, pauses, lifecycle', function () {
   this.timeout(90_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   let receiver: Receiver;
 
   before(async () => {
-    service = await startService(FAST, schemasWithLifecycle());
+    service = await startCatalog(FAST, schemasWithLifecycle());
     receiver = await new Receiver().start();
     service.runtime.events.worker.start();
   });
@@ -55,7 +55,7 @@ describe('change events: order, pauses, lifecycle', function () {
     receiver.failing = Infinity;
     const imports = [pets(), petsWith((doc) => { doc['info'].version = '2'; }), petsWith((doc) => { doc['info'].version = '3'; }), petsWith((doc) => { doc['info'].version = '4'; })];
     for (const doc of imports) {
-      const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=pets`).set(bearer(tenant.key)).send(doc);
+      const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=pets`).set(bearer(tenant.key)).send(doc);
       expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 201]);
     }
     // Tried and refused at least once before it comes back.
@@ -71,7 +71,7 @@ describe('change events: order, pauses, lifecycle', function () {
     const id = await subscribe(['catalog.records.changed']);
     const base = `/v2/catalog/projects/${tenant.project.slug}/subscriptions/${id}`;
     expect((await service.request.patch(base).set(bearer(tenant.key)).send({ paused: true })).status).to.equal(200);
-    const res = await service.request.post(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key)).send({ path: '/held', serviceId: `svc_${'3'.repeat(26)}` });
+    const res = await service.request.post(`${tenant.prefixes.byId}/paths`).set(bearer(tenant.key)).send({ path: '/held', serviceId: `svc_${'3'.repeat(26)}` });
     expect(res.status).to.equal(201);
     await service.runtime.events.worker.round();
     expect(ofTenant()).to.have.length(0);
@@ -83,9 +83,9 @@ describe('change events: order, pauses, lifecycle', function () {
 
   it('sends lifecycle changed when a Service\'s lifecycle is set, not when it is written unchanged', async () => {
     await subscribe(['catalog.service.lifecycle_changed']);
-    const created = await service.request.post(`${tenant.prefixes.V}/services`).set(bearer(tenant.key)).send({ slug: 'billing', organizationId: tenant.project.id, lifecycle: 'production' });
+    const created = await service.request.post(`${tenant.prefixes.byId}/services`).set(bearer(tenant.key)).send({ slug: 'billing', organizationId: tenant.project.id, lifecycle: 'production' });
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
-    const url = `${tenant.prefixes.V}/services/${created.body.id}`;
+    const url = `${tenant.prefixes.byId}/services/${created.body.id}`;
     expect((await service.request.patch(url).set(bearer(tenant.key)).send({ lifecycle: 'deprecated' })).status).to.equal(200);
     expect((await service.request.patch(url).set(bearer(tenant.key)).send({ lifecycle: 'deprecated' })).status).to.equal(200);
     expect((await service.request.patch(url).set(bearer(tenant.key)).send({ lifecycle: 'retired' })).status).to.equal(200);

@@ -3,7 +3,7 @@
 // receiver fails until it recovers, each attempt listed, redelivered on demand.
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
-import { bearer, givenTenant, serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, catalogForSuite, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { pets, petsWith } from '../changes/pets.ts';
 import { Receiver } from './receiver.ts';
 
@@ -11,12 +11,12 @@ const FAST = { WEBHOOK_ALLOW_PRIVATE: 'on', WEBHOOK_POLL_MS: '50', WEBHOOK_RETRY
 
 describe('change events: subscriptions and deliveries', function () {
   this.timeout(60_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   let receiver: Receiver;
   const base = () => `/v2/catalog/projects/${tenant.project.slug}/subscriptions`;
 
-  serviceForSuite((made) => ({ service, tenant } = made), FAST);
+  catalogForSuite((made) => ({ service, tenant } = made), FAST);
   before(async () => {
     receiver = await new Receiver().start();
     service.runtime.events.worker.start();
@@ -67,10 +67,10 @@ describe('change events: subscriptions and deliveries', function () {
       expect(res.status, JSON.stringify(res.body)).to.equal(status);
       return res.body as Record<string, any>;
     };
-    await write(service.request.post(`${own.prefixes.V}/imports/openapi?service=pets`).set(bearer(own.key)).send(pets()), 201);
+    await write(service.request.post(`${own.prefixes.byId}/imports/openapi?service=pets`).set(bearer(own.key)).send(pets()), 201);
     // Made required: one breaking change.
-    await write(service.request.post(`${own.prefixes.V}/imports/openapi?service=pets`).set(bearer(own.key)).send(petsWith((doc) => { doc['paths']['/pets'].get.parameters[0].required = true; })), 200);
-    const path = await write(service.request.post(`${own.prefixes.V}/paths`).set(bearer(own.key)).send({ path: '/extra', serviceId: `svc_${'0'.repeat(26)}` }), 201);
+    await write(service.request.post(`${own.prefixes.byId}/imports/openapi?service=pets`).set(bearer(own.key)).send(petsWith((doc) => { doc['paths']['/pets'].get.parameters[0].required = true; })), 200);
+    const path = await write(service.request.post(`${own.prefixes.byId}/paths`).set(bearer(own.key)).send({ path: '/extra', serviceId: `svc_${'0'.repeat(26)}` }), 201);
     const versions = `/v2/catalog/projects/${own.project.slug}/versions`;
     const made = await write(service.request.post(versions).set(bearer(own.key)).send({ type: 'branch', slug: 'made' }), 201);
     const copy = await write(service.request.post(versions).set(bearer(own.key)).send({ type: 'branch', slug: 'copy', copyFrom: 'branch/main' }), 201);
@@ -104,7 +104,7 @@ describe('change events: subscriptions and deliveries', function () {
     const created = await service.request.post(`/v2/catalog/projects/${own.project.slug}/subscriptions`).set(bearer(own.key))
       .send({ url: receiver.url, types: ['catalog.service.imported', 'catalog.service.changed'] });
     const jobs = () => service.runtime.events.outbox.jobs.find({ subscriptionId: created.body.id }).toArray();
-    const importing = (query: string, doc: object) => service.request.post(`${own.prefixes.V}/imports/openapi?service=pets${query}`).set(bearer(own.key)).send(doc);
+    const importing = (query: string, doc: object) => service.request.post(`${own.prefixes.byId}/imports/openapi?service=pets${query}`).set(bearer(own.key)).send(doc);
     expect((await importing('&dryRun=true', pets())).status).to.equal(200);
     expect(await jobs()).to.have.length(0);
     expect((await importing('', pets())).status).to.equal(201);
@@ -121,7 +121,7 @@ describe('change events: subscriptions and deliveries', function () {
     const created = await subscribe({ url: receiver.url, types: ['catalog.records.changed'] });
     const id = created.body.id as string;
     receiver.failing = 2;
-    const path = await service.request.post(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key)).send({ path: '/retried', serviceId: `svc_${'1'.repeat(26)}` });
+    const path = await service.request.post(`${tenant.prefixes.byId}/paths`).set(bearer(tenant.key)).send({ path: '/retried', serviceId: `svc_${'1'.repeat(26)}` });
     expect(path.status).to.equal(201);
     const mine = () => receiver.received.filter(({ event }) => event.subject === `paths/${path.body.id}`);
     await receiver.until(() => mine().some(({ answered }) => answered < 300));
@@ -143,10 +143,10 @@ describe('change events: subscriptions and deliveries', function () {
   it('forgets delivered events and attempts past WEBHOOK_KEEP_DAYS, never an event still to deliver', async () => {
     const created = await subscribe({ url: receiver.url, types: ['catalog.records.changed'] });
     const id = created.body.id as string;
-    const delivered = await service.request.post(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key)).send({ path: '/kept-a-while', serviceId: `svc_${'4'.repeat(26)}` });
+    const delivered = await service.request.post(`${tenant.prefixes.byId}/paths`).set(bearer(tenant.key)).send({ path: '/kept-a-while', serviceId: `svc_${'4'.repeat(26)}` });
     await receiver.until(() => receiver.accepted.some(({ event }) => event.subject === `paths/${delivered.body.id}`));
     await service.request.patch(`${base()}/${id}`).set(bearer(tenant.key)).send({ paused: true });
-    const held = await service.request.post(`${tenant.prefixes.V}/paths`).set(bearer(tenant.key)).send({ path: '/still-held', serviceId: `svc_${'4'.repeat(26)}` });
+    const held = await service.request.post(`${tenant.prefixes.byId}/paths`).set(bearer(tenant.key)).send({ path: '/still-held', serviceId: `svc_${'4'.repeat(26)}` });
     expect(held.status).to.equal(201);
     const { outbox } = service.runtime.events;
     await outbox.prune(new Date(Date.now() + 86_400_000));

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Response } from 'supertest';
-import { startService, givenTenant, bearer, type TestService, type Tenant } from '../../support/service.ts';
+import { startCatalog, givenTenant, bearer, type TestCatalog, type Tenant } from '../../support/catalog.ts';
 import { ndjson, zoo } from './zoo.ts';
 
 interface Item { operation: unknown; method: string; path: string; status: string; count: number }
@@ -22,24 +22,24 @@ const SECRET = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc';
 
 describe('traffic insights: what is stored of a path', function () {
   this.timeout(120_000);
-  let service: TestService;
+  let service: TestCatalog;
 
   before(async () => {
-    service = await startService();
+    service = await startCatalog();
   });
   after(() => service.close());
 
   async function imported(tenant: Tenant, slug: string, document: Record<string, unknown>): Promise<void> {
-    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=${slug}`).set(bearer(tenant.key)).send(document);
+    const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=${slug}`).set(bearer(tenant.key)).send(document);
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
   }
 
   function report(tenant: Tenant, lines: readonly Record<string, unknown>[], headers: Record<string, string> = {}): Promise<Response> {
-    return service.request.post(`${tenant.prefixes.V}/insights/reports`).set(bearer(tenant.key)).set(headers).type('application/x-ndjson').send(ndjson(lines));
+    return service.request.post(`${tenant.prefixes.byId}/insights/reports`).set(bearer(tenant.key)).set(headers).type('application/x-ndjson').send(ndjson(lines));
   }
 
   async function shadows(tenant: Tenant): Promise<Item[]> {
-    const res = await service.request.get(`${tenant.prefixes.V}/insights/endpoints`).query({ status: 'shadow', limit: '1000' }).set(bearer(tenant.readOnlyKey));
+    const res = await service.request.get(`${tenant.prefixes.byId}/insights/endpoints`).query({ status: 'shadow', limit: '1000' }).set(bearer(tenant.readOnlyKey));
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body.items as Item[];
   }

@@ -3,7 +3,7 @@
 // statuses and pages, the Service fields a report sets, access and tenancy, both families.
 import { expect } from 'chai';
 import type { Response } from 'supertest';
-import { startService, givenTenant, bearer, type TestService, type Tenant } from '../../support/service.ts';
+import { startCatalog, givenTenant, bearer, type TestCatalog, type Tenant } from '../../support/catalog.ts';
 import { keeper, ndjson, zoo } from './zoo.ts';
 
 interface Item {
@@ -20,10 +20,10 @@ interface Item {
 
 describe('traffic insights: {prefix}/insights', function () {
   this.timeout(120_000);
-  let service: TestService;
+  let service: TestCatalog;
 
   before(async () => {
-    service = await startService();
+    service = await startCatalog();
   });
   after(() => service.close());
 
@@ -31,18 +31,18 @@ describe('traffic insights: {prefix}/insights', function () {
   async function givenZoo(): Promise<Tenant> {
     const tenant = await givenTenant(service);
     for (const [slug, document] of [['zoo', zoo()], ['keeper', keeper()]] as const) {
-      const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=${slug}`).set(bearer(tenant.key)).send(document);
+      const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=${slug}`).set(bearer(tenant.key)).send(document);
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
     }
     return tenant;
   }
 
-  function report(tenant: Tenant, body: string | object, type = 'application/x-ndjson', prefix = tenant.prefixes.V, headers: Record<string, string> = {}): Promise<Response> {
+  function report(tenant: Tenant, body: string | object, type = 'application/x-ndjson', prefix = tenant.prefixes.byId, headers: Record<string, string> = {}): Promise<Response> {
     return service.request.post(`${prefix}/insights/reports`).set(bearer(tenant.key)).set(headers).type(type)
       .send(typeof body === 'string' ? body : JSON.stringify(body));
   }
 
-  async function view(tenant: Tenant, query: Record<string, string> = {}, prefix = tenant.prefixes.V): Promise<Item[]> {
+  async function view(tenant: Tenant, query: Record<string, string> = {}, prefix = tenant.prefixes.byId): Promise<Item[]> {
     const res = await service.request.get(`${prefix}/insights/endpoints`).query(query).set(bearer(tenant.readOnlyKey));
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(service.runtime.schemas.check('https://catalog.example/schemas/api/insights.json#/$defs/endpointsPage')(res.body)).to.deep.equal([]);
@@ -104,17 +104,17 @@ describe('traffic insights: {prefix}/insights', function () {
 
     it('attributes host-less calls to ?service=, and refuses an unknown one', async () => {
       const tenant = await givenZoo();
-      const res = await service.request.post(`${tenant.prefixes.P}/insights/reports?service=zoo`).set(bearer(tenant.key)).type('application/x-ndjson')
+      const res = await service.request.post(`${tenant.prefixes.byAddress}/insights/reports?service=zoo`).set(bearer(tenant.key)).type('application/x-ndjson')
         .send(ndjson([{ method: 'GET', path: '/v1/pets/mine', status: 200 }, { method: 'GET', url: '/pets/5?x=1', status: 200 }]));
       expect(res.body).to.deep.equal({ received: 2, matched: 2, shadow: 0, unmatched: 0, grouped: { calls: 0, templates: 0 }, duplicate: false });
-      expect(byKey(await view(tenant, {}, tenant.prefixes.P)).get('GET /pets/{petId}')).to.include({ count: 1 });
+      expect(byKey(await view(tenant, {}, tenant.prefixes.byAddress)).get('GET /pets/{petId}')).to.include({ count: 1 });
       // By id as by slug.
       const id = (await serviceRecord(tenant, 'zoo')).id as string;
-      const byId = await service.request.post(`${tenant.prefixes.V}/insights/reports?service=${id}`).set(bearer(tenant.key)).type('application/x-ndjson')
+      const byId = await service.request.post(`${tenant.prefixes.byId}/insights/reports?service=${id}`).set(bearer(tenant.key)).type('application/x-ndjson')
         .send(ndjson([{ method: 'GET', url: '/pets/6', status: 200 }]));
       expect(byId.body).to.include({ matched: 1 });
       expect(byKey(await view(tenant, { service: id })).get('GET /pets/{petId}')).to.include({ count: 2 });
-      const unknown = await service.request.post(`${tenant.prefixes.V}/insights/reports?service=nope`).set(bearer(tenant.key)).type('application/x-ndjson')
+      const unknown = await service.request.post(`${tenant.prefixes.byId}/insights/reports?service=nope`).set(bearer(tenant.key)).type('application/x-ndjson')
         .send(ndjson([{ method: 'GET', path: '/pets' }]));
       expect(unknown.status).to.equal(404);
       expect(unknown.body).to.deep.equal({ error: 'Service not found' });
@@ -175,7 +175,7 @@ describe('traffic insights: {prefix}/insights', function () {
       expect(lines.body.details[0]).to.include({ field: 'line 2' });
       const shape = await report(tenant, { something: 'else' }, 'application/json');
       expect(shape.status).to.equal(400);
-      expect((await service.request.post(`${tenant.prefixes.V}/insights/reports`).set(bearer(tenant.key)).type('text/plain').send('x')).status).to.equal(415);
+      expect((await service.request.post(`${tenant.prefixes.byId}/insights/reports`).set(bearer(tenant.key)).type('text/plain').send('x')).status).to.equal(415);
       expect(byKey(await view(tenant)).get('GET /pets')).to.include({ count: 0, status: 'unobserved' });
       expect((await serviceRecord(tenant, 'zoo'))['lastReportAt']).to.equal(undefined);
     });
@@ -186,7 +186,7 @@ describe('traffic insights: {prefix}/insights', function () {
       const tenant = await givenZoo();
       const body = ndjson([{ method: 'GET', url: 'https://eu.zoo.example/v1/pets', status: 200 }, { method: 'GET', url: 'https://eu.zoo.example/v1/nowhere' }]);
       const first = await report(tenant, body, undefined, undefined, { 'Idempotency-Key': 'batch-0001' });
-      const again = await report(tenant, body, undefined, tenant.prefixes.P, { 'Idempotency-Key': 'batch-0001' });
+      const again = await report(tenant, body, undefined, tenant.prefixes.byAddress, { 'Idempotency-Key': 'batch-0001' });
       expect(first.body).to.deep.equal({ received: 2, matched: 1, shadow: 1, unmatched: 0, grouped: { calls: 0, templates: 0 }, duplicate: false });
       expect(again.body).to.deep.equal({ received: 2, matched: 1, shadow: 1, unmatched: 0, grouped: { calls: 0, templates: 0 }, duplicate: true });
       expect(byKey(await view(tenant)).get('GET /pets')).to.include({ count: 1 });
@@ -220,7 +220,7 @@ describe('traffic insights: {prefix}/insights', function () {
   describe('connections and statuses', () => {
     it('a connection makes unseen endpoints orphans; ending it makes them unobserved again', async () => {
       const tenant = await givenZoo();
-      const connected = await service.request.post(`${tenant.prefixes.P}/insights/connections`).set(bearer(tenant.key)).send({ service: 'zoo' });
+      const connected = await service.request.post(`${tenant.prefixes.byAddress}/insights/connections`).set(bearer(tenant.key)).send({ service: 'zoo' });
       expect(connected.status, JSON.stringify(connected.body)).to.equal(200);
       // The connection, not the whole Service record (40 KB for a large description).
       const zooRecord = await serviceRecord(tenant, 'zoo');
@@ -234,11 +234,11 @@ describe('traffic insights: {prefix}/insights', function () {
       expect(byKey(await view(tenant)).get('GET /pets')).to.include({ status: 'orphan', count: 1 });
       expect(byKey(await view(tenant, { since: '2019-12-31T00:00:00Z' })).get('GET /pets')).to.include({ status: 'active' });
       const id = (await serviceRecord(tenant, 'zoo')).id as string;
-      expect((await service.request.delete(`${tenant.prefixes.V}/insights/connections/${id}`).set(bearer(tenant.key))).status).to.equal(204);
+      expect((await service.request.delete(`${tenant.prefixes.byId}/insights/connections/${id}`).set(bearer(tenant.key))).status).to.equal(204);
       expect(await serviceRecord(tenant, 'zoo')).to.include({ hasConnection: false });
       expect(byKey(await view(tenant)).get('POST /feeding')).to.include({ status: 'unobserved' });
-      expect((await service.request.delete(`${tenant.prefixes.V}/insights/connections/nope`).set(bearer(tenant.key))).status).to.equal(404);
-      expect((await service.request.post(`${tenant.prefixes.V}/insights/connections`).set(bearer(tenant.key)).send({ service: 'zoo', extra: 1 })).status).to.equal(400);
+      expect((await service.request.delete(`${tenant.prefixes.byId}/insights/connections/nope`).set(bearer(tenant.key))).status).to.equal(404);
+      expect((await service.request.post(`${tenant.prefixes.byId}/insights/connections`).set(bearer(tenant.key)).send({ service: 'zoo', extra: 1 })).status).to.equal(400);
     });
   });
 
@@ -253,7 +253,7 @@ describe('traffic insights: {prefix}/insights', function () {
       const walked: Item[] = [];
       let cursor: string | undefined;
       do {
-        const res = await service.request.get(`${tenant.prefixes.P}/insights/endpoints`).query({ limit: '3', ...(cursor && { cursor }) }).set(bearer(tenant.readOnlyKey));
+        const res = await service.request.get(`${tenant.prefixes.byAddress}/insights/endpoints`).query({ limit: '3', ...(cursor && { cursor }) }).set(bearer(tenant.readOnlyKey));
         expect(res.body.pagination.limit).to.equal(3);
         walked.push(...res.body.items);
         cursor = res.body.pagination.nextCursor ?? undefined;
@@ -261,20 +261,20 @@ describe('traffic insights: {prefix}/insights', function () {
       } while (cursor);
       expect(walked).to.deep.equal(all);
       for (const [query, field] of [[{ status: 'busy' }, 'status'], [{ since: 'yesterday' }, 'since'], [{ limit: '0' }, 'limit'], [{ cursor: 'nonsense' }, 'cursor'], [{ sort: 'path' }, 'sort']] as const) {
-        const res = await service.request.get(`${tenant.prefixes.V}/insights/endpoints`).query(query).set(bearer(tenant.readOnlyKey));
+        const res = await service.request.get(`${tenant.prefixes.byId}/insights/endpoints`).query(query).set(bearer(tenant.readOnlyKey));
         expect(res.status, field).to.equal(400);
         expect(res.body.details[0].field).to.equal(field);
       }
-      expect((await service.request.get(`${tenant.prefixes.V}/insights/endpoints?service=nope`).set(bearer(tenant.readOnlyKey))).status).to.equal(404);
+      expect((await service.request.get(`${tenant.prefixes.byId}/insights/endpoints?service=nope`).set(bearer(tenant.readOnlyKey))).status).to.equal(404);
     });
   });
 
   describe('observations are not records', () => {
     it('leave operations untouched, are copied with a version copy and gone with a version delete', async () => {
       const tenant = await givenZoo();
-      const before = await service.request.get(`${tenant.prefixes.V}/operations`).set(bearer(tenant.key));
+      const before = await service.request.get(`${tenant.prefixes.byId}/operations`).set(bearer(tenant.key));
       await report(tenant, ndjson([{ method: 'GET', url: 'https://eu.zoo.example/v1/pets' }]));
-      const after = await service.request.get(`${tenant.prefixes.V}/operations`).set(bearer(tenant.key));
+      const after = await service.request.get(`${tenant.prefixes.byId}/operations`).set(bearer(tenant.key));
       expect(after.body.items).to.deep.equal(before.body.items);
       const copy = await service.request.post(`/v2/catalog/projects/${tenant.project.slug}/versions`).set(bearer(tenant.key))
         .send({ type: 'branch', slug: 'copy', copyFrom: tenant.version.id });
@@ -298,7 +298,7 @@ describe('traffic insights: {prefix}/insights', function () {
       const tenant = await givenZoo();
       const other = await givenTenant(service);
       const line = ndjson([{ method: 'GET', url: 'https://eu.zoo.example/v1/pets' }]);
-      for (const prefix of [tenant.prefixes.V, tenant.prefixes.P]) {
+      for (const prefix of [tenant.prefixes.byId, tenant.prefixes.byAddress]) {
         const readOnly = await service.request.post(`${prefix}/insights/reports`).set(bearer(tenant.readOnlyKey)).type('application/x-ndjson').send(line);
         expect(readOnly.status).to.equal(403);
         expect((await service.request.post(`${prefix}/insights/connections`).set(bearer(tenant.readOnlyKey)).send({ service: 'zoo' })).status).to.equal(403);
@@ -315,7 +315,7 @@ describe('traffic insights: {prefix}/insights', function () {
     it('carry observed: {count, lastSeenAt} or null', async () => {
       const tenant = await givenZoo();
       await report(tenant, ndjson([{ method: 'GET', url: 'https://eu.zoo.example/v1/pets/mine', time: '2026-11-01T00:00:00Z' }]));
-      const res = await service.request.get(`${tenant.prefixes.V}/search`).query({ q: 'pets' }).set(bearer(tenant.readOnlyKey));
+      const res = await service.request.get(`${tenant.prefixes.byId}/search`).query({ q: 'pets' }).set(bearer(tenant.readOnlyKey));
       const hits = new Map((res.body.hits as { operation: { operationId: string }; observed: unknown }[]).map((hit) => [hit.operation.operationId, hit.observed]));
       expect(hits.get('myPets')).to.deep.equal({ count: 1, lastSeenAt: '2026-11-01T00:00:00.000Z' });
       expect(hits.get('listPets')).to.equal(null);
@@ -323,7 +323,7 @@ describe('traffic insights: {prefix}/insights', function () {
   });
 
   async function serviceRecord(tenant: Tenant, slug: string): Promise<Record<string, unknown>> {
-    const res = await service.request.get(`${tenant.prefixes.V}/services`).query({ slug }).set(bearer(tenant.key));
+    const res = await service.request.get(`${tenant.prefixes.byId}/services`).query({ slug }).set(bearer(tenant.key));
     return res.body.items[0] as Record<string, unknown>;
   }
 });

@@ -12,20 +12,20 @@ import type { Server } from 'node:http';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../../support/chromium.ts';
-import { startService, givenTenant, bearer, type TestService, type Tenant } from '../../support/service.ts';
+import { startCatalog, givenTenant, bearer, type TestCatalog, type Tenant } from '../../support/catalog.ts';
 
 interface Item { operation: { operationId: string } | null; method: string; path: string; status: string; count: number; statusCodes: Record<string, number> }
 
 describe('traffic insights from real clients', function () {
   // A browser start and a second Node process on a busy two-core machine take seconds.
   this.timeout(180_000);
-  let service: TestService;
+  let service: TestCatalog;
   let server: Server;
   let origin: string;
   let port: number;
 
   before(async () => {
-    service = await startService();
+    service = await startCatalog();
     server = service.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     port = (server.address() as AddressInfo).port;
@@ -38,10 +38,10 @@ describe('traffic insights from real clients', function () {
 
   /** Imports a description as `slug` with one server (a template and its variables). */
   async function givenService(tenant: Tenant, slug: string, document: Record<string, unknown>, url: string, variables: Record<string, unknown>): Promise<string> {
-    const imported = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=${slug}`).set(bearer(tenant.key)).send(document);
+    const imported = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=${slug}`).set(bearer(tenant.key)).send(document);
     expect(imported.status, JSON.stringify(imported.body)).to.equal(201);
     const serviceId = imported.body.service.id as string;
-    const added = await service.request.post(`${tenant.prefixes.V}/servers`).set(bearer(tenant.key)).send({ url, variables, serviceId });
+    const added = await service.request.post(`${tenant.prefixes.byId}/servers`).set(bearer(tenant.key)).send({ url, variables, serviceId });
     expect(added.status, JSON.stringify(added.body)).to.equal(201);
     return serviceId;
   }
@@ -53,13 +53,13 @@ describe('traffic insights from real clients', function () {
   }
 
   async function view(tenant: Tenant, service_: string): Promise<Map<string, Item>> {
-    const res = await service.request.get(`${tenant.prefixes.V}/insights/endpoints`).query({ service: service_, limit: '1000' }).set(bearer(tenant.readOnlyKey));
+    const res = await service.request.get(`${tenant.prefixes.byId}/insights/endpoints`).query({ service: service_, limit: '1000' }).set(bearer(tenant.readOnlyKey));
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return new Map((res.body.items as Item[]).map((item) => [`${item.method} ${item.path}`, item]));
   }
 
   async function serviceRecord(tenant: Tenant, slug: string): Promise<Record<string, unknown>> {
-    return (await service.request.get(`${tenant.prefixes.V}/services`).query({ slug }).set(bearer(tenant.key))).body.items[0];
+    return (await service.request.get(`${tenant.prefixes.byId}/services`).query({ slug }).set(bearer(tenant.key))).body.items[0];
   }
 
   /** Everything the insights collections hold, as one string to search. */
@@ -103,14 +103,14 @@ describe('traffic insights from real clients', function () {
         await call(`${P}/search?q=query-secret-marker`);
         await call(`${V}/no-such-collection/12345`);
         return statuses;
-      }, { V: tenant.prefixes.V, P: tenant.prefixes.P, key: tenant.key, serviceId: catalogId });
+      }, { V: tenant.prefixes.byId, P: tenant.prefixes.byAddress, key: tenant.key, serviceId: catalogId });
       expect(calls).to.deep.equal([200, 200, 201, 200, 200, 404]);
       await context.close();
       const har = fs.readFileSync(harPath, 'utf8');
       // The HAR holds what an analyzer's report would: the credential among it.
       expect(har).to.include(tenant.key);
 
-      const res = await service.request.post(`${tenant.prefixes.V}/insights/reports`).set(bearer(tenant.key)).type('application/har+json').send(har);
+      const res = await service.request.post(`${tenant.prefixes.byId}/insights/reports`).set(bearer(tenant.key)).type('application/har+json').send(har);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       const entries = (JSON.parse(har) as { log: { entries: unknown[] } }).log.entries.length;
       expect(res.body).to.include({ received: entries, duplicate: false });
@@ -144,7 +144,7 @@ describe('traffic insights from real clients', function () {
       const tenant = await givenTenant(service);
       await givenCatalog(tenant);
       app = spawn(process.execPath, [path.join(import.meta.dirname, 'traced-app.ts')], {
-        env: { ...process.env, REPORT_URL: `${origin}${tenant.prefixes.P}/insights/reports`, REPORT_TOKEN: tenant.key, CALLS_URL: `${origin}/healthz` },
+        env: { ...process.env, REPORT_URL: `${origin}${tenant.prefixes.byAddress}/insights/reports`, REPORT_TOKEN: tenant.key, CALLS_URL: `${origin}/healthz` },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       const appPort = await new Promise<string>((resolve, reject) => {

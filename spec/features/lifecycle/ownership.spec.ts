@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import supertest from 'supertest';
 import { readDescription } from '../../support/directory.ts';
 import { callTool, mcpAgents } from '../../support/mcp.ts';
-import { bearer, serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, catalogForSuite, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { signIn } from '../pages/sign-in.ts';
 import { versionPath } from '../pages/fixture.ts';
 
@@ -30,14 +30,14 @@ function ownedSpotify(): Json {
 
 describe('lifecycle: owner, contact, lifecycle and links of a service', function () {
   this.timeout(120_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
-  serviceForSuite((made) => ({ service, tenant } = made));
+  catalogForSuite((made) => ({ service, tenant } = made));
 
   const auth = () => bearer(tenant.key);
 
   it('takes them from the description, keeps what is set over HTTP, filters, shows and exports them', async () => {
-    const prefix = tenant.prefixes.P;
+    const prefix = tenant.prefixes.byAddress;
     const imported = await service.request.post(`${prefix}/imports/openapi?service=spotify`).set(auth()).send(ownedSpotify());
     expect(imported.status, JSON.stringify(imported.body)).to.equal(201);
     const other = await service.request.post(`${prefix}/imports/openapi?service=plain`).set(auth())

@@ -3,18 +3,18 @@
 // carried by the records and export; the changes report and the `failOn=breaking` gate judge
 // each removal by what it announced.
 import { expect } from 'chai';
-import { bearer, serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, catalogForSuite, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { deprecated, FUTURE, PAST, spotify } from './spotify.ts';
 
 type Json = Record<string, any>;
 
 describe('lifecycle: deprecation and sunset of operations, parameters and body properties', function () {
   this.timeout(180_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
-  serviceForSuite((made) => ({ service, tenant } = made));
+  catalogForSuite((made) => ({ service, tenant } = made));
 
-  const importing = (document: Json, query = '') => service.request.post(`${tenant.prefixes.P}/imports/openapi?service=spotify${query}`).set(bearer(tenant.key)).send(document);
+  const importing = (document: Json, query = '') => service.request.post(`${tenant.prefixes.byAddress}/imports/openapi?service=spotify${query}`).set(bearer(tenant.key)).send(document);
   const seen = (changes: Json[]) => changes.map((change) => `${change['level']} ${change['rule']} ${change['lifecycle'] ?? '-'} ${change['operation']?.method} ${change['operation']?.path}`).sort();
 
   it('reports deprecations and sunset dates, carries them, and judges each removal by its sunset', async () => {
@@ -40,12 +40,12 @@ describe('lifecycle: deprecation and sunset of operations, parameters and body p
     expect(messages).to.include(`The operation has a sunset date: ${FUTURE}.`);
 
     // The records carry them, and export gives them back.
-    const operations = (await service.request.get(`${tenant.prefixes.P}/operations?limit=200`).set(bearer(tenant.key))).body.items as Json[];
+    const operations = (await service.request.get(`${tenant.prefixes.byAddress}/operations?limit=200`).set(bearer(tenant.key))).body.items as Json[];
     const analysis = operations.find((operation) => operation['operationId'] === 'get-audio-analysis')!;
     expect([analysis['deprecated'], analysis['sunset']]).to.deep.equal([true, FUTURE]);
-    const parameters = (await service.request.get(`${tenant.prefixes.P}/parameters?name=market&limit=200`).set(bearer(tenant.key))).body.items as Json[];
+    const parameters = (await service.request.get(`${tenant.prefixes.byAddress}/parameters?name=market&limit=200`).set(bearer(tenant.key))).body.items as Json[];
     expect(parameters.filter((parameter) => parameter['deprecated'] === true).map((parameter) => parameter['sunset'])).to.deep.equal([PAST]);
-    const exported = (await service.request.get(`${tenant.prefixes.P}/services/spotify/openapi`).set(bearer(tenant.key))).body as Json;
+    const exported = (await service.request.get(`${tenant.prefixes.byAddress}/services/spotify/openapi`).set(bearer(tenant.key))).body as Json;
     expect(exported['paths']['/audio-analysis/{id}'].get).to.deep.include({ deprecated: true, 'x-sunset': FUTURE });
     const market = exported['paths']['/albums/{id}/tracks'].get.parameters.find((parameter: Json) => parameter['name'] === 'market');
     expect(market).to.deep.include({ deprecated: true, 'x-sunset': PAST });
@@ -105,12 +105,12 @@ describe('lifecycle: deprecation and sunset of operations, parameters and body p
   });
 
   it('takes a sunset date set over HTTP, and export writes it as x-sunset', async () => {
-    const operations = (await service.request.get(`${tenant.prefixes.P}/operations?limit=200`).set(bearer(tenant.key))).body.items as Json[];
+    const operations = (await service.request.get(`${tenant.prefixes.byAddress}/operations?limit=200`).set(bearer(tenant.key))).body.items as Json[];
     const albums = operations.find((operation) => operation['operationId'] === 'get-multiple-albums')!;
-    const patched = await service.request.patch(`${tenant.prefixes.P}/operations/${String(albums['id'])}`).set(bearer(tenant.key)).send({ deprecated: true, sunset: '2030-06-30' });
+    const patched = await service.request.patch(`${tenant.prefixes.byAddress}/operations/${String(albums['id'])}`).set(bearer(tenant.key)).send({ deprecated: true, sunset: '2030-06-30' });
     expect(patched.status, JSON.stringify(patched.body)).to.equal(200);
-    expect((await service.request.patch(`${tenant.prefixes.P}/operations/${String(albums['id'])}`).set(bearer(tenant.key)).send({ sunset: 'next year' })).status).to.equal(400);
-    const exported = (await service.request.get(`${tenant.prefixes.P}/services/spotify/openapi`).set(bearer(tenant.key))).body as Json;
+    expect((await service.request.patch(`${tenant.prefixes.byAddress}/operations/${String(albums['id'])}`).set(bearer(tenant.key)).send({ sunset: 'next year' })).status).to.equal(400);
+    const exported = (await service.request.get(`${tenant.prefixes.byAddress}/services/spotify/openapi`).set(bearer(tenant.key))).body as Json;
     expect(exported['paths']['/albums'].get).to.deep.include({ deprecated: true, 'x-sunset': '2030-06-30' });
   });
 });

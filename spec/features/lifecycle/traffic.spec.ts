@@ -2,7 +2,7 @@
 // (response headers, query parameters) and NDJSON lines naming their client, then the lifecycle
 // view per item: calls, last seen, clients, and the Deprecation and Sunset headers answered.
 import { expect } from 'chai';
-import { bearer, serviceForSuite, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, catalogForSuite, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { deprecated, FUTURE, PAST, spotify } from './spotify.ts';
 
 type Json = Record<string, any>;
@@ -20,12 +20,12 @@ function harEntry(time: string, url: string, responseHeaders?: { name: string; v
 
 describe('lifecycle: traffic to what is deprecated or sunset', function () {
   this.timeout(120_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
-  serviceForSuite((made) => ({ service, tenant } = made));
+  catalogForSuite((made) => ({ service, tenant } = made));
 
   it('lists each deprecated or sunset item with the calls still seen, their clients and the headers answered', async () => {
-    const prefix = tenant.prefixes.P;
+    const prefix = tenant.prefixes.byAddress;
     const auth = bearer(tenant.key);
     expect((await service.request.post(`${prefix}/imports/openapi?service=spotify`).set(auth).send(spotify(deprecated))).status).to.equal(201);
 

@@ -3,7 +3,7 @@
 // the lint thread for hours. Past the bound the thread is stopped and the answers say so: the
 // stored report, the dry run, the gate, the page; and the next service's lint runs as usual.
 import { expect } from 'chai';
-import { bearer, givenTenant, startService, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, startCatalog, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { built } from '../descriptions/expanding.ts';
 import { petstore } from '../descriptions/petstore.ts';
 
@@ -11,20 +11,20 @@ const BOUND_MS = 2_000;
 
 describe('lint: bounded in time', function () {
   this.timeout(120_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   const references = built({ name: 'references', section: 'schemas', levels: 8, fanOut: 9 });
-  const importing = (query: string) => service.request.post(`${tenant.prefixes.V}/imports/openapi?${query}`)
+  const importing = (query: string) => service.request.post(`${tenant.prefixes.byId}/imports/openapi?${query}`)
     .set(bearer(tenant.key)).set('Content-Type', references.type).send(references.text);
   const lintOf = async (slug: string) => {
     await service.runtime.lints.idle();
-    const res = await service.request.get(`${tenant.prefixes.P}/services/${slug}/lint`).set(bearer(tenant.readOnlyKey));
+    const res = await service.request.get(`${tenant.prefixes.byAddress}/services/${slug}/lint`).set(bearer(tenant.readOnlyKey));
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body as { status: string; timedOutAfterMs?: number; findings?: unknown[]; counts?: Record<string, number> };
   };
 
   before(async () => {
-    service = await startService({ LINT: 'on', LINT_TIMEOUT_MS: String(BOUND_MS) });
+    service = await startCatalog({ LINT: 'on', LINT_TIMEOUT_MS: String(BOUND_MS) });
     tenant = await givenTenant(service);
   });
   after(() => service.close());
@@ -40,7 +40,7 @@ describe('lint: bounded in time', function () {
     const res = await importing('service=references&failOn=lint-error');
     expect(res.status, JSON.stringify(res.body)).to.equal(409);
     expect(res.body.details[0].message).to.match(/^lint-timeout: the lint was stopped after 2000 ms \(LINT_TIMEOUT_MS\)/);
-    const services = await service.request.get(`${tenant.prefixes.V}/services`).set(bearer(tenant.key));
+    const services = await service.request.get(`${tenant.prefixes.byId}/services`).set(bearer(tenant.key));
     expect(services.body.items.map((item: { slug: string }) => item.slug)).to.not.include('references');
   });
 
@@ -62,7 +62,7 @@ describe('lint: bounded in time', function () {
     // The second is sent once the first is linting, so that it waits its turn behind it.
     const first = importing('service=references&dryRun=true').then((res) => res);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const second = service.request.post(`${tenant.prefixes.V}/imports/openapi?service=petstore&dryRun=true`).set(bearer(tenant.key)).send(petstore()).then((res) => res);
+    const second = service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=petstore&dryRun=true`).set(bearer(tenant.key)).send(petstore()).then((res) => res);
     const [stopped, waiting] = await Promise.all([first, second]);
     expect(stopped.body.lint.timedOutAfterMs).to.equal(BOUND_MS);
     expect(waiting.status, JSON.stringify(waiting.body)).to.equal(200);
@@ -71,7 +71,7 @@ describe('lint: bounded in time', function () {
   });
 
   it('the thread is free again: the next service is linted as usual', async () => {
-    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=petstore`).set(bearer(tenant.key)).send(petstore());
+    const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=petstore`).set(bearer(tenant.key)).send(petstore());
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     const lint = await lintOf('petstore');
     expect(lint.status).to.equal('current');
@@ -81,21 +81,21 @@ describe('lint: bounded in time', function () {
 
 describe('lint: a dry run never waits behind the lints run after writes', function () {
   this.timeout(120_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
 
   before(async () => {
     // Long enough that the description of references holds the thread behind the writes throughout.
-    service = await startService({ LINT: 'on', LINT_TIMEOUT_MS: '30000' });
+    service = await startCatalog({ LINT: 'on', LINT_TIMEOUT_MS: '30000' });
     tenant = await givenTenant(service);
   });
   after(() => service.close());
 
   it('lints the dry run on a thread of its own while the last write\'s lint still runs', async () => {
     const references = built({ name: 'references', section: 'schemas', levels: 8, fanOut: 9 });
-    const written = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=references`).set(bearer(tenant.key)).set('Content-Type', references.type).send(references.text);
+    const written = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=references`).set(bearer(tenant.key)).set('Content-Type', references.type).send(references.text);
     expect(written.status, JSON.stringify(written.body)).to.equal(201);
-    const dry = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=petstore&dryRun=true`).set(bearer(tenant.key)).send(petstore());
+    const dry = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=petstore&dryRun=true`).set(bearer(tenant.key)).send(petstore());
     expect(dry.status, JSON.stringify(dry.body)).to.equal(200);
     expect(dry.body.lint.timedOutAfterMs).to.equal(undefined);
     expect(dry.body.lint.new.length).to.be.above(0);

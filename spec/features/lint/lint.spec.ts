@@ -8,17 +8,17 @@ import { expect } from 'chai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { bearer, givenTenant, startService, tokenFor, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, startCatalog, tokenFor, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { petstore } from '../descriptions/petstore.ts';
 
 type Finding = { code: string; severity: string; path: string; operation?: { method: string; path: string } };
 
 describe('lint: findings stored behind the writes, answered on both families and MCP', function () {
   this.timeout(120_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   const settingsPath = () => `/v2/catalog/projects/${tenant.project.slug}/lint-settings`;
-  const lint = async (family: 'V' | 'P' = 'V') => {
+  const lint = async (family: 'byId' | 'byAddress' = 'byId') => {
     await service.runtime.lints.idle();
     const res = await service.request.get(`${tenant.prefixes[family]}/services/petstore/lint`).set(bearer(tenant.readOnlyKey));
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -28,15 +28,15 @@ describe('lint: findings stored behind the writes, answered on both families and
   const setSettings = (body: object) => service.request.post(settingsPath()).set(bearer(tenant.key)).send(body);
 
   before(async () => {
-    service = await startService({ LINT: 'on' });
+    service = await startCatalog({ LINT: 'on' });
     tenant = await givenTenant(service);
-    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=petstore`).set(bearer(tenant.key)).send(petstore());
+    const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=petstore`).set(bearer(tenant.key)).send(petstore());
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
   });
   after(() => service.close());
 
   it('lints an import with spectral:oas and OWASP, the same on both route families', async () => {
-    const byId = await lint('V');
+    const byId = await lint('byId');
     expect(byId.status).to.equal('current');
     expect(byId.rulesets).to.deep.equal(['spectral:oas', '@stoplight/spectral-owasp-ruleset']);
     const found = codes(byId.findings);
@@ -45,14 +45,14 @@ describe('lint: findings stored behind the writes, answered on both families and
     const inOperation = byId.findings.find((finding) => finding.operation);
     expect(inOperation!.path.startsWith(`/paths/${inOperation!.operation!.path.replaceAll('/', '~1')}/${inOperation!.operation!.method.toLowerCase()}`)).to.equal(true);
     expect(byId.counts.warn).to.equal(byId.findings.filter((finding) => finding.severity === 'warn').length);
-    const byAddress = await lint('P');
+    const byAddress = await lint('byAddress');
     expect(byAddress.findings).to.deep.equal(byId.findings);
   });
 
   it('lints again after a record write changes the description (the service record)', async () => {
     const before = await lint();
     expect(codes(before.findings)).to.not.include('info-description');
-    const res = await service.request.patch(`${tenant.prefixes.V}/services/${before.service.id}`).set(bearer(tenant.key)).send({ description: '' });
+    const res = await service.request.patch(`${tenant.prefixes.byId}/services/${before.service.id}`).set(bearer(tenant.key)).send({ description: '' });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const after = await lint();
     expect(codes(after.findings)).to.include('info-description');
@@ -64,7 +64,7 @@ describe('lint: findings stored behind the writes, answered on both families and
     const versionId = tenant.version.id;
     const [path] = await service.runtime.stores.get('paths')!.matching(versionId, { path: gone.path });
     const [operation] = await service.runtime.stores.get('operations')!.matching(versionId, { pathId: path!.id, method: gone.method.toLowerCase() });
-    const res = await service.request.delete(`${tenant.prefixes.V}/operations/${operation!.id}`).set(bearer(tenant.key));
+    const res = await service.request.delete(`${tenant.prefixes.byId}/operations/${operation!.id}`).set(bearer(tenant.key));
     expect(res.status, JSON.stringify(res.body)).to.equal(204);
     const after = await lint();
     const at = (finding: Finding) => finding.operation?.path === gone.path && finding.operation.method === gone.method;
@@ -135,16 +135,16 @@ describe('lint: findings stored behind the writes, answered on both families and
   });
 
   it('a pending lint survives a restart: the next process takes it up', async () => {
-    const other = await startService({ LINT: 'on' });
+    const other = await startCatalog({ LINT: 'on' });
     try {
       const { service: { id } } = await lint();
       // Marked, never run here (as a process stopped after its write): another process resumes it.
       await service.runtime.lints.reports.markPending(tenant.project.id, tenant.version.id, id);
-      const pending = await service.request.get(`${tenant.prefixes.V}/services/petstore/lint`).set(bearer(tenant.key));
+      const pending = await service.request.get(`${tenant.prefixes.byId}/services/petstore/lint`).set(bearer(tenant.key));
       expect(pending.body.status).to.equal('pending');
       expect(await other.runtime.lints.resume()).to.be.greaterThan(0);
       await other.runtime.lints.idle();
-      const current = await service.request.get(`${tenant.prefixes.V}/services/petstore/lint`).set(bearer(tenant.key));
+      const current = await service.request.get(`${tenant.prefixes.byId}/services/petstore/lint`).set(bearer(tenant.key));
       expect(current.body.status).to.equal('current');
     } finally {
       await other.close();
@@ -157,20 +157,20 @@ describe('lint: findings stored behind the writes, answered on both families and
     const before = await lint();
     const changed = petstore() as { info: Record<string, unknown> };
     changed.info['description'] = 'Changed, and still no contact.';
-    const refused = await service.request.post(`${tenant.prefixes.P}/imports/openapi?service=petstore&failOn=lint-error`).set(bearer(tenant.key)).send(changed);
+    const refused = await service.request.post(`${tenant.prefixes.byAddress}/imports/openapi?service=petstore&failOn=lint-error`).set(bearer(tenant.key)).send(changed);
     expect(refused.status, JSON.stringify(refused.body)).to.equal(409);
     expect(refused.body.details).to.deep.include({ field: '/info', message: 'info-contact: Info object must have "contact" object.' });
-    const exported = await service.request.get(`${tenant.prefixes.V}/services/petstore/openapi`).set(bearer(tenant.key));
+    const exported = await service.request.get(`${tenant.prefixes.byId}/services/petstore/openapi`).set(bearer(tenant.key));
     expect(exported.body.info.description).to.not.equal('Changed, and still no contact.');
     // With a contact, no error is left: the gate lets it through, and the dry run tells what it fixes.
     changed.info['contact'] = { name: 'Pets team', url: 'https://pets.example/team', email: 'team@pets.example' };
-    const dry = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=petstore&dryRun=true`).set(bearer(tenant.key)).send(changed);
+    const dry = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=petstore&dryRun=true`).set(bearer(tenant.key)).send(changed);
     expect(dry.status, JSON.stringify(dry.body)).to.equal(200);
     expect(dry.body.lint.fixed.map((finding: Finding) => finding.code)).to.include('info-contact');
     expect(dry.body.lint.counts.error).to.equal(0);
     expect(dry.body.changes).to.not.equal(undefined);
     expect(before.findings.some((finding) => finding.code === 'info-contact')).to.equal(true);
-    const passed = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=petstore&failOn=lint-error`).set(bearer(tenant.key)).send(changed);
+    const passed = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=petstore&failOn=lint-error`).set(bearer(tenant.key)).send(changed);
     expect(passed.status, JSON.stringify(passed.body)).to.equal(200);
     const after = await lint();
     expect(after.findings.some((finding) => finding.code === 'info-contact')).to.equal(false);
@@ -178,7 +178,7 @@ describe('lint: findings stored behind the writes, answered on both families and
 
   it('a dry run lints the description with what is kept beside the service: its webhooks', async () => {
     const document = { ...petstore(), openapi: '3.1.0', webhooks: { petBorn: { post: { servers: [{ url: 'https://hooks.pets.example' }], responses: { 200: { description: 'Received.' } } } } } };
-    const dry = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=petstore&dryRun=true`).set(bearer(tenant.key)).send(document);
+    const dry = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=petstore&dryRun=true`).set(bearer(tenant.key)).send(document);
     expect(dry.status, JSON.stringify(dry.body)).to.equal(200);
     const found = (dry.body.lint.new as Finding[]).map(({ code, path }) => `${code} ${path}`);
     expect(found).to.include('oas3_1-servers-in-webhook /webhooks/petBorn/post/servers');

@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { repoRoot } from '../../../server/config.ts';
 import { launchChromium } from '../../support/chromium.ts';
-import { startService, type TestService } from '../../support/service.ts';
+import { startCatalog, type TestCatalog } from '../../support/catalog.ts';
 
 const SCREENSHOT = path.join(repoRoot, '.cache', 'screenshots', 'docs.png');
 
@@ -20,7 +20,7 @@ type Scrollable = { document: { body: { scrollHeight: number } }; scrollTo(x: nu
 describe('The /docs page', function () {
   // A browser start on a busy two-core machine takes seconds.
   this.timeout(120_000);
-  let service: TestService;
+  let service: TestCatalog;
   let server: Server;
   let origin: string;
   let browser: Browser;
@@ -28,7 +28,7 @@ describe('The /docs page', function () {
   before(async function () {
     // On a fresh machine the first launch installs Debian's chromium first (spec/support/chromium.ts).
     this.timeout(15 * 60_000);
-    service = await startService();
+    service = await startCatalog();
     server = service.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -13,7 +13,7 @@ import { declaredRooms } from '../../../server/rooms.ts';
 import { loadSchemaRegistry } from '../../../server/schemas/registry.ts';
 import { expectError } from '../../support/expect.ts';
 import { Client, collectionNamed, newIdOf, sampleOf } from '../../support/records.ts';
-import { serviceForSuite, bearer, type Tenant, type TestService } from '../../support/service.ts';
+import { catalogForSuite, bearer, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 
 type Json = Record<string, unknown>;
 type Operation = Json & { operationId: string; requestBody?: { content: Record<string, { schema: Json; example?: unknown }> }; responses: Record<string, Json> };
@@ -24,13 +24,13 @@ const V = '/v2/catalog/versions/{versionId}';
 const minimalOf = (openapi: string) => ({ openapi, info: { title: 'Tiny', version: '1' }, paths: {} });
 
 describe('The document says what the service does', () => {
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   let client: Client;
   let document: Document;
   let ajv: Ajv2020;
 
-  serviceForSuite((made) => ({ service, tenant } = made));
+  catalogForSuite((made) => ({ service, tenant } = made));
   before(async () => {
     client = new Client(service, tenant);
     document = (await service.request.get('/v2/openapi.json')).body as Document;
@@ -157,7 +157,7 @@ describe('The document says what the service does', () => {
       const q = parameterSchema(`${V}/search`, 'q');
       for (const [value, status] of [['pets', 200], ['é', 200], ['\u0015', 400], [' - ', 400]] as const) {
         expect(q(value), value).to.equal(status === 200);
-        expect((await service.request.get(`${tenant.prefixes.V}/search?q=${encodeURIComponent(value)}`).set(bearer(tenant.key))).status, value).to.equal(status);
+        expect((await service.request.get(`${tenant.prefixes.byId}/search?q=${encodeURIComponent(value)}`).set(bearer(tenant.key))).status, value).to.equal(status);
       }
     });
   });
@@ -168,7 +168,7 @@ describe('The document says what the service does', () => {
       expect(schema({})).to.equal(false);
       const minimal = { openapi: '3.1.0', info: { title: 'Tiny', version: '1' }, paths: {} };
       const example = exampleOf(`${V}/imports/openapi`, 'post');
-      const imported = await service.request.post(`${tenant.prefixes.V}/imports/openapi?dryRun=true`).set(bearer(tenant.key)).send(example);
+      const imported = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?dryRun=true`).set(bearer(tenant.key)).send(example);
       expect(imported.status, `the document's example (a dry run: 200): ${imported.text}`).to.equal(200);
       expect(schema(minimal), JSON.stringify(schema.errors)).to.equal(true);
       expect(schema({ swagger: '2.0', info: { title: 'Tiny', version: '1' }, paths: {} })).to.equal(true);
@@ -176,10 +176,10 @@ describe('The document says what the service does', () => {
       expect(schema({ swagger: '2.0', info: { title: 'Tiny', version: '1' }, paths: {}, tags: [null, null] })).to.equal(false);
       const dressed = { ...minimalOf('3.1.0'), tags: [{ name: 'pets' }], servers: [{ url: '/v1' }], security: [{ key: [] }] };
       expect(schema(dressed)).to.equal(true);
-      expect((await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=dressed&dryRun=true`).set(bearer(tenant.key)).send(dressed)).status).to.equal(200);
-      const refused = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=tiny`).set(bearer(tenant.key)).send({});
+      expect((await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=dressed&dryRun=true`).set(bearer(tenant.key)).send(dressed)).status).to.equal(200);
+      const refused = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=tiny`).set(bearer(tenant.key)).send({});
       expect(refused.status).to.equal(400);
-      const accepted = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=tiny`).set(bearer(tenant.key)).send(minimal);
+      const accepted = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=tiny`).set(bearer(tenant.key)).send(minimal);
       expect(accepted.status, accepted.text).to.equal(201);
     });
   });
@@ -188,7 +188,7 @@ describe('The document says what the service does', () => {
     it('refuses an info.version that is not a string, as the document says (the validator lets it by)', async () => {
       for (const document of [{ swagger: '2.0', info: { title: 'Odd', version: {} }, paths: {} }, { openapi: '3.1.0', info: { title: 'Odd', version: 5 }, paths: {} }]) {
         expect(bodySchema(`${V}/imports/openapi`, 'post')(document)).to.equal(false);
-        const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?dryRun=true`).set(bearer(tenant.key)).send(document);
+        const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?dryRun=true`).set(bearer(tenant.key)).send(document);
         expect(res.status, res.text).to.equal(400);
         expect(res.body.details).to.deep.include({ field: '/info/version', message: 'must be string' });
       }

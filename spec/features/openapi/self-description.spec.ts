@@ -12,7 +12,7 @@ import { repoRoot } from '../../../server/config.ts';
 import { serviceDocument } from '../../../server/openapi/inventory.ts';
 import { declaredRooms } from '../../../server/rooms.ts';
 import { loadSchemaRegistry } from '../../../server/schemas/registry.ts';
-import { startService, type TestService } from '../../support/service.ts';
+import { startCatalog, type TestCatalog } from '../../support/catalog.ts';
 
 type Operation = Record<string, unknown> & { operationId: string; security: unknown[]; responses: Record<string, Record<string, unknown>>; tags: string[] };
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
@@ -46,11 +46,11 @@ function operations(document: Document): Operation[] {
 }
 
 describe('Self-description: GET /v2/openapi.json', () => {
-  let service: TestService;
+  let service: TestCatalog;
   let document: Document;
 
   before(async () => {
-    service = await startService();
+    service = await startCatalog();
     const res = await service.request.get('/v2/openapi.json');
     expect(res.status).to.equal(200);
     expect(res.headers['content-type']).to.match(/^application\/json/);
@@ -83,7 +83,7 @@ describe('Self-description: GET /v2/openapi.json', () => {
   });
 
   it('would notice a route mounted without documentation', async () => {
-    const extra = await startService();
+    const extra = await startCatalog();
     try {
       extra.app.get('/v2/undocumented/:thing', (_req, res) => {
         res.end();

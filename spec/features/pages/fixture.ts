@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../../../server/config.ts';
-import { bearer, givenTenant, startService, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, startCatalog, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 
 export const REAL_APIS = { giphy: 'giphy.com.json', doqs: 'doqs.dev.json' } as const;
 
@@ -70,7 +70,7 @@ export const HOSTILE_NAMES = {
 };
 
 export interface PagesFixture {
-  service: TestService;
+  service: TestCatalog;
   tenant: Tenant;
   /** Another project, with a key of its own. */
   other: Tenant;
@@ -92,7 +92,7 @@ export function pagesFixtureForSuite(use: (fixture: PagesFixture) => void): void
 }
 
 async function startPagesFixture(): Promise<PagesFixture> {
-  const service = await startService({ DB_TIMEOUT_MS: '60000' });
+  const service = await startCatalog({ DB_TIMEOUT_MS: '60000' });
   const tenant = await givenTenant(service);
   const other = await givenTenant(service);
   const imports: Array<[string, string]> = [
@@ -100,11 +100,11 @@ async function startPagesFixture(): Promise<PagesFixture> {
     ['hostile', JSON.stringify(HOSTILE)],
   ];
   for (const [slug, body] of imports) {
-    const imported = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=${slug}`)
+    const imported = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=${slug}`)
       .set(bearer(tenant.key)).set('Content-Type', 'application/json').send(body);
     expect(imported.status, JSON.stringify(imported.body).slice(0, 500)).to.equal(201);
   }
-  const otherImport = await service.request.post(`${other.prefixes.V}/imports/openapi?service=giphy`)
+  const otherImport = await service.request.post(`${other.prefixes.byId}/imports/openapi?service=giphy`)
     .set(bearer(other.key)).set('Content-Type', 'application/json').send(imports[0]![1]);
   expect(otherImport.status).to.equal(201);
   return { service, tenant, other };

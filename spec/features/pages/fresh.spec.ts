@@ -8,7 +8,7 @@ import { KeptExports } from '../../../server/pages/exports.ts';
 import { endpointDetail } from '../../../server/search/endpoints.ts';
 import { operationNeighbourhood } from '../../../server/views/operation-records.ts';
 import { serviceScoped } from '../../../server/views/service-records.ts';
-import { bearer, givenTenant, type Tenant } from '../../support/service.ts';
+import { bearer, givenTenant, type Tenant } from '../../support/catalog.ts';
 import { pagesFixtureForSuite, versionPath, type PagesFixture } from './fixture.ts';
 
 const SHOP = {
@@ -46,7 +46,7 @@ describe('pages: reads fresh after a write', function () {
   pagesFixtureForSuite((made) => { fixture = made; });
   before(async () => {
     tenant = await givenTenant(fixture.service);
-    const imported = await fixture.service.request.post(`${tenant.prefixes.V}/imports/openapi?service=shop`).set(bearer(tenant.key)).send(SHOP);
+    const imported = await fixture.service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=shop`).set(bearer(tenant.key)).send(SHOP);
     expect(imported.status).to.equal(201);
   });
 
@@ -58,7 +58,7 @@ describe('pages: reads fresh after a write', function () {
     const panel = async () => [...(await htmlPage('getItem')).text.matchAll(/<li><a href="[^"]+\/operations\/(\w+)"[^>]*><span class="m m-\w+">\w+<\/span> ([^<]+)<\/a><\/li>/g)].map((match) => `${match[1]} ${match[2]}`);
     expect(await panel()).to.deep.equal(['listItems /items', 'addItem /items', 'getItem /items/{id}']);
     const [addItem] = await fixture.service.runtime.stores.get('operations')!.matching(tenant.version.id, { operationId: 'addItem' });
-    const patched = await fixture.service.request.patch(`${tenant.prefixes.V}/operations/${addItem!.id}`).set(bearer(tenant.key)).send({ summary: 'Add an item' });
+    const patched = await fixture.service.request.patch(`${tenant.prefixes.byId}/operations/${addItem!.id}`).set(bearer(tenant.key)).send({ summary: 'Add an item' });
     expect(patched.status).to.equal(200);
     expect(await panel()).to.deep.equal(['listItems /items', 'addItem Add an item', 'getItem /items/{id}']);
   });
@@ -73,13 +73,13 @@ describe('pages: reads fresh after a write', function () {
     const versionId = tenant.version.id;
     const [getItem] = await runtime.stores.get('operations')!.matching(versionId, { operationId: 'getItem' });
     const [response] = await runtime.stores.get('responses')!.matching(versionId, { operationId: getItem!.id });
-    const patched = await fixture.service.request.patch(`${tenant.prefixes.V}/responses/${response!.id}`).set(bearer(tenant.key)).send({ description: 'One item, freshly described.' });
+    const patched = await fixture.service.request.patch(`${tenant.prefixes.byId}/responses/${response!.id}`).set(bearer(tenant.key)).send({ description: 'One item, freshly described.' });
     expect(patched.status).to.equal(200);
     expect((await operationPage('getItem')).text).to.include('One item, freshly described.').and.not.to.include('One item.');
 
     const [item] = await runtime.stores.get('resources')!.matching(versionId, { name: 'Item' });
     const schema = { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } } };
-    expect((await fixture.service.request.patch(`${tenant.prefixes.V}/resources/${item!.id}`).set(bearer(tenant.key)).send({ schema })).status).to.equal(200);
+    expect((await fixture.service.request.patch(`${tenant.prefixes.byId}/resources/${item!.id}`).set(bearer(tenant.key)).send({ schema })).status).to.equal(200);
     expect((await htmlPage('getItem')).text).to.include('price');
 
     // MCP get_endpoint's detail reads the same way: fresh too, with only the schemas the operation reaches.
@@ -92,7 +92,7 @@ describe('pages: reads fresh after a write', function () {
   it("reads nothing of the version's other services for an operation's page", async () => {
     const { runtime } = fixture.service;
     const other = { ...SHOP, info: { title: 'Other', version: '1' }, components: { schemas: { Unrelated: { type: 'string' } } }, paths: { '/else': { get: { operationId: 'getItem', responses: { 200: { description: 'Another service.' } } } } } };
-    expect((await fixture.service.request.post(`${tenant.prefixes.V}/imports/openapi?service=other`).set(bearer(tenant.key)).send(other)).status).to.equal(201);
+    expect((await fixture.service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=other`).set(bearer(tenant.key)).send(other)).status).to.equal(201);
     const read = await operationNeighbourhood(runtime.stores, tenant.version.id, 'shop', 'getItem');
     const ids = new Map(read.map(([name, records]) => [name, records.map((record) => String(record['serviceId'] ?? record['pathId'] ?? record['operationId'] ?? record['slug'] ?? ''))]));
     expect(ids.get('services')).to.deep.equal(['shop']);
@@ -145,7 +145,7 @@ describe('pages: reads fresh after a write', function () {
     const versionId = tenant.version.id;
     // Another service sharing a schema's name, and one naming a schema only the first one has.
     const other = { openapi: '3.1.0', info: { title: 'Other', version: '1' }, components: { schemas: { Item: { type: 'string' } } }, paths: { '/else': { get: { operationId: 'getElse', responses: { 200: { description: 'Else.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } } } } } } } };
-    expect((await fixture.service.request.post(`${tenant.prefixes.V}/imports/openapi?service=elsewhere`).set(bearer(tenant.key)).send(other)).status).to.be.oneOf([200, 201]);
+    expect((await fixture.service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=elsewhere`).set(bearer(tenant.key)).send(other)).status).to.be.oneOf([200, 201]);
     const whole = new Map([...runtime.stores].map(([name, store]) => [name, { collection: store.collection, all: (id: string) => store.all(id) }]));
     for (const slug of ['shop', 'elsewhere']) {
       const [service] = await runtime.stores.get('services')!.matching(versionId, { slug });
@@ -181,9 +181,9 @@ describe('pages: reads fresh after a write', function () {
       openapi: '3.1.0', info: { title: 'Many', version: '1' },
       paths: Object.fromEntries(Array.from({ length: count }, (_, i) => [`/things/${String(i).padStart(3, '0')}`, { get: { operationId: `getThing${i}`, responses: { 200: { description: 'A thing.' } } } }])),
     });
-    const imported = await fixture.service.request.post(`${tenant.prefixes.V}/imports/openapi?service=many`).set(bearer(tenant.key)).send(things(250));
+    const imported = await fixture.service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=many`).set(bearer(tenant.key)).send(things(250));
     expect(imported.status).to.equal(201);
-    const reported = await fixture.service.request.post(`${tenant.prefixes.V}/insights/reports?service=many`).set(bearer(tenant.key)).type('application/x-ndjson')
+    const reported = await fixture.service.request.post(`${tenant.prefixes.byId}/insights/reports?service=many`).set(bearer(tenant.key)).type('application/x-ndjson')
       .send([{ method: 'GET', url: '/things/230', status: 200 }, { method: 'DELETE', url: '/things/001', status: 204 }].map((line) => JSON.stringify(line)).join('\n'));
     expect(reported.body).to.deep.include({ matched: 1, shadow: 1 });
     const at = `${versionPath(tenant)}/services/many`;
@@ -195,7 +195,7 @@ describe('pages: reads fresh after a write', function () {
     expect(second).to.match(/\/things\/230\]\(.*\): {2}\(traffic: active, last seen \d{4}-/).and.to.match(/\/things\/231\]\(.*\): {2}\(traffic: unobserved/);
     expect(second).to.include('Page 2 of 2').and.not.to.include('/things/199');
 
-    expect((await fixture.service.request.post(`${tenant.prefixes.V}/imports/openapi?service=many`).set(bearer(tenant.key)).send(things(260))).status).to.be.oneOf([200, 201]);
+    expect((await fixture.service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=many`).set(bearer(tenant.key)).send(things(260))).status).to.be.oneOf([200, 201]);
     expect((await markdown(`${at}?page=2`)).text).to.include('(260 operations, by path)').and.to.include('/things/259').and.to.match(/\/things\/230\]\(.*\): {2}\(traffic: active/);
   });
 });

@@ -13,7 +13,7 @@ import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { repoRoot } from '../../../server/config.ts';
 import { launchChromium } from '../../support/chromium.ts';
-import { bearer, givenTenant, startService, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, startCatalog, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { signIn } from './sign-in.ts';
 
 const SCREENSHOTS = path.join(repoRoot, '.cache', 'screenshots');
@@ -38,7 +38,7 @@ const WIDTHS = [375, 1366] as const;
 
 describe('pages on large real descriptions, on a phone and a wide screen', function () {
   this.timeout(600_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   let server: Server;
   let origin: string;
@@ -49,12 +49,12 @@ describe('pages on large real descriptions, on a phone and a wide screen', funct
 
   before(async function () {
     this.timeout(20 * 60_000);
-    service = await startService({ DB_TIMEOUT_MS: '120000', RECORD_MAX_KEYS: '1000000' });
+    service = await startCatalog({ DB_TIMEOUT_MS: '120000', RECORD_MAX_KEYS: '1000000' });
     tenant = await givenTenant(service);
     for (const [slug, file] of Object.entries(DESCRIPTIONS)) {
       const body = fs.readFileSync(path.join(repoRoot, 'node_modules', file), 'utf8');
       largest.set(slug, LARGEST[slug as keyof typeof DESCRIPTIONS]);
-      const imported = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=${slug}`)
+      const imported = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=${slug}`)
         .set(bearer(tenant.key)).set('Content-Type', 'application/json').send(body);
       expect(imported.status, JSON.stringify(imported.body).slice(0, 500)).to.equal(201);
     }

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import MarkdownIt from 'markdown-it';
 import { repoRoot } from '../../../server/config.ts';
-import { bearer, givenTenant, startService, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, startCatalog, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { curlCall, fetchCall, pythonCalls, type Call } from '../../support/sample-calls.ts';
 import { versionPath } from './fixture.ts';
 import { bodyCheck, drawOperations, type Drawn } from './sample-draw.ts';
@@ -25,14 +25,14 @@ const reader = new MarkdownIt();
 
 describe('pages: request samples run as pasted', function () {
   this.timeout(900_000);
-  let service: TestService;
+  let service: TestCatalog;
   // A version per description: an import into a version that holds the others takes longer with each.
   const tenants = new Map<string, Tenant>();
   const documents = new Map<string, Record<string, unknown>>();
 
   before(async function () {
     this.timeout(1_800_000);
-    service = await startService({ DB_TIMEOUT_MS: '60000' });
+    service = await startCatalog({ DB_TIMEOUT_MS: '60000' });
     for (const name of DESCRIPTIONS) {
       const tenant = await givenTenant(service);
       tenants.set(name, tenant);
@@ -40,7 +40,7 @@ describe('pages: request samples run as pasted', function () {
       documents.set(name, JSON.parse(text) as Record<string, unknown>);
       const slug = name.replace(/\W+/g, '-');
       const started = Date.now();
-      const imported = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=${slug}`)
+      const imported = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=${slug}`)
         .set(bearer(tenant.key)).set('Content-Type', 'application/json').send(text);
       expect(imported.status, `${name}: ${JSON.stringify(imported.body).slice(0, 300)}`).to.equal(201);
       console.log(`      imported ${name} in ${Date.now() - started} ms`);

@@ -4,15 +4,15 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { PAGE_SESSIONS_COLLECTION } from '../../../server/pages/sessions.ts';
-import { serviceForSuite, tokenFor, type TestService, type Tenant } from '../../support/service.ts';
+import { catalogForSuite, tokenFor, type TestCatalog, type Tenant } from '../../support/catalog.ts';
 import { formOf, signIn } from './sign-in.ts';
 
 describe('pages: sign-in and sessions', function () {
   this.timeout(60_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   // Keys are checked against the database on every request here, so a revocation shows at once.
-  serviceForSuite((made) => ({ service, tenant } = made), { API_KEY_CACHE_MS: '0' });
+  catalogForSuite((made) => ({ service, tenant } = made), { API_KEY_CACHE_MS: '0' });
 
   it('sends a browser at / to the pages, and a signed-out one on to sign-in; programs get / as before', async () => {
     const app = service.app;

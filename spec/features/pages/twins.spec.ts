@@ -9,7 +9,7 @@ import MarkdownIt from 'markdown-it';
 import supertest from 'supertest';
 import { repoRoot } from '../../../server/config.ts';
 import { liveMarkup } from '../../support/live-markup.ts';
-import { bearer, givenTenant, type Tenant } from '../../support/service.ts';
+import { bearer, givenTenant, type Tenant } from '../../support/catalog.ts';
 import { BREAKOUT, HOSTILE_NAMES, PWNED, REAL_APIS, pagesFixtureForSuite, versionPath, type PagesFixture } from './fixture.ts';
 import { signIn } from './sign-in.ts';
 
@@ -23,7 +23,7 @@ describe('pages: Markdown twins and the API catalog', function () {
   const markdown = (url: string, key = fixture.tenant.readOnlyKey) => supertest(fixture.service.app).get(url).set(bearer(key)).set('Accept', 'text/markdown');
 
   async function importInto(tenant: Tenant, slug: string, body: string): Promise<void> {
-    const imported = await supertest(fixture.service.app).post(`${tenant.prefixes.V}/imports/openapi?service=${slug}`)
+    const imported = await supertest(fixture.service.app).post(`${tenant.prefixes.byId}/imports/openapi?service=${slug}`)
       .set(bearer(tenant.key)).set('Content-Type', 'application/json').send(body);
     expect(imported.status, JSON.stringify(imported.body).slice(0, 500)).to.equal(201);
   }
@@ -213,7 +213,7 @@ describe('pages: Markdown twins and the API catalog', function () {
 
   it('pages a service 200 operations at a time, by path', async () => {
     const paths = Object.fromEntries(Array.from({ length: 250 }, (_, i) => [`/things/${String(i).padStart(3, '0')}`, { get: { operationId: `getThing${i}`, responses: { 200: { description: 'A thing.' } } } }]));
-    const imported = await supertest(fixture.service.app).post(`${fixture.other.prefixes.V}/imports/openapi?service=many`).set(bearer(fixture.other.key))
+    const imported = await supertest(fixture.service.app).post(`${fixture.other.prefixes.byId}/imports/openapi?service=many`).set(bearer(fixture.other.key))
       .set('Content-Type', 'application/json').send({ openapi: '3.1.0', info: { title: 'Many', version: '1' }, paths });
     expect(imported.status).to.equal(201);
     const at = `${versionPath(fixture.other)}/services/many`;

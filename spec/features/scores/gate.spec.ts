@@ -4,21 +4,21 @@
 // removed by hand.
 import { expect } from 'chai';
 import { readDescription } from '../../support/directory.ts';
-import { bearer, givenTenant, startService, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, startCatalog, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 
 describe('scores: the import gate (minScore) and the dry run', function () {
   this.timeout(120_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   const circleci = readDescription('circleci.com.json');
 
   before(async () => {
-    service = await startService({ SCORES: 'on' });
+    service = await startCatalog({ SCORES: 'on' });
     tenant = await givenTenant(service);
   });
   after(() => service.close());
 
-  const importing = (query: string, document: object = circleci) => service.request.post(`${tenant.prefixes.P}/imports/openapi?service=circleci&${query}`).set(bearer(tenant.key)).send(document);
+  const importing = (query: string, document: object = circleci) => service.request.post(`${tenant.prefixes.byAddress}/imports/openapi?service=circleci&${query}`).set(bearer(tenant.key)).send(document);
 
   it('refuses with 409 below minScore, the score and each failing subscore with its fixes as details, writing nothing', async () => {
     const dryRun = await importing('dryRun=true');
@@ -30,7 +30,7 @@ describe('scores: the import gate (minScore) and the dry run', function () {
     expect(refused.body.details[0]).to.deep.equal({ field: 'score', message: `the service would score ${after.score}, below minScore ${after.score + 1}` });
     const documentation = refused.body.details.find((detail: { field: string }) => detail.field === 'subscores/documentation');
     expect(documentation.message).to.match(new RegExp(`^documentation ${after.subscores.documentation}: .*add a summary of two words or more \\(\\d+ operations\\)`));
-    const services = await service.request.get(`${tenant.prefixes.P}/services`).set(bearer(tenant.key));
+    const services = await service.request.get(`${tenant.prefixes.byAddress}/services`).set(bearer(tenant.key));
     expect(services.body.items, 'nothing written').to.have.length(0);
   });
 

@@ -5,19 +5,19 @@ import { expect } from 'chai';
 import { Scorer } from '../../../server/scores/scorer.ts';
 import { callTool, mcpAgents, type McpAgents } from '../../support/mcp.ts';
 import { readDescription } from '../../support/directory.ts';
-import { bearer, givenTenant, startService, tokenFor, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, startCatalog, tokenFor, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 
 describe('scores: stored score cards', function () {
   this.timeout(120_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   let serviceId: string;
   let agents: McpAgents;
 
   before(async () => {
-    service = await startService({ SCORES: 'on' });
+    service = await startCatalog({ SCORES: 'on' });
     tenant = await givenTenant(service);
-    const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=circleci`).set(bearer(tenant.key)).send(readDescription('circleci.com.json'));
+    const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=circleci`).set(bearer(tenant.key)).send(readDescription('circleci.com.json'));
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     serviceId = res.body.service.id;
     await service.runtime.scorer.settled();
@@ -31,7 +31,7 @@ describe('scores: stored score cards', function () {
   const score = (prefix: string, ref = 'circleci') => service.request.get(`${prefix}/services/${ref}/score`).set(bearer(tenant.readOnlyKey));
 
   it('answers the card made after the import on both route families, by slug and by id, with each operation\'s subscores', async () => {
-    const [byVersion, byProject] = await Promise.all([score(tenant.prefixes.V), score(tenant.prefixes.P, serviceId)]);
+    const [byVersion, byProject] = await Promise.all([score(tenant.prefixes.byId), score(tenant.prefixes.byAddress, serviceId)]);
     expect(byVersion.status, JSON.stringify(byVersion.body)).to.equal(200);
     expect(byProject.body).to.deep.equal(byVersion.body);
     const card = byVersion.body;
@@ -48,20 +48,20 @@ describe('scores: stored score cards', function () {
 
   it('never makes a card on a read', async () => {
     const made = service.runtime.scorer.made;
-    await score(tenant.prefixes.V);
-    await score(tenant.prefixes.P);
+    await score(tenant.prefixes.byId);
+    await score(tenant.prefixes.byAddress);
     await service.runtime.scorer.settled();
     expect(service.runtime.scorer.made).to.equal(made);
   });
 
   it('makes the card again after a record write to the service: a summary given by hand raises its documentation', async () => {
-    const before = (await score(tenant.prefixes.V)).body.operations.find((operation: { operationId: string }) => operation.operationId === 'get-project-username-project-checkout-key');
+    const before = (await score(tenant.prefixes.byId)).body.operations.find((operation: { operationId: string }) => operation.operationId === 'get-project-username-project-checkout-key');
     const made = service.runtime.scorer.made;
-    const patched = await service.request.patch(`${tenant.prefixes.V}/operations/${before.id}`).set(bearer(tenant.key)).send({ summary: 'List the checkout keys of a project' });
+    const patched = await service.request.patch(`${tenant.prefixes.byId}/operations/${before.id}`).set(bearer(tenant.key)).send({ summary: 'List the checkout keys of a project' });
     expect(patched.status, JSON.stringify(patched.body)).to.equal(200);
     await service.runtime.scorer.settled();
     expect(service.runtime.scorer.made).to.equal(made + 1);
-    const after = (await score(tenant.prefixes.V)).body.operations.find((operation: { id: string }) => operation.id === before.id);
+    const after = (await score(tenant.prefixes.byId)).body.operations.find((operation: { id: string }) => operation.id === before.id);
     expect(after.subscores.documentation - before.subscores.documentation).to.equal(25);
     expect(after.probes.map((probe: { kind: string }) => probe.kind)).to.include('summary');
   });
@@ -69,27 +69,27 @@ describe('scores: stored score cards', function () {
   it('resumes a card left pending by a stop, from its mark in the database', async () => {
     const { scorer } = service.runtime;
     await scorer.store.mark(tenant.version.id, serviceId);
-    expect((await score(tenant.prefixes.V)).body.pending).to.equal(true);
+    expect((await score(tenant.prefixes.byId)).body.pending).to.equal(true);
     // A new process's scorer: nothing queued, only the mark.
     const restarted = new Scorer({ store: scorer.store, stores: service.runtime.stores, searchIndexes: service.runtime.searchIndexes });
     expect(await restarted.resume()).to.be.at.least(1);
     await restarted.settled();
     expect(restarted.made).to.be.at.least(1);
-    expect((await score(tenant.prefixes.V)).body.pending).to.equal(false);
+    expect((await score(tenant.prefixes.byId)).body.pending).to.equal(false);
   });
 
   it('forgets a deleted service\'s card', async () => {
     const other = await givenTenant(service);
-    const res = await service.request.post(`${other.prefixes.V}/imports/openapi?service=circleci`).set(bearer(other.key)).send(readDescription('circleci.com.json'));
+    const res = await service.request.post(`${other.prefixes.byId}/imports/openapi?service=circleci`).set(bearer(other.key)).send(readDescription('circleci.com.json'));
     await service.runtime.scorer.settled();
     expect(await service.runtime.scorer.store.of(other.version.id, res.body.service.id)).to.not.equal(null);
-    const deleted = await service.request.delete(`${other.prefixes.V}/services/${res.body.service.id}`).set(bearer(other.key));
+    const deleted = await service.request.delete(`${other.prefixes.byId}/services/${res.body.service.id}`).set(bearer(other.key));
     expect(deleted.status).to.equal(204);
     expect(await service.runtime.scorer.store.of(other.version.id, res.body.service.id)).to.equal(null);
   });
 
   it('answers 404 for a service the version does not have', async () => {
-    const res = await score(tenant.prefixes.V, 'nothing-here');
+    const res = await score(tenant.prefixes.byId, 'nothing-here');
     expect(res.status).to.equal(404);
   });
 
@@ -100,11 +100,11 @@ describe('scores: stored score cards', function () {
     const card = result.structuredContent as { score: number; operations: unknown[]; service: { slug: string } };
     expect(card.service.slug).to.equal('circleci');
     expect(card.operations).to.have.length(22);
-    expect(card).to.deep.equal((await score(tenant.prefixes.V)).body);
+    expect(card).to.deep.equal((await score(tenant.prefixes.byId)).body);
   });
 
   it('shows the score card on the service page, hotspots first, and in its Markdown twin', async () => {
-    const card = (await score(tenant.prefixes.V)).body as { score: number; hotspots: string[]; operations: { id: string; method: string; path: string; score: number }[] };
+    const card = (await score(tenant.prefixes.byId)).body as { score: number; hotspots: string[]; operations: { id: string; method: string; path: string; score: number }[] };
     const page = `/catalog/${tenant.project.slug}/branch/main/services/circleci`;
     const html = await service.request.get(page).set(bearer(tenant.readOnlyKey)).set('Accept', 'text/html');
     expect(html.status).to.equal(200);
@@ -121,7 +121,7 @@ describe('scores: stored score cards', function () {
   });
 
   it('tells agents each hit\'s score and look-alikes on search_endpoints and get_endpoint', async () => {
-    const card = (await score(tenant.prefixes.V)).body as { operations: { id: string; operationId: string; score: number; lookAlikes: { other: string }[] }[] };
+    const card = (await score(tenant.prefixes.byId)).body as { operations: { id: string; operationId: string; score: number; lookAlikes: { other: string }[] }[] };
     const alike = card.operations.find((operation) => operation.lookAlikes.length > 0)!;
     expect(alike, 'CircleCI has look-alikes').to.not.equal(undefined);
     const others = alike.lookAlikes.map((pair) => card.operations.find((operation) => operation.id === pair.other)!.operationId);

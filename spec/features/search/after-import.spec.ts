@@ -12,7 +12,7 @@ import { SEARCH_COLLECTIONS, viewOf } from '../../../server/search/endpoints.ts'
 import { VersionIndex } from '../../../server/search/ranking.ts';
 import { inDocumentOrder } from '../../../server/store/mark.ts';
 import type { RecordStore } from '../../../server/store/records.ts';
-import { bearer, givenTenant, instancePairForSuite, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, instancePairForSuite, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 
 const QUERIES = ['create a task', 'delete a task', 'task', 'project', 'workspace members', 'attachment', 'ship', 'loan', 'purchase a ship', 'marketplace', 'user', 'story'];
 
@@ -46,23 +46,23 @@ function countReads(stores: ReadonlyMap<string, RecordStore>): { reads: string[]
 
 describe('search: the first search after an import is served from the records it wrote', function () {
   this.timeout(300_000);
-  let a: TestService;
-  let b: TestService;
+  let a: TestCatalog;
+  let b: TestCatalog;
   instancePairForSuite((first, second) => { [a, b] = [first, second]; });
 
-  const importInto = async (instance: TestService, tenant: Tenant, slug: string, document: Json): Promise<void> => {
-    const res = await instance.request.post(`${tenant.prefixes.V}/imports/openapi?service=${slug}`).set(bearer(tenant.key)).send(document);
+  const importInto = async (instance: TestCatalog, tenant: Tenant, slug: string, document: Json): Promise<void> => {
+    const res = await instance.request.post(`${tenant.prefixes.byId}/imports/openapi?service=${slug}`).set(bearer(tenant.key)).send(document);
     expect(res.status, JSON.stringify(res.body).slice(0, 500)).to.be.oneOf([200, 201]);
   };
 
-  const search = async (instance: TestService, tenant: Tenant, query: string): Promise<{ ranking: string; hits: Json[] }> => {
-    const res = await instance.request.get(`${tenant.prefixes.V}/search`).query({ q: query, limit: 20 }).set(bearer(tenant.key));
+  const search = async (instance: TestCatalog, tenant: Tenant, query: string): Promise<{ ranking: string; hits: Json[] }> => {
+    const res = await instance.request.get(`${tenant.prefixes.byId}/search`).query({ q: query, limit: 20 }).set(bearer(tenant.key));
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body as { ranking: string; hits: Json[] };
   };
 
   /** The instance's kept index equals one built from scratch from the database: view and answers, through the route too. */
-  async function expectAsFresh(instance: TestService, tenant: Tenant): Promise<void> {
+  async function expectAsFresh(instance: TestCatalog, tenant: Tenant): Promise<void> {
     const kept = await instance.runtime.searchIndexes.of(tenant.version.id);
     const fresh = await VersionIndex.of(await viewOf(instance.runtime.stores, tenant.version.id));
     for (const name of SEARCH_COLLECTIONS) expect(kept.view.of(name), name).to.deep.equal(fresh.view.of(name));
@@ -143,7 +143,7 @@ describe('search: the first search after an import is served from the records it
     expect(await firstSearchReadsNothing(tenant, 'delete a task')).to.include('deleteTask');
     // `b` writes between `a`'s kept revision and `a`'s next import.
     const [task] = await b.runtime.stores.get('operations')!.matching(tenant.version.id, { operationId: 'getTask' });
-    const patched = await b.request.patch(`${tenant.prefixes.V}/operations/${task!.id}`).set(bearer(tenant.key)).send({ summary: 'Okapi probe' });
+    const patched = await b.request.patch(`${tenant.prefixes.byId}/operations/${task!.id}`).set(bearer(tenant.key)).send({ summary: 'Okapi probe' });
     expect(patched.status).to.equal(200);
     const handed = a.runtime.searchIndexes.built.handed;
     await importInto(a, tenant, 'spacetraders', description('spacetraders.io.json'));

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { expect } from 'chai';
 import { MAX_ENDPOINT_BYTES } from '../../../server/search/endpoint-answer.ts';
-import { bearer, givenTenant, startService, tokenFor, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, startCatalog, tokenFor, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { callTool, mcpAgents, textOf, type McpAgents } from '../../support/mcp.ts';
 
 const SOURCES = {
@@ -20,18 +20,18 @@ interface Hit { security: { scheme: { flows?: Record<string, { scopes?: Record<s
 
 describe('Answers sized for agents, on Bitbucket, Spotify and GitHub', function () {
   this.timeout(900_000);
-  let service: TestService;
+  let service: TestCatalog;
   // One version each: an export reads its whole version, so Spotify's pages do not read GitHub's records.
   const tenants = new Map<string, Tenant>();
   const of = (slug: string) => tenants.get(slug)!;
   let agents: McpAgents;
 
   before(async () => {
-    service = await startService({ RECORD_MAX_KEYS: '1000000', DB_TIMEOUT_MS: '120000' });
+    service = await startCatalog({ RECORD_MAX_KEYS: '1000000', DB_TIMEOUT_MS: '120000' });
     for (const [slug, file] of Object.entries(SOURCES)) {
       const tenant = await givenTenant(service);
       tenants.set(slug, tenant);
-      const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=${slug}`).set(bearer(tenant.key)).type('json').send(fs.readFileSync(file, 'utf8'));
+      const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=${slug}`).set(bearer(tenant.key)).type('json').send(fs.readFileSync(file, 'utf8'));
       expect(res.status, `${slug}: ${JSON.stringify(res.body).slice(0, 500)}`).to.equal(201);
     }
     agents = await mcpAgents(service);
@@ -43,7 +43,7 @@ describe('Answers sized for agents, on Bitbucket, Spotify and GitHub', function 
 
   for (const [slug, query] of [['bitbucket', 'pull request comments'], ['spotify', 'add tracks to playlist'], ['github', 'create issue comment']] as const) {
     it(`${slug}: 20 search hits each within ${MAX_HIT_BYTES} bytes, carrying only the scopes their operation asks for`, async () => {
-      const res = await service.request.get(`${of(slug).prefixes.V}/search`).query({ q: query, service: slug, limit: 20 }).set(bearer(of(slug).key));
+      const res = await service.request.get(`${of(slug).prefixes.byId}/search`).query({ q: query, service: slug, limit: 20 }).set(bearer(of(slug).key));
       expect(res.status).to.equal(200);
       const hits = res.body.hits as Hit[];
       expect(hits).to.have.length(20);
@@ -83,7 +83,7 @@ describe('Answers sized for agents, on Bitbucket, Spotify and GitHub', function 
     // these follow a few pages each; that the pages put together are the document is a unit
     // test's (spec/unit/document-pages.spec.ts).
     it('pages Spotify\'s document within 16 KB a page, each part of the export, none twice', async () => {
-      const exported = (await service.request.get(`${of('spotify').prefixes.V}/services/spotify/openapi`).set(bearer(of('spotify').key))).body;
+      const exported = (await service.request.get(`${of('spotify').prefixes.byId}/services/spotify/openapi`).set(bearer(of('spotify').key))).body;
       expect(bytes(exported)).to.be.above(4 * MAX_ENDPOINT_BYTES);
       const seen = new Set<string>();
       let cursor: string | undefined;

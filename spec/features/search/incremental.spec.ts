@@ -5,7 +5,7 @@
 // writes; `a`'s build counters prove which path was taken, so a silent fall back fails here.
 import { expect } from 'chai';
 import { testDatabase } from '../../support/database.ts';
-import { bearer, givenTenant, instancePairForSuite, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, instancePairForSuite, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { SEARCH_COLLECTIONS, viewOf } from '../../../server/search/endpoints.ts';
 import { VersionIndex } from '../../../server/search/ranking.ts';
 import { LISTED_CHANGES } from '../../../server/tenancy/revisions.ts';
@@ -15,25 +15,25 @@ const QUERIES = ['invoice', 'health', 'zebra', 'giraffe', 'currency', 'shop', 'o
 
 describe('search: the records of a small write are read back, not whole collections', function () {
   this.timeout(180_000);
-  let a: TestService;
-  let b: TestService;
+  let a: TestCatalog;
+  let b: TestCatalog;
   instancePairForSuite((first, second) => { [a, b] = [first, second]; });
 
   async function shopTenant(document: Record<string, unknown> = shop()): Promise<Tenant> {
     const tenant = await givenTenant(a);
-    const imported = await a.request.post(`${tenant.prefixes.V}/imports/openapi?service=shop`).set(bearer(tenant.key)).send(document);
+    const imported = await a.request.post(`${tenant.prefixes.byId}/imports/openapi?service=shop`).set(bearer(tenant.key)).send(document);
     expect(imported.status, JSON.stringify(imported.body)).to.equal(201);
     return tenant;
   }
 
   const hits = async (tenant: Tenant, query: string): Promise<string[]> => {
-    const res = await a.request.get(`${tenant.prefixes.V}/search`).query({ q: query }).set(bearer(tenant.key));
+    const res = await a.request.get(`${tenant.prefixes.byId}/search`).query({ q: query }).set(bearer(tenant.key));
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return (res.body.hits as { operation: { operationId: string } }[]).map((hit) => hit.operation.operationId);
   };
 
   const first = async (tenant: Tenant, collection: string, fields: Record<string, unknown> = {}): Promise<Record<string, unknown>> => {
-    const res = await b.request.get(`${tenant.prefixes.V}/${collection}`).query({ limit: 100 }).set(bearer(tenant.key));
+    const res = await b.request.get(`${tenant.prefixes.byId}/${collection}`).query({ limit: 100 }).set(bearer(tenant.key));
     const found = (res.body.items as Record<string, unknown>[]).find((item) => Object.entries(fields).every(([field, value]) => item[field] === value));
     expect(found, `${collection} ${JSON.stringify(fields)}`).to.not.equal(undefined);
     return found!;
@@ -41,7 +41,7 @@ describe('search: the records of a small write are read back, not whole collecti
 
   /** Writes through `b`; the body of a create or a replace, the fields of a patch. */
   const write = async (tenant: Tenant, method: 'post' | 'patch' | 'delete', path: string, body?: Record<string, unknown>): Promise<Record<string, unknown>> => {
-    const res = await b.request[method](`${tenant.prefixes.V}/${path}`).set(bearer(tenant.key)).send(body);
+    const res = await b.request[method](`${tenant.prefixes.byId}/${path}`).set(bearer(tenant.key)).send(body);
     expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 201, 204]);
     return res.body as Record<string, unknown>;
   };
@@ -145,7 +145,7 @@ describe('search: the records of a small write are read back, not whole collecti
     const document = shop() as { paths: Record<string, unknown> };
     for (let n = 0; n < 101; n += 1) document.paths[`/extra/${n}`] = { get: { operationId: `getExtra${n}`, summary: `Extra ${n}`, responses: { 200: { description: 'OK' } } } };
     document.paths['/refunds'] = { post: { operationId: 'createRefund', summary: 'Refund an invoice', responses: { 201: { description: 'Refunded' } } } };
-    const imported = await b.request.post(`${tenant.prefixes.V}/imports/openapi?service=shop`).set(bearer(tenant.key)).send(document);
+    const imported = await b.request.post(`${tenant.prefixes.byId}/imports/openapi?service=shop`).set(bearer(tenant.key)).send(document);
     expect(imported.status, JSON.stringify(imported.body)).to.equal(200);
     await expectFresh(tenant, 'reread');
     expect(await hits(tenant, 'refund')).to.deep.equal(['createRefund']);

@@ -5,19 +5,19 @@
 import fs from 'node:fs';
 import { expect } from 'chai';
 import { MAX_ENDPOINT_BYTES } from '../../../server/search/endpoint-answer.ts';
-import { startService, givenTenant, bearer, tokenFor, type TestService, type Tenant } from '../../support/service.ts';
+import { startCatalog, givenTenant, bearer, tokenFor, type TestCatalog, type Tenant } from '../../support/catalog.ts';
 import { callTool, mcpAgents, textOf, type McpAgents } from '../../support/mcp.ts';
 import { shop } from './shop.ts';
 
 describe('MCP: what an agent is told and get_endpoint\'s answers', function () {
   this.timeout(180_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   let other: Tenant;
   let agents: McpAgents;
 
   before(async () => {
-    service = await startService({ RECORD_MAX_KEYS: '1000000' });
+    service = await startCatalog({ RECORD_MAX_KEYS: '1000000' });
     tenant = await givenTenant(service);
     other = await givenTenant(service);
     const imports: [Tenant, string, string][] = [
@@ -28,7 +28,7 @@ describe('MCP: what an agent is told and get_endpoint\'s answers', function () {
       [other, 'secret', JSON.stringify(shop('Secret'))],
     ];
     for (const [who, slug, body] of imports) {
-      const res = await service.request.post(`${who.prefixes.V}/imports/openapi?service=${slug}`).set(bearer(who.key)).type('json').send(body);
+      const res = await service.request.post(`${who.prefixes.byId}/imports/openapi?service=${slug}`).set(bearer(who.key)).type('json').send(body);
       expect(res.status, `${slug}: ${JSON.stringify(res.body).slice(0, 500)}`).to.equal(201);
     }
     agents = await mcpAgents(service);

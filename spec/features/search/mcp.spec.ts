@@ -7,13 +7,13 @@ import { expect } from 'chai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { startService, givenTenant, bearer, tokenFor, type TestService, type Tenant } from '../../support/service.ts';
+import { startCatalog, givenTenant, bearer, tokenFor, type TestCatalog, type Tenant } from '../../support/catalog.ts';
 import { shop } from './shop.ts';
 import { MAX_ARGUMENT_LENGTH } from '../../../server/routes/tool.ts';
 
 describe('MCP: /mcp (Streamable HTTP)', function () {
   this.timeout(60_000);
-  let service: TestService;
+  let service: TestCatalog;
   let listening: Server;
   let url: URL;
   let tenant: Tenant;
@@ -21,11 +21,11 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
   const clients: Client[] = [];
 
   before(async () => {
-    service = await startService({ SCORES: 'on' });
+    service = await startCatalog({ SCORES: 'on' });
     tenant = await givenTenant(service);
     other = await givenTenant(service);
     for (const [who, slug] of [[tenant, 'shop'], [other, 'secret']] as const) {
-      const res = await service.request.post(`${who.prefixes.V}/imports/openapi?service=${slug}`).set(bearer(who.key)).send(shop(slug));
+      const res = await service.request.post(`${who.prefixes.byId}/imports/openapi?service=${slug}`).set(bearer(who.key)).send(shop(slug));
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
     }
     listening = service.app.listen(0, '127.0.0.1');
@@ -188,7 +188,7 @@ describe('MCP: /mcp (Streamable HTTP)', function () {
 
     it('says what the HTTP interface says for the same mistake, under the name the caller gave it', async () => {
       const client = await connect(tokenFor([tenant.project.id], { readOnly: true }));
-      const http = await service.request.get(`${tenant.prefixes.V}/search?q=%20`).set(bearer(tenant.readOnlyKey));
+      const http = await service.request.get(`${tenant.prefixes.byId}/search?q=%20`).set(bearer(tenant.readOnlyKey));
       expect(http.status).to.equal(400);
       expect(http.body.details).to.have.length(1);
       expect(http.body.details[0].field, 'the query parameter').to.equal('q');

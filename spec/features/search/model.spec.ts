@@ -12,7 +12,7 @@ import { Embedder, ModelRefused } from '../../../server/search/model/embedder.ts
 import { fetchModel } from '../../../server/search/model/files.ts';
 import { defaultModel, modelSpec, type ModelSpec } from '../../../server/search/model/models.ts';
 import { pinnedModel } from '../../support/search-model.ts';
-import { bearer, givenTenant, startService, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, startCatalog, type TestCatalog } from '../../support/catalog.ts';
 import { shop } from './shop.ts';
 
 /** A private copy of a model's folder, changed by `change`. */
@@ -135,7 +135,7 @@ describe('search models', function () {
     });
 
     describe('a service without its model answers from the index, and says so', () => {
-      const services: TestService[] = [];
+      const services: TestCatalog[] = [];
       after(async () => { await Promise.all(services.map((service) => service.close())); });
 
       const cases: [string, () => Promise<Record<string, string>>][] = [
@@ -160,12 +160,12 @@ describe('search models', function () {
       ];
       for (const [title, env] of cases) {
         it(title, async () => {
-          const service = await startService(await env());
+          const service = await startCatalog(await env());
           services.push(service);
           expect(await service.runtime.searchIndexes.vectors!.ready).to.equal(null);
           const tenant = await givenTenant(service);
-          expect((await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=shop`).set(bearer(tenant.key)).send(shop())).status).to.equal(201);
-          const res = await service.request.get(`${tenant.prefixes.V}/search`).query({ q: 'list invoices' }).set(bearer(tenant.key));
+          expect((await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=shop`).set(bearer(tenant.key)).send(shop())).status).to.equal(201);
+          const res = await service.request.get(`${tenant.prefixes.byId}/search`).query({ q: 'list invoices' }).set(bearer(tenant.key));
           expect(res.status, JSON.stringify(res.body)).to.equal(200);
           expect(res.body.ranking).to.equal('lexical');
           // As the index alone ranks them.

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../../../server/config.ts';
-import { bearer, givenTenant, startService, type Tenant, type TestService } from '../../support/service.ts';
+import { bearer, givenTenant, startCatalog, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 
 const DESCRIPTIONS = {
   github: '@octokit/openapi/generated/api.github.com.json',
@@ -14,16 +14,16 @@ const DESCRIPTIONS = {
 
 describe('search ranking on real descriptions', function () {
   this.timeout(600_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
 
   before(async () => {
     // GitHub's webhooks (about 20,000 keys) stay on its Service record: above the default key limit.
-    service = await startService({ RECORD_MAX_KEYS: '1000000', DB_TIMEOUT_MS: '120000' });
+    service = await startCatalog({ RECORD_MAX_KEYS: '1000000', DB_TIMEOUT_MS: '120000' });
     tenant = await givenTenant(service);
     for (const [slug, file] of Object.entries(DESCRIPTIONS)) {
       const body = fs.readFileSync(path.join(repoRoot, 'node_modules', file), 'utf8');
-      const imported = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=${slug}`)
+      const imported = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=${slug}`)
         .set(bearer(tenant.key)).set('Content-Type', 'application/json').send(body);
       expect(imported.status, JSON.stringify(imported.body).slice(0, 500)).to.equal(201);
     }
@@ -31,7 +31,7 @@ describe('search ranking on real descriptions', function () {
   after(() => service?.close());
 
   const ranked = async (q: string, service_?: string): Promise<{ operationId: string; score: number }[]> => {
-    const res = await service.request.get(`${tenant.prefixes.P}/search`).query({ q, limit: 10, ...(service_ ? { service: service_ } : {}) }).set(bearer(tenant.readOnlyKey));
+    const res = await service.request.get(`${tenant.prefixes.byAddress}/search`).query({ q, limit: 10, ...(service_ ? { service: service_ } : {}) }).set(bearer(tenant.readOnlyKey));
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return (res.body.hits as { operation: { operationId: string }; score: number }[]).map((hit) => ({ operationId: hit.operation.operationId, score: hit.score }));
   };

@@ -17,27 +17,27 @@ import type { Ranker } from '../../../scripts/bench/search/rankers.ts';
 import { routeDifferences } from '../../../scripts/bench/search/route-check.ts';
 import { TUNING } from '../../../scripts/bench/search/tasks.ts';
 import { pinnedModel } from '../../support/search-model.ts';
-import { bearer, serviceForSuite, type SuiteService } from '../../support/service.ts';
+import { bearer, catalogForSuite, type SuiteCatalog } from '../../support/catalog.ts';
 
 const SERVICES = ['slack', 'spotify'];
 
 describe('search: the route answers as an index built whole from the same records (the bench\'s check)', function () {
   this.timeout(600_000);
-  let made: SuiteService;
+  let made: SuiteCatalog;
   before(async () => { await pinnedModel(); });
-  serviceForSuite((suite) => { made = suite; }, { SEARCH_MODEL: DEFAULT_MODEL_ID, DB_TIMEOUT_MS: '120000' });
+  catalogForSuite((suite) => { made = suite; }, { SEARCH_MODEL: DEFAULT_MODEL_ID, DB_TIMEOUT_MS: '120000' });
 
   it('agrees on every task of Slack and Spotify after imports and edits', async () => {
     const { service, tenant } = made;
     for (const source of TUNING.sources.filter((one) => SERVICES.includes(one.slug))) {
-      const imported = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=${source.slug}`).set(bearer(tenant.key))
+      const imported = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=${source.slug}`).set(bearer(tenant.key))
         .set('Content-Type', 'application/json').send(fs.readFileSync(path.join(repoRoot, 'node_modules', source.file), 'utf8'));
       expect(imported.status, JSON.stringify(imported.body).slice(0, 300)).to.equal(201);
     }
     // As the bench's latency part does: three operations edited, each a write the kept index is patched with.
-    const listed = await service.request.get(`${tenant.prefixes.V}/operations`).query({ limit: 100 }).set(bearer(tenant.key));
+    const listed = await service.request.get(`${tenant.prefixes.byId}/operations`).query({ limit: 100 }).set(bearer(tenant.key));
     for (const [i, operation] of (listed.body.items as Array<{ id: string; method: string; summary?: string }>).filter((one) => one.method === 'get').slice(0, 3).entries()) {
-      const patched = await service.request.patch(`${tenant.prefixes.V}/operations/${operation.id}`).set(bearer(tenant.key)).send({ summary: `${operation.summary ?? ''} (edited ${i})` });
+      const patched = await service.request.patch(`${tenant.prefixes.byId}/operations/${operation.id}`).set(bearer(tenant.key)).send({ summary: `${operation.summary ?? ''} (edited ${i})` });
       expect(patched.status).to.equal(200);
     }
     const vectors = service.runtime.searchIndexes.vectors!;
@@ -55,7 +55,7 @@ describe('search: the route answers as an index built whole from the same record
         .map((hit) => String((hit['operation'] as { operationId: unknown }).operationId)),
     };
     const route = async (query: string, limit: number, slug: string | undefined) => {
-      const res = await service.request.get(`${tenant.prefixes.V}/search`).query({ q: query, limit, ...(slug ? { service: slug } : {}) }).set(bearer(tenant.key));
+      const res = await service.request.get(`${tenant.prefixes.byId}/search`).query({ q: query, limit, ...(slug ? { service: slug } : {}) }).set(bearer(tenant.key));
       expect(res.body.ranking, query).to.equal('hybrid');
       return (res.body.hits as Array<{ operation: { operationId: string } }>).map((hit) => hit.operation.operationId);
     };

@@ -1,7 +1,7 @@
 // GET {prefix}/search on an imported description: ranking, servers, security resolution
 // (service-level, operation-level override, explicitly none, alternatives), query checks, tenancy.
 import { expect } from 'chai';
-import { startService, givenTenant, bearer, tokenFor, type TestService, type Tenant } from '../../support/service.ts';
+import { startCatalog, givenTenant, bearer, tokenFor, type TestCatalog, type Tenant } from '../../support/catalog.ts';
 import { shop } from './shop.ts';
 
 interface Hit {
@@ -15,29 +15,29 @@ interface Hit {
 
 describe('search: GET {prefix}/search', function () {
   this.timeout(60_000);
-  let service: TestService;
+  let service: TestCatalog;
   let tenant: Tenant;
   let other: Tenant;
 
   before(async () => {
-    service = await startService();
+    service = await startCatalog();
     tenant = await givenTenant(service);
     other = await givenTenant(service);
-    const imported = await service.request.post(`${tenant.prefixes.V}/imports/openapi?service=shop`).set(bearer(tenant.key)).send(shop());
+    const imported = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=shop`).set(bearer(tenant.key)).send(shop());
     expect(imported.status, JSON.stringify(imported.body)).to.equal(201);
-    const theirs = await service.request.post(`${other.prefixes.V}/imports/openapi?service=secret`).set(bearer(other.key)).send(shop('Secret'));
+    const theirs = await service.request.post(`${other.prefixes.byId}/imports/openapi?service=secret`).set(bearer(other.key)).send(shop('Secret'));
     expect(theirs.status, JSON.stringify(theirs.body)).to.equal(201);
   });
   after(() => service.close());
 
-  const find = async (query: string, auth = bearer(tenant.readOnlyKey), prefix = tenant.prefixes.V): Promise<Hit[]> => {
+  const find = async (query: string, auth = bearer(tenant.readOnlyKey), prefix = tenant.prefixes.byId): Promise<Hit[]> => {
     const res = await service.request.get(`${prefix}/search`).query(query).set(auth);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body.hits as Hit[];
   };
 
   it('ranks operationId and path matches above summary above description, on both families', async () => {
-    for (const prefix of [tenant.prefixes.V, tenant.prefixes.P]) {
+    for (const prefix of [tenant.prefixes.byId, tenant.prefixes.byAddress]) {
       const hits = await find('q=invoice', bearer(tenant.readOnlyKey), prefix);
       // getInvoice has it in operationId, summary, path and description; getStatus only in its
       // description: last. (BM25 puts listInvoices, the shorter path, before createInvoice.)
@@ -101,16 +101,16 @@ describe('search: GET {prefix}/search', function () {
     const bySlug = await find('q=invoice&service=shop');
     expect(bySlug.length).to.equal(4);
     expect(await find(`q=invoice&service=${bySlug[0]!.service.id}`)).to.deep.equal(bySlug);
-    const malformed = await service.request.get(`${tenant.prefixes.V}/search?q=invoice&service=Not_A_Slug`).set(bearer(tenant.readOnlyKey));
+    const malformed = await service.request.get(`${tenant.prefixes.byId}/search?q=invoice&service=Not_A_Slug`).set(bearer(tenant.readOnlyKey));
     expect([malformed.status, malformed.body.details]).to.deep.equal([400, [{ field: 'service', message: 'must be a service slug or `svc_` id' }]]);
-    const res = await service.request.get(`${tenant.prefixes.V}/search?q=invoice&service=nope`).set(bearer(tenant.readOnlyKey));
+    const res = await service.request.get(`${tenant.prefixes.byId}/search?q=invoice&service=nope`).set(bearer(tenant.readOnlyKey));
     expect(res.status).to.equal(404);
     expect(res.body).to.deep.equal({ error: 'Service not found' });
   });
 
   it('refuses a missing or empty q and a limit out of 1–100 with 400', async () => {
     for (const query of ['', '?q=', '?q=%20%2C', '?q=a&limit=0', '?q=a&limit=101', '?q=a&limit=x', '?q=a&q=b', '?q=a&other=1']) {
-      const res = await service.request.get(`${tenant.prefixes.V}/search${query}`).set(bearer(tenant.readOnlyKey));
+      const res = await service.request.get(`${tenant.prefixes.byId}/search${query}`).set(bearer(tenant.readOnlyKey));
       expect(res.status, query).to.equal(400);
       expect(res.body.error, query).to.equal('Invalid request');
     }
@@ -128,7 +128,7 @@ describe('search: GET {prefix}/search', function () {
     }
     // The server still refuses what has no letter or digit, the symbols the pattern lets through too.
     for (const q of ['€', '!!!', '→ ★']) {
-      const res = await service.request.get(`${tenant.prefixes.V}/search`).query({ q }).set(bearer(tenant.readOnlyKey));
+      const res = await service.request.get(`${tenant.prefixes.byId}/search`).query({ q }).set(bearer(tenant.readOnlyKey));
       expect(res.status, q).to.equal(400);
       expect(res.body.details, q).to.deep.equal([{ field: 'q', message: 'must have at least one word' }]);
     }
@@ -136,13 +136,13 @@ describe('search: GET {prefix}/search', function () {
   });
 
   it('never shows another project\'s endpoints: 401 without credentials, 403 out of reach', async () => {
-    expect((await service.request.get(`${tenant.prefixes.V}/search?q=invoice`)).status).to.equal(401);
+    expect((await service.request.get(`${tenant.prefixes.byId}/search?q=invoice`)).status).to.equal(401);
     for (const auth of [bearer(other.key), bearer(tokenFor([other.project.id], { readOnly: true }))]) {
-      const res = await service.request.get(`${tenant.prefixes.V}/search?q=invoice`).set(auth);
+      const res = await service.request.get(`${tenant.prefixes.byId}/search?q=invoice`).set(auth);
       expect(res.status).to.equal(403);
       expect(res.body).to.deep.equal({ error: 'Forbidden' });
     }
-    const own = await find('q=invoice', bearer(tokenFor([other.project.id], { readOnly: true })), other.prefixes.V);
+    const own = await find('q=invoice', bearer(tokenFor([other.project.id], { readOnly: true })), other.prefixes.byId);
     expect(own.map((hit) => hit.service.slug)).to.deep.equal(['secret', 'secret', 'secret', 'secret']);
   });
 });

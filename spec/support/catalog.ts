@@ -14,7 +14,7 @@ import { testDatabase } from './database.ts';
 
 export const JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 
-export interface TestService {
+export interface TestCatalog {
   app: Express;
   runtime: Runtime;
   request: supertest.Agent;
@@ -22,7 +22,7 @@ export interface TestService {
 }
 
 /** A service on the run's database; `env` overrides configuration (BODY_LIMIT, ...). */
-export async function startService(env: Record<string, string> = {}, schemas?: SchemaRegistry): Promise<TestService> {
+export async function startCatalog(env: Record<string, string> = {}, schemas?: SchemaRegistry): Promise<TestCatalog> {
   // DB_TIMEOUT_MS well above the default: a loaded machine makes a slow but healthy database,
   // which must not turn into 503s; the tests of the bound set their own. No rate limit unless a
   // test asks for one: suites walk every route with one credential.
@@ -47,13 +47,13 @@ export interface Tenant {
   /** Read-write and read-only API keys. */
   key: string;
   readOnlyKey: string;
-  /** Route prefixes of both families for this version. */
-  prefixes: { V: string; P: string };
+  /** Route prefixes of both families for this version: by version id, and by project, type and slug. */
+  prefixes: { byId: string; byAddress: string };
 }
 
 let tenantCount = 0;
 
-export async function givenTenant(service: TestService, options: { type?: VersionType; slug?: string } = {}): Promise<Tenant> {
+export async function givenTenant(service: TestCatalog, options: { type?: VersionType; slug?: string } = {}): Promise<Tenant> {
   const { tenancy } = service.runtime;
   const project = await tenancy.projects.create(`project-${process.pid}-${++tenantCount}`, 'Test project');
   const version = await tenancy.versions.create(project.id, options.type ?? 'branch', options.slug ?? 'main');
@@ -62,15 +62,15 @@ export async function givenTenant(service: TestService, options: { type?: Versio
   return {
     project, version, key, readOnlyKey,
     prefixes: {
-      V: `/v2/catalog/versions/${version.id}`,
-      P: `/v2/catalog/projects/${project.slug}/${version.type}/${version.slug}`,
+      byId: `/v2/catalog/versions/${version.id}`,
+      byAddress: `/v2/catalog/projects/${project.slug}/${version.type}/${version.slug}`,
     },
   };
 }
 
-/** What serviceForSuite makes. */
-export interface SuiteService {
-  service: TestService;
+/** What catalogForSuite makes. */
+export interface SuiteCatalog {
+  service: TestCatalog;
   tenant: Tenant;
 }
 
@@ -80,10 +80,10 @@ export interface SuiteService {
  * after them, the service closed. Call it before the suite's own `before` hooks: mocha runs
  * them in order, so they see what it made.
  */
-export function serviceForSuite(use: (made: SuiteService) => void, env: Record<string, string> = {}): void {
-  let service: TestService | undefined;
+export function catalogForSuite(use: (made: SuiteCatalog) => void, env: Record<string, string> = {}): void {
+  let service: TestCatalog | undefined;
   before(async () => {
-    service = await startService(env);
+    service = await startCatalog(env);
     use({ service, tenant: await givenTenant(service) });
   });
   after(() => service?.close());
@@ -93,10 +93,10 @@ export function serviceForSuite(use: (made: SuiteService) => void, env: Record<s
  * Two instances of the service on one database for the suite, each with what it keeps in memory
  * (search indexes, details, an import's records): one writes, the other must see it.
  */
-export function instancePairForSuite(use: (a: TestService, b: TestService) => void): void {
-  let pair: TestService[] = [];
+export function instancePairForSuite(use: (a: TestCatalog, b: TestCatalog) => void): void {
+  let pair: TestCatalog[] = [];
   before(async () => {
-    pair = await Promise.all([startService(), startService()]);
+    pair = await Promise.all([startCatalog(), startCatalog()]);
     use(pair[0]!, pair[1]!);
   });
   after(async () => { await Promise.all(pair.map((instance) => instance.close())); });
