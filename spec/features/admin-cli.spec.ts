@@ -256,6 +256,7 @@ describe('admin CLI', function () {
     });
 
     it('lists the versions of one project by type and slug (JSON and table)', async function () {
+      this.timeout(90_000); // eleven CLI runs in three rounds, each process opening the database: 30 s was exceeded on a loaded machine
       const [project, other, bare] = await Promise.all(['listed', 'other', 'bare'].map((slug) => json('project', 'create', '--slug', unique(slug))));
       const ref = project!['slug'] as string;
       await Promise.all([
