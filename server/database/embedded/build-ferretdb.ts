@@ -77,6 +77,29 @@ const PATCHES: Patch[] = [
       '\t\tparams.Sort.Len() > 0 && params.Sort.Keys()[0] != "$natural" {\n\t\tqp.IndexSort, qp.IndexLimit = params.Sort, params.Limit\n\t}\n\n' +
       '\tif !h.DisablePushdown && params.Filter.Len() == 0 && params.Sort.Len() == 0 && params.Skip == 0 {\n',
   })),
+  // Updates of one collection one at a time, so that none is lost, and an upsert whose insert
+  // loses to an insert run again, as MongoDB does (scripts/ferretdb/patches/upsert_race.go).
+  { file: 'internal/handler/upsert_race.go', add: 'upsert_race.go' },
+  {
+    file: 'internal/handler/msg_update.go',
+    from: '\tmatched, modified, upserted, err := h.updateDocument(connCtx, params)\n',
+    to: '\tunlock := lockForUpdate(params.DB, params.Collection)\n\tmatched, modified, upserted, err := h.updateDocument(connCtx, params)\n\tunlock()\n',
+  },
+  {
+    file: 'internal/handler/msg_findandmodify.go',
+    from: '\tvar resDoc *types.Document\n\n\tres, err := h.findAndModifyDocument(connCtx, params)\n',
+    to: '\tvar resDoc *types.Document\n\n\tunlock := lockForUpdate(params.DB, params.Collection)\n\tdefer unlock()\n\n\tres, err := h.findAndModifyDocument(connCtx, params)\n',
+  },
+  {
+    file: 'internal/handler/msg_update.go',
+    from: '\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)\n\t\tif err != nil {\n',
+    to: '\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)\n\t\tif isUpsertRace(u.Upsert, err) {\n\t\t\tresult, err = h.upsertAgain(ctx, c, &u)\n\t\t}\n\n\t\tif err != nil {\n',
+  },
+  {
+    file: 'internal/handler/msg_findandmodify.go',
+    from: '\tres, err := h.findAndModifyDocument(connCtx, params)\n\tif err != nil {\n',
+    to: '\tres, err := h.findAndModifyDocument(connCtx, params)\n\tif isUpsertRace(params.Upsert, err) {\n\t\tres, err = h.findAndModifyDocument(connCtx, params)\n\t}\n\n\tif err != nil {\n',
+  },
   // One pass over a stored document instead of one per nesting level (scripts/ferretdb/patches/sjson_fast.go).
   { file: 'internal/handler/sjson/fast.go', add: 'sjson_fast.go' },
   {
