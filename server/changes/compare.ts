@@ -126,7 +126,9 @@ function differingComponents(before: Map<ComponentKey, unknown>, after: Map<Comp
     if (other || !after.has(key) || JSON.stringify(value) !== JSON.stringify(after.get(key))) differing.add(key);
     for (const target of named) {
       if (!before.has(target)) differing.add(key);
-      referredBy.set(target, [...referredBy.get(target) ?? [], key]);
+      const referrers = referredBy.get(target);
+      if (referrers) referrers.push(key);
+      else referredBy.set(target, [key]);
     }
   }
   for (const key of after.keys()) if (!before.has(key)) differing.add(key);

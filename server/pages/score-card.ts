@@ -30,6 +30,8 @@ export async function scoreCardOf(catalog: PageCatalog, version: ReachedVersion,
     pending: card['pending'], score: card['score'],
     subscores: Object.entries(card['subscores'] as Record<string, number>).map(([name, value]) => ({ name, value })),
     hit1: Math.round(Number(card['hit1']) * 100), hit5: Math.round(Number(card['hit5']) * 100),
+    // Cards made before probes were bounded have no `probed`: they probed every operation.
+    probed: probedShown(card['probed'] as { operations: number; of: number } | undefined),
     hotspots: (card['hotspots'] as string[]).filter((id) => operations.has(id)).map(shown),
     unfound: (card['unfound'] as string[]).filter((id) => operations.has(id)).map(shown),
     lookAlikes: (card['lookAlikes'] as CardPair[]).filter((pair) => operations.has(pair.operation) && operations.has(pair.other)).slice(0, PAIRS_SHOWN).map((pair) => ({
@@ -37,4 +39,9 @@ export async function scoreCardOf(catalog: PageCatalog, version: ReachedVersion,
       own: pair.apart.words.own.join(', '), theirs: pair.apart.words.other.join(', '),
     })),
   };
+}
+
+/** The probed share, said only when some operations were left out (a large service). */
+function probedShown(probed: { operations: number; of: number } | undefined): string | undefined {
+  return probed && probed.operations < probed.of ? `${probed.operations.toLocaleString('en')} of its ${probed.of.toLocaleString('en')} operations probed` : undefined;
 }

@@ -4,6 +4,7 @@
 // (search/ranking.ts, fused with the vectors when the version's are all had). Findability says
 // how often the operation comes first and in the top 5; a probe that ranks another operation first
 // while this one is in the top 5 makes the two look-alikes, listed with what tells them apart.
+import { Slices } from '../descriptions/slices.ts';
 import type { VersionIndex } from '../search/ranking.ts';
 import { operationTitle } from '../search/title.ts';
 import { ACTION_VERBS, termsOf, wordsOf } from '../search/text.ts';
@@ -18,6 +19,22 @@ export interface Asked extends Probe { rank: number; first: string | undefined }
 export const PROBE_WORDS = 12;
 /** How many hits a probe looks at. */
 export const TOP = 5;
+/**
+ * How many of a service's operations are probed at most. A probe's search visits every operation
+ * of the version its words match, so probing all of a service costs its operations times the
+ * version's: Graph beta's 22,361 operations would take over an hour of CPU and GitHub's probes
+ * 150 s of embeddings. Past this, an even spread of them (every k-th in the service's order, so
+ * the stored card and the dry run's probe the same ones) stands for the rest.
+ */
+export const PROBED_OPERATIONS = 300;
+
+/** The operations probed: all of them up to `most`, else every k-th, `most` at most. */
+export function probedOperations<T>(operations: readonly T[], most = PROBED_OPERATIONS): T[] {
+  if (operations.length <= most) return [...operations];
+  const stride = Math.ceil(operations.length / most);
+  return operations.filter((_, at) => at % stride === 0);
+}
+
 /** Findability's shares: coming first, and coming in the top 5. */
 export const FINDABILITY = { first: 0.5, top: 0.5 } as const;
 
@@ -53,15 +70,14 @@ export async function askProbes(index: VersionIndex, operations: readonly Catalo
   const hybrid = embed !== undefined && index.vectors?.complete === true;
   const vectors = hybrid ? await embed(texts) : [];
   const ranked = new Map<string, string[]>();
+  // Other work in between, by the time run: one probe of a large version takes tens of milliseconds.
+  const slices = new Slices();
   for (const [at, text] of texts.entries()) {
     const vector = vectors[at];
     const { hits } = index.answer({ query: text, limit: TOP, ...(vector ? { vector } : {}) });
     ranked.set(text, hits.map((hit) => String((hit['operation'] as { id: string }).id)));
-    // Let other work in between: a large service asks thousands of probes.
-    if (at % 200 === 199) {
-      await new Promise((resolve) => setImmediate(resolve));
-      signal?.throwIfAborted();
-    }
+    await slices.pause();
+    signal?.throwIfAborted();
   }
   const asked = new Map<string, Asked[]>(operations.map((operation) => [operation.id, []]));
   for (const { operation, probe } of probes) {

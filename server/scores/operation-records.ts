@@ -19,14 +19,7 @@ export interface OperationParts {
 
 /** Each operation's parts, in the service's order. */
 export function operationParts(records: ServiceRecords): OperationParts[] {
-  const group = (list: readonly CatalogRecord[], field: string) => {
-    const by = new Map<string, CatalogRecord[]>();
-    for (const record of list) {
-      const owner = record[field];
-      if (typeof owner === 'string') by.set(owner, [...by.get(owner) ?? [], record]);
-    }
-    return by;
-  };
+  const group = (list: readonly CatalogRecord[], field: string) => Map.groupBy(list.filter((record) => typeof record[field] === 'string'), (record) => record[field] as string);
   const paths = new Map(records.paths.map((path) => [path.id, path]));
   const [byOperation, byPath] = [group(records.parameters, 'operationId'), group(records.parameters, 'pathId')];
   const [requests, responses] = [group(records.requests, 'operationId'), group(records.responses, 'operationId')];

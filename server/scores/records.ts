@@ -86,7 +86,10 @@ export function documentServiceRecords(document: JsonObject, service: Record<str
     const mark = { service: prefix, order, ...(generated ? { generated } : {}) };
     const record = { ...fields, id: `${prefix}_${collection}_${order}`, versionId, kvStorage: { [MARK]: mark } } as CatalogRecord;
     if (collection === 'resources') schemas.set(String(fields['name']), fields['schema']);
-    by.set(collection, [...by.get(collection) ?? [], record]);
+    // Pushed in place: a copy per record made Graph beta's 200,000 records cost 44 s.
+    const kind = by.get(collection);
+    if (kind) kind.push(record);
+    else by.set(collection, [record]);
     step = steps.next(record.id);
   }
   const of = (name: string) => by.get(name) ?? [];

@@ -31,6 +31,11 @@ export const SCORE_CARD: Schema = {
     hit1: { type: 'number', description: 'Share of the probes ranking their operation first.' },
     hit5: { type: 'number', description: 'Share of the probes ranking their operation in the top 5.' },
     ranking: { enum: ['hybrid', 'lexical'], description: 'How the probes were ranked.' },
+    probed: {
+      type: 'object', required: ['operations', 'of'],
+      properties: { operations: { type: 'integer', minimum: 0 }, of: { type: 'integer', minimum: 0 } },
+      description: 'How many of the service\'s operations were probed: all of them, or an even spread of 300 in a larger service. An operation not probed has no `findability` or `confusability` subscore (its score weighs the other three) and no probes.',
+    },
     hotspots: { type: 'array', items: { type: 'string' }, description: 'The lowest operations\' ids, lowest first.' },
     unfound: { type: 'array', items: { type: 'string' }, description: 'Operations none of whose probes finds them in the top 5.' },
     lookAlikes: { type: 'array', items: { type: 'object' }, description: 'Pairs of the service\'s operations a probe for one ranks the other first, with the probes and what tells them apart (`apart`: words, path segments, parameters).' },

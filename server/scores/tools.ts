@@ -10,12 +10,12 @@ import { scoreAnswer, type ScoreRouteParts } from './routes.ts';
 export function scoreTools(parts: ScoreRouteParts): ToolRegistration[] {
   return [(server: McpServer, answer: Answer) => {
     server.registerTool('get_service_score', {
-      description: 'A service\'s score card: its score 0–100 and subscores (documentation, security, agentReadiness, findability, confusability), hotspots (its lowest operations), the operations its own texts do not find in search, look-alike pairs (operations a search for one ranks the other first, with what tells them apart) and each operation\'s subscores and fixes. Prefer operations with high scores; when calling one with look-alikes, check it is the one meant.',
+      description: 'A service\'s score card: its score 0–100 and subscores (documentation, security, agentReadiness, findability, confusability), hotspots (its lowest operations), the operations its own texts do not find in search, look-alike pairs (operations a search for one ranks the other first, with what tells them apart) and each operation\'s subscores and fixes (a service of more than 300 operations has findability and confusability from an even spread of 300: `probed`). Prefer operations with high scores; when calling one with look-alikes, check it is the one meant.',
       inputSchema: { version: VERSION_ARG, service: toolString().describe('The service (slug or `svc_` id).') },
       outputSchema: {
         service: z.looseObject({}), pending: z.boolean(), computedAt: z.string().optional(), score: z.number().optional(),
         subscores: z.record(z.string(), z.number()).optional(), hit1: z.number().optional(), hit5: z.number().optional(),
-        ranking: z.enum(['hybrid', 'lexical']).optional(), hotspots: z.array(z.string()).optional(), unfound: z.array(z.string()).optional(),
+        ranking: z.enum(['hybrid', 'lexical']).optional(), probed: z.object({ operations: z.number(), of: z.number() }).optional(), hotspots: z.array(z.string()).optional(), unfound: z.array(z.string()).optional(),
         lookAlikes: z.array(z.looseObject({})).optional(), operations: z.array(z.looseObject({})).optional(),
       },
       annotations: READ_ONLY_TOOL,

@@ -6,6 +6,7 @@ import { prepareDocument } from '../../server/descriptions/document.ts';
 import type { JsonObject } from '../../server/json/values.ts';
 import { candidateCard } from '../../server/scores/candidate.ts';
 import { SUBSCORES, total, WEIGHTS, type OperationScore, type ScoreCard } from '../../server/scores/card.ts';
+import { PROBED_OPERATIONS } from '../../server/scores/findability.ts';
 import { shapeOf } from '../../server/scores/operation-records.ts';
 import { DOCUMENTATION, SECURITY, type LintFinding } from '../../server/scores/subscores.ts';
 import { readDescription } from '../support/directory.ts';
@@ -56,6 +57,31 @@ describe('scores', function () {
     expect(asana.hit5).to.be.at.least(asana.hit1);
     expect(asana.hotspots).to.have.length(10);
     expect(operation(asana, 'getTask').subscores.findability).to.be.above(0);
+  });
+
+  it('probes every operation of a service of PROBED_OPERATIONS or fewer', () => {
+    expect(asana.probed).to.deep.equal({ operations: asana.operations.length, of: asana.operations.length });
+    for (const scored of asana.operations) expect(scored.subscores).to.have.keys(SUBSCORES);
+  });
+
+  it('probes an even spread of a larger service\'s operations, and weighs the others by their other subscores', async function () {
+    const zoom = await cardOf(readDescription('zoom.us.json'));
+    const stride = Math.ceil(zoom.operations.length / PROBED_OPERATIONS);
+    expect(zoom.operations.length).to.be.above(PROBED_OPERATIONS);
+    expect(zoom.probed).to.deep.equal({ operations: Math.ceil(zoom.operations.length / stride), of: zoom.operations.length });
+    expect(zoom.probed.operations).to.be.at.most(PROBED_OPERATIONS);
+    zoom.operations.forEach((scored, at) => {
+      expect(scored.probes.length > 0, scored.operationId).to.equal(at % stride === 0);
+      if (at % stride !== 0) {
+        expect(scored.subscores).to.have.keys(['documentation', 'security', 'agentReadiness']);
+        expect(scored.lookAlikes).to.deep.equal([]);
+      }
+      expect(scored.score).to.equal(total(scored.subscores));
+    });
+    const probed = zoom.operations.filter((_, at) => at % stride === 0);
+    const mean = Math.round(probed.reduce((sum, scored) => sum + scored.subscores.findability!, 0) / probed.length);
+    expect(zoom.subscores.findability).to.equal(mean);
+    expect(zoom.unfound.every((id) => probed.some((scored) => scored.id === id))).to.equal(true);
   });
 
   it('takes documentation points off for a summary removed by hand, and says to add one', async () => {
