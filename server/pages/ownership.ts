@@ -8,6 +8,10 @@ export interface Ownership {
   lifecycle?: string;
   contact?: { name?: string; email?: string; href?: string };
   links: { label: string; href: string }[];
+  /** The description's `info.version`, its licence and terms of service (kept in the Service record's kvStorage: no field holds them). */
+  apiVersion?: string;
+  license?: { name: string; href?: string };
+  terms?: string;
   /** Whether there is anything to show. */
   any: boolean;
 }
@@ -32,8 +36,23 @@ export function ownershipOf(service: Record<string, unknown>): Ownership {
   const owner = text(service['owner']);
   const lifecycle = text(service['lifecycle']);
   const hasContact = Object.values(shownContact).some((value) => value !== undefined);
+  const about = aboutOf(service);
   return {
-    ...(owner && { owner }), ...(lifecycle && { lifecycle }), ...(hasContact && { contact: shownContact }), links,
-    any: owner !== undefined || lifecycle !== undefined || hasContact || links.length > 0,
+    ...(owner && { owner }), ...(lifecycle && { lifecycle }), ...(hasContact && { contact: shownContact }), links, ...about,
+    any: owner !== undefined || lifecycle !== undefined || hasContact || links.length > 0 || Object.keys(about).length > 0,
+  };
+}
+
+/** What the description's `info` says beyond the Service record's fields: the API's own version, its licence and terms. */
+function aboutOf(service: Record<string, unknown>): Pick<Ownership, 'apiVersion' | 'license' | 'terms'> {
+  const kept = isObject(service['kvStorage']) ? service['kvStorage'] : {};
+  const info = isObject(kept['info']) ? kept['info'] : {};
+  const license = isObject(info['license']) ? info['license'] : {};
+  const [apiVersion, licenseName, terms] = [text(info['version']), text(license['name']), webAddress(info['termsOfService'])];
+  const licenseHref = webAddress(license['url']) ?? (text(license['identifier']) && `https://spdx.org/licenses/${encodeURIComponent(String(license['identifier']))}.html`);
+  return {
+    ...(apiVersion && { apiVersion }),
+    ...(licenseName && { license: { name: licenseName, ...(licenseHref && { href: licenseHref }) } }),
+    ...(terms && { terms }),
   };
 }

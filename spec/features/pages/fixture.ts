@@ -17,7 +17,9 @@ export const HOSTILE = {
   openapi: '3.1.0',
   info: {
     title: `Hostile <script>window.${PWNED}='title'</script>`,
-    version: '1',
+    version: `1 <script>window.${PWNED}='version'</script>`,
+    license: { name: `Licence <script>window.${PWNED}='license'</script>`, url: `javascript:window.${PWNED}='license-url'` },
+    termsOfService: `javascript:window.${PWNED}='terms'`,
     description: `Read <img src=x onerror="window.${PWNED}='img'"> and [click me](javascript:window.${PWNED}='link') <b onmouseover="window.${PWNED}='b'">bold</b>`,
   },
   servers: [{ url: 'https://hostile.example.com/{stage}', variables: { stage: { default: 'v1', enum: ['v1', 'v2'] } } }],

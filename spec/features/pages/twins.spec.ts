@@ -80,6 +80,18 @@ describe('pages: Markdown twins and the API catalog', function () {
     expect(itemsUnder('Responses'), twin).to.equal(5);
   });
 
+  it("shows the description's own version, licence and terms beside the service's owner and contact", async () => {
+    const at = versionPath(fixture.tenant);
+    const page = (await supertest(fixture.service.app).get(`${at}/services/giphy`).set(bearer(fixture.tenant.readOnlyKey))).text;
+    expect(page).to.include('<dt>API version</dt><dd>1.0</dd>').and.to.include('<dt>Terms</dt><dd><a href="https://developers.giphy.com/">Terms of service</a></dd>');
+    const twin = (await markdown(`${at}/services/giphy`)).text;
+    // Text is escaped for Markdown (`1\\.0` shows as 1.0).
+    expect(twin).to.match(/^API version: 1\\?\.0$/m).and.to.include('[Terms of service](https://developers.giphy.com/)');
+    // A licence whose address is not a web address is named, not linked; nothing of it runs.
+    const hostile = (await supertest(fixture.service.app).get(`${at}/services/hostile`).set(bearer(fixture.tenant.readOnlyKey))).text;
+    expect(hostile).to.match(/<dt>Licence<\/dt><dd>Licence &lt;script&gt;[^<]*<\/dd>/).and.not.to.include('<dt>Terms</dt>');
+  });
+
   it("summarises a service without `info.summary` by its description's first sentence, and frames the full reference with the site header", async () => {
     const at = versionPath(fixture.tenant);
     const version = (await markdown(at)).text;
