@@ -42,12 +42,12 @@ const MULTIPART = 'multipart/form-data';
 export function samplesOf(input: SampleInput): Sample[] {
   const har = harOf(input);
   // httpsnippet fills in the request it is handed (a form's text from its fields): each language gets a copy.
-  const made = (request: HarRequest, target: string, client: string) => {
-    const code = new HTTPSnippet(structuredClone(request)).convert(target as never, client);
+  const made = (request: HarRequest, target: string, client: string, options?: Record<string, unknown>) => {
+    const code = new HTTPSnippet(structuredClone(request)).convert(target as never, client, options as never);
     return Array.isArray(code) ? code.join('\n') : String(code);
   };
-  // A here-document body is quoted, so the shell leaves a `$` or a backquote in it alone.
-  const curl = made(har, 'shell', 'curl').replace(/ <<EOF\n/, " <<'EOF'\n");
+  // A here-document body is quoted, so the shell leaves a `$` or a backquote in it alone; curl reads a file body (`@name`) as it is.
+  const curl = made(fileBody(har, (name) => `@${name}`), 'shell', 'curl', { binary: isFile(har) }).replace(/ <<EOF\n/, " <<'EOF'\n");
   return [
     { label: 'curl', code: curl },
     { label: 'JavaScript (fetch)', code: withBody(har, (request) => made(request, 'node', 'fetch'), JAVASCRIPT) },
@@ -86,13 +86,38 @@ function shortened(text: string): string {
   return `${kept}\n… ${left} more lines: the whole example is in the service's OpenAPI export`;
 }
 
-/** How a language quotes httpsnippet's placeholder, and how we write a JSON value in it. */
-interface Language { quoted: string; json: (value: unknown) => string }
+/** How a language quotes httpsnippet's placeholder, how we write a JSON value in it, and how it reads a file to send (with what it must import first). */
+interface Language { quoted: string; json: (value: unknown) => string; file: (name: string) => { code: string; imports: string } }
 
 const PAYLOAD = 'CATALOG_SAMPLE_PAYLOAD';
-// JSON is JavaScript; its strings' escapes are Python's too.
-const JAVASCRIPT: Language = { quoted: `'${PAYLOAD}'`, json: (value) => JSON.stringify(value, null, 2).replaceAll('\n', '\n  ') };
-const PYTHON: Language = { quoted: `"${PAYLOAD}"`, json: (value) => pythonLiteral(value, '') };
+// JSON is JavaScript; its strings' escapes are Python's too. The fetch sample imports fs as httpsnippet's multipart samples do.
+const JAVASCRIPT: Language = {
+  quoted: `'${PAYLOAD}'`, json: (value) => JSON.stringify(value, null, 2).replaceAll('\n', '\n  '),
+  file: (name) => ({ code: `fs.readFileSync(${JSON.stringify(name)})`, imports: "import fs from 'fs';\n\n" }),
+};
+const PYTHON: Language = { quoted: `"${PAYLOAD}"`, json: (value) => pythonLiteral(value, ''), file: (name) => ({ code: `open(${JSON.stringify(name)}, "rb")`, imports: '' }) };
+
+/**
+ * The body whose schema is a file's content (`format: binary`, `contentMediaType`) of a media type
+ * other than a form: sent as a file, `body.<subtype>` (`body.bin` for `application/octet-stream`),
+ * never as a made-up string. httpsnippet has no file body but a form's parts: its postData carries
+ * FILE_BODY, which fileBody makes each language's.
+ */
+const FILE_BODY = 'CATALOG_SAMPLE_FILE';
+
+function isFile(har: HarRequest): boolean {
+  return har.postData?.text === FILE_BODY;
+}
+
+/** The request with its file body as `text` (curl reads `@name`), or as it is. */
+function fileBody(har: HarRequest, text: (name: string) => string): HarRequest {
+  return isFile(har) ? { ...har, postData: { ...har.postData!, text: text(fileNameOf(har.postData!.mimeType)) } } : har;
+}
+
+function fileNameOf(mediaType: string): string {
+  const subtype = /^[a-z]+\/([a-z0-9]{1,5})$/i.exec(mediaType)?.[1]?.toLowerCase();
+  return `body.${subtype && subtype !== 'octet' ? subtype : 'bin'}`;
+}
 
 /**
  * httpsnippet writes a body's literal escaping too little (a backslash or a newline in a string
@@ -103,6 +128,10 @@ const PYTHON: Language = { quoted: `"${PAYLOAD}"`, json: (value) => pythonLitera
 function withBody(har: HarRequest, made: (request: HarRequest) => string, language: Language): string {
   const text = har.postData?.text;
   if (text === undefined || har.postData?.params) return made(har);
+  if (isFile(har)) {
+    const { code, imports } = language.file(fileNameOf(har.postData!.mimeType));
+    return imports + made({ ...har, postData: { ...har.postData!, text: PAYLOAD } }).replace(language.quoted, () => code);
+  }
   let literal = JSON.stringify(text);
   let json = false;
   if (isJson(har.postData!.mimeType)) {
@@ -184,6 +213,10 @@ function bodyInto(har: HarRequest, request: Fields, document: object): void {
     return;
   }
   har.headers.push({ name: 'Content-Type', value: mediaType });
+  if (isFileContent(mediaType, resolved$ref(schema, document))) {
+    har.postData = { mimeType: mediaType, text: FILE_BODY };
+    return;
+  }
   har.postData = { mimeType: mediaType, text: typeof body === 'string' && !isJson(mediaType) ? body : JSON.stringify(body ?? {}, null, 2) };
 }
 
@@ -234,6 +267,18 @@ function propertiesOf(schema: Record<string, unknown>, document: object, depth =
   const own = isObject(resolved['properties']) ? resolved['properties'] : {};
   const parts = Array.isArray(resolved['allOf']) ? resolved['allOf'].filter(isObject) : [];
   return depth > 4 ? own : Object.assign({}, ...parts.map((part) => propertiesOf(part, document, depth + 1)), own);
+}
+
+/**
+ * Whether a body of this media type and schema is a file's content: a binary schema, or none at
+ * all for a media type that is not text, JSON, XML or a form. OpenAPI 3.1 describes a binary body
+ * with no schema (`application/octet-stream: {}`), as the import's upgrade of a 3.0 description's
+ * `format: binary` leaves it.
+ */
+function isFileContent(mediaType: string, schema: Record<string, unknown>): boolean {
+  if (isBinary(schema)) return true;
+  const described = Object.keys(schema).some((key) => !['description', 'title'].includes(key));
+  return !described && !isJson(mediaType) && !/^text\/|[/+]xml\b|^multipart\/|^application\/x-www-form-urlencoded/i.test(mediaType);
 }
 
 /** A file's content: `format: binary` (OpenAPI 3.0) or a `contentMediaType` string (3.1), or an array of those. */

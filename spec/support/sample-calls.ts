@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import vm from 'node:vm';
 import { parse } from 'shell-quote';
 
-/** One call as a sample would send it. `form` holds form fields; a file part's value is `file:NAME`. */
+/** One call as a sample would send it. `form` holds form fields; a file part's value, or a body sent from a file, is `file:NAME`. */
 export interface Call {
   method: string;
   url: string;
@@ -38,6 +38,8 @@ export function curlCall(code: string): Call {
     else if (flag === '--header' || flag === '-H') call.headers[value.slice(0, value.indexOf(':')).toLowerCase()] = value.slice(value.indexOf(':') + 1).trim();
     else if (flag === '--cookie' || flag === '-b') call.headers['cookie'] = value;
     else if (flag === '--data' || flag === '--data-raw' || flag === '-d') data.push(value === '@-' && heredoc ? heredoc[2]! : value);
+    // A file, as curl reads it: `@name` sends the file's bytes.
+    else if (flag === '--data-binary') data.push(value.startsWith('@') ? `file:${value.slice(1)}` : value);
     else if (flag === '--data-urlencode') fields([[value.slice(0, value.indexOf('=')), value.slice(value.indexOf('=') + 1)]]);
     else if (flag === '--form' || flag === '-F') {
       const [name, part] = [value.slice(0, value.indexOf('=')), value.slice(value.indexOf('=') + 1)];
@@ -52,11 +54,12 @@ export function curlCall(code: string): Call {
 export async function fetchCall(code: string): Promise<Call> {
   const calls: Call[] = [];
   // A file the sample reads holds its own name, so the part it becomes says which file it was.
-  const fs = { createReadStream: (name: string) => Readable.from([Buffer.from(`file:${name}`)]) };
+  const fs = { createReadStream: (name: string) => Readable.from([Buffer.from(`file:${name}`)]), readFileSync: (name: string) => Buffer.from(`file:${name}`) };
   const fetch = async (url: string, options: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) => {
     const headers = Object.fromEntries(Object.entries(options.headers ?? {}).map(([name, value]) => [name.toLowerCase(), String(value)]));
     const call: Call = { method: options.method ?? 'GET', url, headers };
     if (typeof options.body === 'string') call.body = options.body;
+    else if (options.body instanceof Uint8Array) call.body = Buffer.from(options.body).toString();
     else if (options.body instanceof URLSearchParams) call.form = [...options.body];
     else if (options.body instanceof FormData) {
       call.form = await Promise.all([...options.body].map(async ([name, value]): Promise<[string, string]> => [name, typeof value === 'string' ? value : await value.text()]));
@@ -87,6 +90,7 @@ def request(method, url, params=None, data=None, json_body=None, files=None, hea
     if json_body is not None: call["body"] = json.dumps(json_body)
     form = []
     if isinstance(data, dict): form += [[k, str(x)] for k, v in data.items() for x in (v if isinstance(v, list) else [v])]
+    elif isinstance(data, Opened): call["body"] = "file:" + data
     elif data is not None: call["body"] = data if isinstance(data, str) else data.decode()
     if files: form += [[k, "file:" + (v[0] if isinstance(v, tuple) else str(v))] for k, v in files.items()]
     if form or files or isinstance(data, dict): call["form"] = form

@@ -21,7 +21,8 @@ export interface Drawn {
   headers: string[];
   cookies: string[];
   credential: Array<{ in: string; name: string }>;
-  body?: { mediaType: string; validate?: ValidateFunction; required: string[]; binary: string[]; own: unknown[] };
+  /** `file`: the body is a file's content itself (`format: binary` of a media type other than a form). */
+  body?: { mediaType: string; validate?: ValidateFunction; required: string[]; binary: string[]; file: boolean; own: unknown[] };
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
@@ -35,6 +36,12 @@ export function drawOperations(documents: ReadonlyMap<string, Json>, count: numb
   drawn.push(...shuffled(pools.flat(), random).slice(0, count - drawn.length));
   const validators = new Map<string, Ajv>();
   return drawn.map((operation) => described(operation, documents.get(operation.name)!, validators));
+}
+
+/** Every operation with an operationId of the descriptions, in their order. */
+export function allOperations(documents: ReadonlyMap<string, Json>): Drawn[] {
+  const validators = new Map<string, Ajv>();
+  return [...documents].flatMap(([name, document]) => operationsOf(name, document).map((operation) => described(operation, document, validators)));
 }
 
 interface Listed { name: string; method: string; path: string; item: Json; operation: Json }
@@ -86,7 +93,8 @@ function bodyOf(listed: Listed, document: Json, validators: Map<string, Ajv>): P
     .filter((name) => resolved(document, properties[name])['readOnly'] !== true);
   const binary = Object.entries(properties).filter(([, property]) => isBinary(resolved(document, property))).map(([name]) => name);
   const own = [media['example'], ...Object.values(object(media['examples'])).map((example) => resolved(document, example)['value']), schema['example']].filter((value) => value !== undefined);
-  return { body: { mediaType, required: requiredNames, binary, own, ...(/json/i.test(mediaType) && { validate: validatorOf(listed.name, document, validators, media['schema']) }) } };
+  const file = !/^(multipart\/form-data|application\/x-www-form-urlencoded)$/i.test(mediaType) && isBinary(schema);
+  return { body: { mediaType, required: requiredNames, binary, file, own, ...(/json/i.test(mediaType) && { validate: validatorOf(listed.name, document, validators, media['schema']) }) } };
 }
 
 function validatorOf(name: string, document: Json, validators: Map<string, Ajv>, schema: unknown): ValidateFunction | undefined {
@@ -147,6 +155,7 @@ export function bodyCheck(body: NonNullable<Drawn['body']>, call: Call): { probl
     }
     return { problems };
   }
+  if (body.file) return { problems: call.body?.startsWith('file:') ? [] : [`body is not sent from a file: ${String(call.body).slice(0, 80)}`] };
   if (!body.validate) return { problems };
   let sent: unknown;
   try {

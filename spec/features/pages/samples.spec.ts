@@ -12,7 +12,7 @@ import { repoRoot } from '../../../server/config.ts';
 import { bearer, givenTenant, startCatalog, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { curlCall, fetchCall, pythonCalls, type Call } from '../../support/sample-calls.ts';
 import { versionPath } from './fixture.ts';
-import { bodyCheck, drawOperations, type Drawn } from './sample-draw.ts';
+import { allOperations, bodyCheck, drawOperations, type Drawn } from './sample-draw.ts';
 
 /** Twenty descriptions of every shape the samples meet: JSON, forms, multipart files, required headers, each kind of scheme. */
 const DESCRIPTIONS = [
@@ -64,9 +64,8 @@ describe('pages: request samples run as pasted', function () {
     return { curl: after('curl:'), fetch: after('JavaScript (fetch):'), python: after('Python (requests):') };
   }
 
-  it('make the call the operation describes, in curl, fetch and Python requests', async () => {
-    const drawn = drawOperations(documents, 200, 34);
-    expect(drawn).to.have.length(200);
+  /** Each operation's three samples read back and checked: what is wrong, the description's own examples its schema refuses, the JSON bodies checked. */
+  async function readBack(drawn: readonly Drawn[]): Promise<{ problems: string[]; own: string[]; validated: number }> {
     const samples = await Promise.all(drawn.map(samplesOf));
     const python = pythonCalls(samples.map((sample) => sample.python));
     const problems: string[] = [];
@@ -90,6 +89,13 @@ describe('pages: request samples run as pasted', function () {
         problems.push(...found.problems.map((problem) => `${where}: ${problem}`));
       }
     }
+    return { problems, own, validated };
+  }
+
+  it('make the call the operation describes, in curl, fetch and Python requests', async () => {
+    const drawn = drawOperations(documents, 200, 34);
+    expect(drawn).to.have.length(200);
+    const { problems, own, validated } = await readBack(drawn);
     const forms = drawn.filter((operation) => operation.body && !/json/i.test(operation.body.mediaType)).length;
     console.log(`    ${drawn.length} operations × 3 samples read back; ${validated} JSON bodies checked against their schema, ${forms} other bodies`);
     // The description's own example that its own schema refuses is the description's fault, not the sample's: listed, not failed.
@@ -98,6 +104,15 @@ describe('pages: request samples run as pasted', function () {
     // Bodies whose schema Ajv cannot compile go unchecked: most must be checked.
     const json = drawn.filter((operation) => operation.body && /json/i.test(operation.body.mediaType)).length * 3;
     expect(validated, `${validated} of ${json} JSON bodies checked against their schema`).to.be.at.least(json * 0.9);
+  });
+
+  it("send a body that is a file's content from a file, in each language (Netlify's and Box's uploads)", async () => {
+    const files = allOperations(documents).filter((operation) => operation.body?.file);
+    expect(files.map((operation) => `${operation.name} ${operation.method} ${operation.path}`)).to.include.members([
+      'netlify.com put /deploys/{deploy_id}/files/{path}', 'box.com put /files/upload_sessions/{upload_session_id}',
+    ]);
+    const { problems } = await readBack(files);
+    expect(problems, problems.join('\n')).to.deep.equal([]);
   });
 });
 
