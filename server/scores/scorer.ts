@@ -1,5 +1,6 @@
 // Makes score cards again when what they read changes, never on a read: a service's records
-// written (an import, a record write), a lint report stored. The change is marked in the
+// written (an import, a record write: its own card first, then the version's others', whose
+// probes now meet its operations), a lint report stored. The change is marked in the
 // `scores` collection first (store.ts), so a restart resumes what was left; the cards are then
 // made one at a time in the process, behind the writes' answers, with the probes ranked by the
 // version's search index as users' searches are (after the operations' vectors are had).
@@ -58,7 +59,7 @@ export class Scorer {
 
   /**
    * An import wrote: each service it wrote records of (its own, by the import's mark) is scored
-   * again; when it only deleted, the version's cards are.
+   * again first, then the version's other services (see #version).
    */
   async imported(versionId: string, written: HeldWrite): Promise<void> {
     if (this.#parts.enabled === false) return;
@@ -69,22 +70,22 @@ export class Scorer {
         if (typeof service === 'string') services.add(service);
       }
     }
-    if (services.size === 0 && written.deleted.size > 0) await this.#version(versionId);
     for (const service of services) await this.recompute(versionId, service);
+    if (services.size > 0 || written.deleted.size > 0) await this.#version(versionId, services);
   }
 
-  /** A record was written (created, replaced, updated): its service's card is made again; a write whose service cannot be told marks the version's cards. */
+  /** A record was written (created, replaced, updated): its service's card is made again first, then the version's others'; a write whose service cannot be told marks them all. */
   async written(collection: string, versionId: string, record: CatalogRecord | undefined): Promise<void> {
     if (this.#parts.enabled === false) return;
     const serviceId = record && OWNED.has(collection) ? await this.#serviceOf(collection, versionId, record) : undefined;
     if (serviceId) await this.recompute(versionId, serviceId);
-    else await this.#version(versionId);
+    await this.#version(versionId, new Set(serviceId ? [serviceId] : []));
   }
 
-  /** A record was deleted: a service's card goes with it; any other deletion marks the version's cards. */
+  /** A record was deleted: a service's card goes with it; the version's other cards are made again. */
   async deleted(collection: string, versionId: string, id: string): Promise<void> {
     if (collection === 'services') await this.#parts.store.forget(versionId, id);
-    else await this.#version(versionId);
+    await this.#version(versionId);
   }
 
   /** The cards a restart (or a failure) left pending, queued again. */
@@ -107,9 +108,15 @@ export class Scorer {
     await this.settled();
   }
 
-  async #version(versionId: string): Promise<void> {
+  /**
+   * Every card of the version but those of `done` (marked already) is made again: findability
+   * asks each service's probes across the whole version, so a write to one service moves the
+   * others' ranks (its operations may now come first for their probes, or no longer do). Queued
+   * behind the written service's own, one card per service however many writes come.
+   */
+  async #version(versionId: string, done: ReadonlySet<string> = new Set()): Promise<void> {
     if (this.#parts.enabled === false) return;
-    for (const serviceId of await this.#parts.store.markVersion(versionId)) this.#enqueue(versionId, serviceId);
+    for (const serviceId of await this.#parts.store.markVersion(versionId, done)) this.#enqueue(versionId, serviceId);
   }
 
   async #serviceOf(collection: string, versionId: string, record: CatalogRecord): Promise<string | undefined> {

@@ -45,9 +45,9 @@ export class ScoreStore {
     return document!.changes;
   }
 
-  /** Marks every card of the version pending (a write whose service is not known: a component schema, a deletion). */
-  async markVersion(versionId: string): Promise<string[]> {
-    const cards = await this.#collection.find({ versionId }, { projection: { serviceId: 1 } }).toArray();
+  /** Marks every card of the version pending but those of `except`, and answers their services. */
+  async markVersion(versionId: string, except: ReadonlySet<string> = new Set()): Promise<string[]> {
+    const cards = (await this.#collection.find({ versionId }, { projection: { serviceId: 1 } }).toArray()).filter(({ serviceId }) => !except.has(serviceId));
     for (const { serviceId } of cards) await this.mark(versionId, serviceId);
     return cards.map(({ serviceId }) => serviceId);
   }

@@ -66,6 +66,22 @@ describe('scores: stored score cards', function () {
     expect(after.probes.map((probe: { kind: string }) => probe.kind)).to.include('summary');
   });
 
+  it("makes the version's other cards again after an import of another service: their probes now meet its operations", async () => {
+    const before = (await score(tenant.prefixes.byId)).body;
+    const made = service.runtime.scorer.made;
+    const imported = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=giphy`).set(bearer(tenant.key)).send(readDescription('giphy.com.json'));
+    expect(imported.status, JSON.stringify(imported.body)).to.equal(201);
+    await service.runtime.scorer.settled();
+    expect(service.runtime.scorer.made).to.equal(made + 2);
+    const after = (await score(tenant.prefixes.byId)).body;
+    expect(after.pending).to.equal(false);
+    expect(Date.parse(after.computedAt)).to.be.above(Date.parse(before.computedAt));
+    const deleted = await service.request.delete(`${tenant.prefixes.byId}/services/${imported.body.service.id}`).set(bearer(tenant.key));
+    expect(deleted.status, JSON.stringify(deleted.body)).to.be.oneOf([200, 204]);
+    await service.runtime.scorer.settled();
+    expect(Date.parse((await score(tenant.prefixes.byId)).body.computedAt)).to.be.above(Date.parse(after.computedAt));
+  });
+
   it('resumes a card left pending by a stop, from its mark in the database', async () => {
     const { scorer } = service.runtime;
     await scorer.store.mark(tenant.version.id, serviceId);
