@@ -4,6 +4,7 @@
 import { pointer } from '../json/pointer.ts';
 import type { Finding } from './findings.ts';
 import type { Exemption, LintSettings, Severity } from './settings.ts';
+import { sharedCompiles } from './compiled-schemas.ts';
 import { spectralDefinition } from './definition.ts';
 import { SEVERITIES } from './settings.ts';
 import { LocatedJson } from './located-json.ts';
@@ -17,7 +18,11 @@ type Result = { code: string | number; severity: number; message: string; path: 
 export const RULE_SKIPPED = 'catalog-rule-skipped';
 
 /** The findings of `text` (a JSON document) under `settings`, exemptions left out, in Spectral's order. */
-export async function lintText(text: string, settings: LintSettings): Promise<Finding[]> {
+export function lintText(text: string, settings: LintSettings): Promise<Finding[]> {
+  return sharedCompiles(() => lintOnce(text, settings));
+}
+
+async function lintOnce(text: string, settings: LintSettings): Promise<Finding[]> {
   const { definition, problems } = spectralDefinition(settings);
   if (!definition) throw new Error(`lint settings refused: ${problems.map((problem) => `${problem.field} ${problem.message}`).join('; ')}`);
   const document = new Core['Document'](text, LocatedJson, 'description.json');
