@@ -23,16 +23,15 @@ export const TOP = 5;
  * How many of a service's operations are probed at most. A probe's search visits every operation
  * of the version its words match, so probing all of a service costs its operations times the
  * version's: Graph beta's 22,361 operations would take over an hour of CPU and GitHub's probes
- * 150 s of embeddings. Past this, an even spread of them (every k-th in the service's order, so
- * the stored card and the dry run's probe the same ones) stands for the rest.
+ * 150 s of embeddings. Past this, this many of them evenly spread in the service's order (so the
+ * stored card and the dry run's probe the same ones) stand for the rest.
  */
 export const PROBED_OPERATIONS = 300;
 
-/** The operations probed: all of them up to `most`, else every k-th, `most` at most. */
+/** The operations probed: all of them up to `most`, else `most` of them evenly spread (the k-th of `most` at ⌊k × operations ÷ most⌋). */
 export function probedOperations<T>(operations: readonly T[], most = PROBED_OPERATIONS): T[] {
   if (operations.length <= most) return [...operations];
-  const stride = Math.ceil(operations.length / most);
-  return operations.filter((_, at) => at % stride === 0);
+  return Array.from({ length: most }, (_, k) => operations[Math.floor((k * operations.length) / most)]!);
 }
 
 /** Findability's shares: coming first, and coming in the top 5. */
