@@ -42,6 +42,7 @@ const PAGE = `<!doctype html>
 <title>Catalog Service API reference</title>
 <link rel="icon" type="image/png" href="${ASSETS_PATH}/favicon-32x32.png">
 <link rel="stylesheet" href="${ASSETS_PATH}/swagger-ui.css">
+<link rel="stylesheet" href="${ASSETS_PATH}/catalog-swagger.css">
 </head>
 <body>
 <div id="swagger-ui" data-url="${OPENAPI_PATH}"></div>
