@@ -45,11 +45,15 @@ export class ScoreStore {
     return document!.changes;
   }
 
-  /** Marks every card of the version pending but those of `except`, and answers their services. */
+  /**
+   * Marks every card of the version pending but those of `except`, and answers their services:
+   * one update for them all, since a record write's answer waits for it however many services
+   * the version holds.
+   */
   async markVersion(versionId: string, except: ReadonlySet<string> = new Set()): Promise<string[]> {
-    const cards = (await this.#collection.find({ versionId }, { projection: { serviceId: 1 } }).toArray()).filter(({ serviceId }) => !except.has(serviceId));
-    for (const { serviceId } of cards) await this.mark(versionId, serviceId);
-    return cards.map(({ serviceId }) => serviceId);
+    const others = { versionId, serviceId: { $nin: [...except] } };
+    await this.#collection.updateMany(others, { $inc: { changes: 1 }, $min: { pendingSince: new Date() } });
+    return (await this.#collection.find(others, { projection: { serviceId: 1 } }).toArray()).map(({ serviceId }) => serviceId);
   }
 
   /** Keeps the card; clears the mark when no change was noted after `changes`. */
