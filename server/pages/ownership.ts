@@ -30,9 +30,10 @@ export function webAddress(value: unknown): string | undefined {
 export function ownershipOf(service: Record<string, unknown>): Ownership {
   const contact = isObject(service['contact']) ? service['contact'] : {};
   const shownContact = { name: text(contact['name']), email: text(contact['email']), href: webAddress(contact['url']) };
-  const links = Object.entries(isObject(service['links']) ? service['links'] : {})
-    .map(([name, url]) => ({ label: LINK_LABELS[name] ?? name, href: webAddress(url) }))
-    .filter((link): link is { label: string; href: string } => link.href !== undefined);
+  const links = [...Object.entries(isObject(service['links']) ? service['links'] : {})
+    .map(([name, url]) => ({ label: LINK_LABELS[name] ?? name, href: webAddress(url) })), externalDocsOf(service)]
+    .filter((link): link is { label: string; href: string } => link?.href !== undefined)
+    .filter((link, at, all) => all.findIndex((other) => other.href === link.href) === at);
   const owner = text(service['owner']);
   const lifecycle = text(service['lifecycle']);
   const hasContact = Object.values(shownContact).some((value) => value !== undefined);
@@ -41,6 +42,13 @@ export function ownershipOf(service: Record<string, unknown>): Ownership {
     ...(owner && { owner }), ...(lifecycle && { lifecycle }), ...(hasContact && { contact: shownContact }), links, ...about,
     any: owner !== undefined || lifecycle !== undefined || hasContact || links.length > 0 || Object.keys(about).length > 0,
   };
+}
+
+/** The description's own `externalDocs` (kept in the Service record's kvStorage), as a link named by its description. */
+function externalDocsOf(service: Record<string, unknown>): { label: string; href: string | undefined } | undefined {
+  const kept = isObject(service['kvStorage']) ? service['kvStorage'] : {};
+  const docs = isObject(kept['externalDocs']) ? kept['externalDocs'] : undefined;
+  return docs && { label: text(docs['description']) ?? LINK_LABELS['docs']!, href: webAddress(docs['url']) };
 }
 
 /** What the description's `info` says beyond the Service record's fields: the API's own version, its licence and terms. */

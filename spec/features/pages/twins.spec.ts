@@ -80,13 +80,16 @@ describe('pages: Markdown twins and the API catalog', function () {
     expect(itemsUnder('Responses'), twin).to.equal(5);
   });
 
-  it("shows the description's own version, licence and terms beside the service's owner and contact", async () => {
+  it("shows the description's own version, licence, terms and external documentation beside the service's owner and contact", async () => {
     const at = versionPath(fixture.tenant);
     const page = (await supertest(fixture.service.app).get(`${at}/services/giphy`).set(bearer(fixture.tenant.readOnlyKey))).text;
     expect(page).to.include('<dt>API version</dt><dd>1.0</dd>').and.to.include('<dt>Terms</dt><dd><a href="https://developers.giphy.com/">Terms of service</a></dd>');
     const twin = (await markdown(`${at}/services/giphy`)).text;
     // Text is escaped for Markdown (`1\\.0` shows as 1.0).
     expect(twin).to.match(/^API version: 1\\?\.0$/m).and.to.include('[Terms of service](https://developers.giphy.com/)');
+    // Its external documentation, named as the description names it.
+    expect(page).to.include('<a href="https://developers.giphy.com/docs/">Official Giphy Documentation</a>');
+    expect(twin).to.include('[Official Giphy Documentation](https://developers.giphy.com/docs/)');
     // A licence whose address is not a web address is named, not linked; nothing of it runs.
     const hostile = (await supertest(fixture.service.app).get(`${at}/services/hostile`).set(bearer(fixture.tenant.readOnlyKey))).text;
     expect(hostile).to.match(/<dt>Licence<\/dt><dd>Licence &lt;script&gt;[^<]*<\/dd>/).and.not.to.include('<dt>Terms</dt>');
