@@ -47,13 +47,13 @@ export class ScoreStore {
 
   /**
    * Marks every card of the version pending but those of `except`, and answers their services:
-   * one update for them all, since a record write's answer waits for it however many services
-   * the version holds.
+   * one update for them all (none when there are none, as in a version of one service), since a
+   * record write's answer waits for it however many services the version holds.
    */
   async markVersion(versionId: string, except: ReadonlySet<string> = new Set()): Promise<string[]> {
-    const others = { versionId, serviceId: { $nin: [...except] } };
-    await this.#collection.updateMany(others, { $inc: { changes: 1 }, $min: { pendingSince: new Date() } });
-    return (await this.#collection.find(others, { projection: { serviceId: 1 } }).toArray()).map(({ serviceId }) => serviceId);
+    const others = (await this.#collection.find({ versionId, serviceId: { $nin: [...except] } }, { projection: { serviceId: 1 } }).toArray()).map(({ serviceId }) => serviceId);
+    if (others.length > 0) await this.#collection.updateMany({ versionId, serviceId: { $in: others } }, { $inc: { changes: 1 }, $min: { pendingSince: new Date() } });
+    return others;
   }
 
   /** Keeps the card; clears the mark when no change was noted after `changes`. */
