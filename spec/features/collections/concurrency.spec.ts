@@ -88,13 +88,14 @@ describe('collections: concurrent writes', () => {
 
     describe(`${name}: a PATCH racing a DELETE`, () => {
       it('is either applied before the delete (200) or refused after it (404); nothing is left behind', async () => {
+        // Which side wins a race is the machine's to decide, so the race asserts only what must
+        // hold either way; the patch sent once the delete has answered is the 404 every run sees.
         const text = optionalTextField(collection);
         const records = await Promise.all(Array.from({ length: 8 }, () => client.given(name)));
-        const outcomes = new Set<string>();
         await Promise.all(records.map(async (record, i) => {
-          // Patches on both sides of the delete, in both orders of sending.
           const patch = (): Promise<Response> => client.update(name, record.id, { [text]: `late ${i}` }, via(i)).then((res) => res);
           const remove = (): Promise<Response> => client.delete(name, record.id, via(i + 1)).then((res) => res);
+          // Patches on both sides of the delete, in both orders of sending.
           const [first, deleted, last] = i % 2 === 0
             ? await Promise.all([patch(), remove(), patch()])
             : await Promise.all([patch(), remove(), patch()].reverse()).then((r) => r.reverse());
@@ -103,13 +104,12 @@ describe('collections: concurrent writes', () => {
             expect(res.status, res.text).to.be.oneOf([200, 404]);
             if (res.status === 200) expect(res.body).to.deep.include({ ...record, [text]: `late ${i}`, updatedAt: res.body.updatedAt });
             else expectError(res, 404, notFound);
-            outcomes.add(String(res.status));
           }
+          expectError(await patch(), 404, notFound);
           expectError(await client.get(name, record.id), 404, notFound);
           const stored = await testDatabase().db.collection(name).findOne({ versionId: tenant.version.id, id: record.id });
           expect(stored, 'a document was left behind').to.equal(null);
         }));
-        expect([...outcomes]).to.include('404');
       });
     });
   }
