@@ -33,6 +33,11 @@ function documents(): Document[] {
     { _id: 'keys', 'with space': 1, 'é': 2, 'x-catalog': { '＄ref': 'r', 'a:b': 'colon' } },
     { _id: new ObjectId('65ec5f2a1b3c4d5e6f708192'), n: new Int32(1) },
     { _id: new Int32(7), n: new Int32(2) },
+    // One shape, three documents: the decoder parses a shape's schema once and shares it
+    // (sjson_fast.go sharedSchema), so the values must still be each document's own.
+    ...['one', 'two', 'three'].map((n, i) => ({ _id: `shape-${n}`, name: n, inner: { at: new Int32(i), list: [n, new Double(i + 0.5)] } })),
+    // Schema text with brackets and braces inside keys: the cache's key is the schema's text.
+    { _id: 'braces', 'br{a}ce': { '[x]': 'a}b', '{': { '}': ']' } } },
   ];
 }
 

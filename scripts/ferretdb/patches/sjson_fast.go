@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -25,7 +26,7 @@ func fastUnmarshal(data []byte) (*types.Document, bool) {
 		return nil, false
 	}
 
-	sch, ok := p.schema()
+	sch, ok := p.sharedSchema()
 	if !ok {
 		return nil, false
 	}
@@ -41,6 +42,82 @@ func fastUnmarshal(data []byte) (*types.Document, bool) {
 			return nil, false
 		}
 	}
+}
+
+// The documents of one collection have few shapes, and each shape's schema is written as the same
+// bytes in every document of that shape; parsed, it was half of decoding a small document. So a
+// schema is parsed once and shared by every document that has it: nothing changes a schema after it
+// is parsed. The cache holds at most schemaCacheBytes of schema text; when full it starts again.
+const schemaCacheBytes = 8 << 20
+
+var schemaCache = struct {
+	sync.RWMutex
+	bytes int
+	m     map[string]*schema
+}{m: map[string]*schema{}}
+
+// sharedSchema reads a document's schema, parsed once per distinct text.
+func (p *fastParser) sharedSchema() (*schema, bool) {
+	raw, ok := p.span()
+	if !ok {
+		return nil, false
+	}
+
+	schemaCache.RLock()
+	sch := schemaCache.m[string(raw)]
+	schemaCache.RUnlock()
+
+	if sch != nil {
+		return sch, true
+	}
+
+	sp := &fastParser{b: raw}
+	if sch, ok = sp.schema(); !ok || !sp.end() {
+		return nil, false
+	}
+
+	schemaCache.Lock()
+	if schemaCache.bytes+len(raw) > schemaCacheBytes {
+		schemaCache.m, schemaCache.bytes = map[string]*schema{}, 0
+	}
+
+	schemaCache.m[string(raw)] = sch
+	schemaCache.bytes += len(raw)
+	schemaCache.Unlock()
+
+	return sch, true
+}
+
+// span reads the bytes of a JSON object without decoding them: strings are stepped over, so a brace
+// inside one is no brace. What it spans is parsed (and checked) by schema when not in the cache.
+func (p *fastParser) span() ([]byte, bool) {
+	p.ws()
+
+	if p.i >= len(p.b) || p.b[p.i] != '{' {
+		return nil, false
+	}
+
+	start, depth := p.i, 0
+
+	for ; p.i < len(p.b); p.i++ {
+		switch p.b[p.i] {
+		case '"':
+			for p.i++; p.i < len(p.b) && p.b[p.i] != '"'; p.i++ {
+				if p.b[p.i] == '\\' {
+					p.i++
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				p.i++
+				return p.b[start:p.i], true
+			}
+		}
+	}
+
+	return nil, false
 }
 
 // fastValue decodes one value by its schema element's JSON (UnmarshalFields' fields).

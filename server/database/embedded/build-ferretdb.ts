@@ -107,6 +107,13 @@ const PATCHES: Patch[] = [
     from: 'func Unmarshal(data []byte) (*types.Document, error) {\n',
     to: 'func Unmarshal(data []byte) (*types.Document, error) {\n\tif d, ok := fastUnmarshal(data); ok {\n\t\treturn d, nil\n\t}\n\n',
   },
+  // A find with no projection returns each document as read: ProjectDocument copied it twice
+  // and rebuilt it key by key, for any projection, empty included.
+  {
+    file: 'internal/handler/common/projection_iterator.go',
+    from: '\tprojected, err := ProjectDocument(doc, iter.projection, iter.filter, iter.inclusion)\n',
+    to: '\tif iter.projection.Len() == 0 {\n\t\treturn unused, doc, nil\n\t}\n\n\tprojected, err := ProjectDocument(doc, iter.projection, iter.filter, iter.inclusion)\n',
+  },
   // A leak-tracking aid for FerretDB's debug builds; in a release build it still recorded a stack
   // and set a finalizer for every iterator, one per document and per embedded document sent.
   ...['func Track(obj any, token *Token) {\n', 'func Untrack(obj any, token *Token) {\n'].map((from) => ({
