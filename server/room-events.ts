@@ -20,6 +20,7 @@ import type { Change, EventType } from './events/events.ts';
 import { SERVICES } from './ownership/service-records.ts';
 import type { AroundRecordWrite } from './records/routes.ts';
 import type { ResolvedVersion } from './routes/route.ts';
+import { outsideBudget } from './store/budget.ts';
 import { documentId, type CatalogRecord } from './store/records.ts';
 import type { AroundVersionWrite } from './versions/operations.ts';
 
@@ -52,13 +53,14 @@ export function importEvents(events: ChangeEvents, log: (message: string, fields
       async after() {
         if (!pending || !later) return pending?.settle();
         const [plan, recorded] = [later, pending];
-        void counted(plan).then(
+        // Behind the import's answer: outside its budget.
+        void outsideBudget(() => counted(plan).then(
           (report) => recorded.complete(importChanges(version, plan, report)),
           (error: unknown) => {
             log('change events: the changes report of an import failed; its events go without counts', { err: error, versionId: version.versionId });
             return recorded.complete(importChanges(version, plan, undefined));
           },
-        ).catch((error: unknown) => log('change events: completing an import\'s events failed; the worker settles them', { err: error }));
+        ).catch((error: unknown) => log('change events: completing an import\'s events failed; the worker settles them', { err: error })));
       },
     };
   };

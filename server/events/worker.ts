@@ -7,6 +7,7 @@
 import { hostname } from 'node:os';
 import type { WebhookConfig } from '../config.ts';
 import { newId } from '../ids.ts';
+import { outsideBudget } from '../store/budget.ts';
 import { verdictOf, type CommitSources } from './commits.ts';
 import type { Job, Outbox } from './outbox.ts';
 import { send } from './send.ts';
@@ -44,8 +45,15 @@ export class DeliveryWorker {
     this.wake();
   }
 
-  /** Runs a round now (or right after the one running). */
+  /**
+   * Runs a round now (or right after the one running). Woken by a write, the round and the
+   * timer it leaves run outside that request's budget: they outlive its answer.
+   */
   wake(): void {
+    outsideBudget(() => this.#wake());
+  }
+
+  #wake(): void {
     if (this.#stopped) return;
     if (this.#running) {
       this.#again = true;

@@ -9,6 +9,7 @@ import type { ServiceParts } from '../descriptions/service-parts.ts';
 import { exportService } from '../descriptions/export.ts';
 import { shareRepeated } from '../descriptions/sharing.ts';
 import type { JsonObject } from '../json/values.ts';
+import { outsideBudget } from '../store/budget.ts';
 import type { RecordStore } from '../store/records.ts';
 import { storeOf } from '../store/stores.ts';
 import { serviceScoped } from '../views/service-records.ts';
@@ -96,7 +97,8 @@ export class Lints {
 
   #enqueue(key: Key): void {
     this.#queue.set(`${key.versionId}/${key.serviceId}`, key);
-    this.#running ??= this.#drain().finally(() => { this.#running = undefined; });
+    // Run behind the answer of the write that owed it, not within that request's budget.
+    this.#running ??= outsideBudget(() => this.#drain().finally(() => { this.#running = undefined; }));
   }
 
   async #drain(): Promise<void> {

@@ -6,6 +6,7 @@
 // version's search index as users' searches are (after the operations' vectors are had).
 import type { CatalogRecord, HeldWrite, RecordStore } from '../store/records.ts';
 import type { SearchIndexes } from '../search/indexes.ts';
+import { outsideBudget } from '../store/budget.ts';
 import { markOf } from '../store/mark.ts';
 import { scoreCard } from './card.ts';
 import { storedServiceRecords } from './records.ts';
@@ -133,9 +134,10 @@ export class Scorer {
   #enqueue(versionId: string, serviceId: string): void {
     if (this.#stopping.signal.aborted) return;
     this.#queue.set(`${versionId}:${serviceId}`, { versionId, serviceId });
-    this.#draining ??= this.#drain().finally(() => {
+    // Made behind the answer of the write that queued it, not within that request's budget.
+    this.#draining ??= outsideBudget(() => this.#drain().finally(() => {
       this.#draining = undefined;
-    });
+    }));
   }
 
   async #drain(): Promise<void> {

@@ -8,6 +8,7 @@
 // After an import in this process, what it wrote is applied to the kept index without a read
 // (imported): the version's list of writes says whether it follows the kept revision directly.
 import { LRUCache } from 'lru-cache';
+import { outsideBudget } from '../store/budget.ts';
 import type { HeldWrite, RecordStore } from '../store/records.ts';
 import { listedBefore, revisionAfter, writtenBetween, type Revision, type Revisions } from '../tenancy/revisions.ts';
 import { emptyView, patchedView, refreshedView, replacedView, viewOf } from './endpoints.ts';
@@ -55,7 +56,7 @@ export class SearchIndexes {
     const kept = this.#kept.get(versionId);
     if (kept?.revision.token === revision.token) {
       // Built before the model was loaded: its vectors are fetched behind this search.
-      if (!kept.index.vectors && this.vectors?.model) void this.#withVectors(kept.index);
+      if (!kept.index.vectors && this.vectors?.model) void this.#withVectorsBehind(kept.index);
       return kept.index;
     }
     const building = this.#building.get(versionId);
@@ -82,6 +83,16 @@ export class SearchIndexes {
     return index.answer({ ...options, ...(vector ? { vector } : {}) });
   }
 
+  /** `warm`, behind the answer of the request that wrote: outside its budget. */
+  #warmBehind(versionId: string): Promise<void> {
+    return outsideBudget(() => this.warm(versionId));
+  }
+
+  /** `#withVectors`, not waited for by the request that asked: outside its budget. */
+  #withVectorsBehind(index: VersionIndex, previous?: VersionIndex): Promise<void> {
+    return outsideBudget(() => this.#withVectors(index, previous));
+  }
+
   /** Builds the version's index now (after an import), so that the next search finds it built. */
   async warm(versionId: string): Promise<void> {
     // The write is done whatever happens here; the next search builds again if this failed.
@@ -102,7 +113,7 @@ export class SearchIndexes {
    */
   async imported(versionId: string, written: HeldWrite | undefined): Promise<void> {
     if (!written) {
-      void this.warm(versionId);
+      void this.#warmBehind(versionId);
       return;
     }
     try {
@@ -117,7 +128,7 @@ export class SearchIndexes {
             : before.empty ? VersionIndex.of(emptyView(versionId, this.#stores)).then((index) => ({ revision: { token: before.token, collections: {} }, index }))
               : undefined;
       if (!base) {
-        void this.warm(versionId);
+        void this.#warmBehind(versionId);
         return;
       }
       const built = this.#handOver(versionId, base, written);
@@ -127,7 +138,7 @@ export class SearchIndexes {
       else await built;
     } catch (error) {
       this.#log('search: an import\'s records could not be handed to the index; the next search builds it', { error: String(error) });
-      void this.warm(versionId);
+      void this.#warmBehind(versionId);
     }
   }
 
@@ -146,7 +157,7 @@ export class SearchIndexes {
         index = await from.index.patched(replacedView(from.index.view, versionId, ids, written.records), ids);
         this.indexedDocuments += index.changed?.size ?? index.size;
         // Not waited for: operations not yet embedded are ranked by the index alone (the answer's `ranking` says so).
-        void this.#withVectors(index, from.index);
+        void this.#withVectorsBehind(index, from.index);
       }
       this.built.handed += 1;
       const kept = { revision: revisionAfter(from.revision, written.token, written.collections), index };

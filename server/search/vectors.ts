@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { Binary, type AnyBulkWriteOperation, type Collection, type Db } from 'mongodb';
+import { outsideBudget } from '../store/budget.ts';
 import { inSlices } from '../store/record-indexes.ts';
 import type { CatalogRecord } from '../store/records.ts';
 import type { VersionView } from './endpoints.ts';
@@ -207,7 +208,8 @@ export class SearchVectors {
     this.#pending.set(key, wanted);
     if (urgent) this.#queue.unshift(wanted);
     else this.#queue.push(wanted);
-    void this.#drain();
+    // Stored behind the answer of whoever asked first, not within that request's budget.
+    void outsideBudget(() => this.#drain());
     return promise;
   }
 

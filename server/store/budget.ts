@@ -17,6 +17,17 @@ export interface Budget {
 
 const current = new AsyncLocalStorage<Budget>();
 
+/**
+ * Runs `work`, and all it starts, outside any budget: its calls get the long bound, as start-up's
+ * do. For work a request starts and does not wait for (a lint, a score card, the search index
+ * built behind a write, an event delivery round): it would otherwise carry the request's
+ * deadline into everything it did after the answer, and a queue it began draining would fail
+ * every later job once the request's few seconds were spent ("ran out after 13441 ms").
+ */
+export function outsideBudget<T>(work: () => T): T {
+  return current.exit(work);
+}
+
 /** Runs `work` with every database call it makes, however deep, bounded by `budget`. */
 export function withinBudget<T>(budget: Budget, work: () => Promise<T>): Promise<T> {
   return current.run(budget, work);
