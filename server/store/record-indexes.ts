@@ -26,7 +26,9 @@ export interface IndexSpec {
 
 /**
  * The unique `{versionId, id}` index, one per filter field (serving filter + default order),
- * and `updatedAt` (the one sort every record has). Other sorts are served by the
+ * and `updatedAt` (the one sort every record has) both ways: `id` ascending breaks its ties
+ * either way, and an index read backwards gives `-updatedAt` with `id` descending, so without
+ * the second a page of `-updatedAt` sorted the whole version first (MongoDB too). Other sorts are served by the
  * `{versionId, id}` prefix plus an in-memory sort of one version's records; the lookups by a
  * field that names a record (lookupFields); and an import's mark (the records of one service).
  */
@@ -34,6 +36,7 @@ export function recordIndexes(collection: CompiledCollection): IndexSpec[] {
   return [
     { key: { versionId: 1, id: 1 }, name: 'versionId_id', unique: true },
     { key: { versionId: 1, updatedAt: 1, id: 1 }, name: 'versionId_updatedAt_id' },
+    { key: { versionId: 1, updatedAt: -1, id: 1 }, name: 'versionId_updatedAtDesc_id' },
     ...[...collection.filters.keys()].map((field) => ({ key: { versionId: 1, [field]: 1, id: 1 }, name: `versionId_${field}_id` })),
     // The natural key, as one string that every record of the collection has: unique indexes
     // hold under races on MongoDB and on FerretDB 1.24 (SQLite), but FerretDB lets two

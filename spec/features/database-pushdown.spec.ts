@@ -7,7 +7,7 @@
 // strings, null and missing fields, ObjectIds, strings whose JSON text orders otherwise (spaces,
 // quotes, escapes, U+2028), unicode, a number as int, long and double (and -0, a date, beyond 2^53), and `_id`s at a version's prefix boundaries.
 import { expect } from 'chai';
-import { Double, Int32, Long, ObjectId, type Collection, type Db, type Document, type Filter, type Sort } from 'mongodb';
+import { Double, Int32, Long, ObjectId, Timestamp, type Collection, type Db, type Document, type Filter, type Sort } from 'mongodb';
 import { keysetFilter, type SortKey } from '../../server/store/cursor.ts';
 import { testDatabase } from '../support/database.ts';
 
@@ -48,6 +48,13 @@ function documents(): Document[] {
       Long.fromString('9007199254740993'), new Double(2 ** 53 + 2), new Double(1e21)]
       .map((code, i) => ({ versionId: 'ver_3', serviceId: 'svc_1', id: `code_${i}`, code })),
     { versionId: 'ver_3', serviceId: 'svc_1', id: 'code_missing' },
+    // Dates (a record's updatedAt) beside what sorts among them or has their JSON text: plain dates
+    // (13 digits of milliseconds), one tied, dates before 2001 and after 2286, a long and a string
+    // with a date's digits, numbers whose text sorts among the dates', strings, arrays, a timestamp.
+    ...AT_VALUES.map((at, i) => ({ versionId: 'ver_5', serviceId: 'svc_1', id: `at_${String(i).padStart(2, '0')}`, at })),
+    { versionId: 'ver_5', serviceId: 'svc_1', id: 'at_missing' },
+    // Plain strings and plain dates alone, as a catalog has them: strings first in the branch that is cut by the limit.
+    ...['2024', '2025', DATE_2020, DATE_2026].map((at, i) => ({ versionId: 'ver_6', id: `plain_${i}`, at })),
     { _id: 'ver_1', versionId: 'ver_x', id: 'boundary_1' },
     { _id: 'ver_1;', versionId: 'ver_x', id: 'boundary_2' },
     { _id: 'ver_1:', versionId: 'ver_x', id: 'boundary_3' },
@@ -66,6 +73,13 @@ function documents(): Document[] {
   odd.forEach(add);
   return docs;
 }
+
+const [DATE_2020, DATE_2026, DATE_1998] = [new Date('2020-01-01T00:00:00Z'), new Date('2026-11-29T01:49:21.577Z'), new Date(9e11)];
+const AT_VALUES: unknown[] = [
+  DATE_2020, DATE_2026, new Date(DATE_2026), new Date('2021-06-15T12:00:00Z'), DATE_1998, new Date(0), new Date(-1000), new Date(1e13),
+  Long.fromString('1795936558479'), new Double(1.5e12), new Double(2.5), new Int32(5), new Double(1e21), '2026', '1795936558479', 'a b',
+  null, [new Date('2021-01-01T00:00:00Z'), new Date('2027-01-01T00:00:00Z')], [], new Timestamp({ t: 1700000000, i: 1 }), true, { at: DATE_2020 },
+];
 
 interface Probe { filter: Document; sort?: Sort; limit?: number }
 
@@ -96,6 +110,21 @@ function probes(): Probe[] {
     pages.push({ filter: { versionId: 'ver_1', serviceId: 'svc_1' }, sort: { pathId: -1, id: -1 }, limit });
     pages.push({ filter: { versionId: { $eq: 'ver_1' }, pathId: 'pth_1' }, sort: { versionId: 1, id: 1 }, limit });
     pages.push({ filter: { _id: { $gte: 'ver_1:', $lt: 'ver_1;' } }, sort: { _id: 1 }, limit });
+    // Sorted by a date (the lists' sort by updatedAt), and pages after a cursor of each kind.
+    for (const direction of [1, -1] as const) {
+      const byAt: SortKey[] = [{ field: 'at', direction }, { field: 'id', direction }];
+      pages.push({ filter: { versionId: 'ver_5' }, sort: { at: direction, id: direction }, limit });
+      pages.push({ filter: { versionId: 'ver_5', serviceId: 'svc_1' }, sort: { at: direction, id: direction }, limit });
+      for (const cursor of [{ at: DATE_2020, id: 'at_00' }, { at: DATE_2026, id: 'at_02' }, { at: DATE_1998, id: 'at_04' }, { at: '2026', id: 'at_13' }, { at: null, id: 'at_16' }, { at: 2.5, id: 'at_10' }]) {
+        pages.push({ ...list({ versionId: 'ver_5' }, byAt, cursor), limit });
+      }
+      for (const range of [{ $gte: DATE_2020 }, { $lt: DATE_2026 }, { $gt: DATE_1998 }, { $gte: DATE_2020, $lte: DATE_2026 }, { $gte: '1' }, { $lt: new Date(1e13) }]) {
+        pages.push({ filter: { versionId: 'ver_5', at: range }, sort: { at: direction, id: direction }, limit });
+        // In an $or, a range goes down with the sort: of one type only, though strings and dates share the branch.
+        pages.push({ filter: { versionId: 'ver_5', $or: [{ at: range }, { at: { $type: 'bool' } }] }, sort: { at: direction, id: direction }, limit });
+        pages.push({ filter: { versionId: 'ver_6', $or: [{ at: range }, { at: { $type: 'bool' } }] }, sort: { at: direction, id: direction }, limit });
+      }
+    }
     pages.push({ filter: { _id: { $gt: 'ver_1', $lte: 'ver_1:~' } }, sort: { _id: -1 }, limit });
   }
   const filters: Document[] = [
@@ -125,6 +154,9 @@ function probes(): Probe[] {
     { $or: [{ 'kv.x-c.service': 1 }, { 'kv.x-c.service': 'svc_1' }, { 'kv.x-c.service': 'svc_1' }] }, { $or: [{ 'kv.x-c': { $exists: false } }] },
     { versionId: 'ver_4', $or: [{ 'kv.x-c.service': null }, { 'kv.x-c.service': { $exists: false } }] }, { $or: [{ 'kv.0.x-c.service': 'svc_1' }] },
     { versionId: 'ver_4', $or: [{ 'kv.x-c.service': 'svc_1' }, { id: 'kv_3' }] },
+    { versionId: 'ver_5', at: DATE_2026 }, { at: DATE_2020 }, { versionId: 'ver_5', at: { $in: [DATE_2020, new Date('2021-01-01T00:00:00Z')] } },
+    { versionId: 'ver_5', at: { $gte: DATE_2020 } }, { versionId: 'ver_5', at: { $lt: DATE_2026 } }, { versionId: 'ver_5', at: { $gt: DATE_1998, $lt: DATE_2026 } },
+    { versionId: 'ver_5', at: Long.fromString('1795936558479') }, { versionId: 'ver_5', at: '1795936558479' }, { versionId: 'ver_5', at: { $type: 'date' } },
     ...[200, new Long(200), 200.5, 0, -0, new Double(0), 404, Long.fromString('9007199254740993'), 2 ** 53 + 2, 1e21, '200', null, new Date(200)]
       .flatMap((code) => [{ versionId: 'ver_3', code }, { code }, { versionId: 'ver_3', code: { $eq: code } }]),
   ];
@@ -157,6 +189,7 @@ describe('database: filters, sorts and limits pushed down to the indexes', funct
     await collection.createIndex({ versionId: 1, pathId: 1, id: 1 }, { name: 'versionId_pathId_id' });
     await collection.createIndex({ versionId: 1, code: 1, id: 1 }, { name: 'versionId_code_id' });
     await collection.createIndex({ versionId: 1, 'kv.x-c.service': 1, id: 1 }, { name: 'versionId_owner_id' });
+    await collection.createIndex({ versionId: 1, at: 1, id: 1 }, { name: 'versionId_at_id' });
     await collection.insertMany(documents());
   });
 
@@ -230,5 +263,19 @@ describe('database: filters, sorts and limits pushed down to the indexes', funct
     const byId = await plan(db, { filter: { _id: { $gte: 'ver_1:', $lt: 'ver_1;' } } });
     expect(byId).to.match(/SEARCH \S+ USING (COVERING )?INDEX \S+__id_ \(<expr>>\? AND <expr><\?\)/).and.to.match(/SCAN \S+ USING (COVERING )?INDEX \S+__id_\$odd0/);
     expect(await plan(db, { filter: { $nor: [{ $nor: [reads[1]!.filter] }] } })).to.match(/SCAN /).and.not.to.match(/SEARCH /);
+    // A list sorted by a date, first page and a page after a cursor: its plain dates (and plain
+    // strings) ordered and cut by the index; the rest in index ranges, the odd numbers in the
+    // partial index that holds only them.
+    const byAt: SortKey[] = [{ field: 'at', direction: -1 }, { field: 'id', direction: -1 }];
+    for (const read of [
+      { filter: { versionId: 'ver_5' }, sort: { at: -1, id: -1 } as Sort, limit: 21 },
+      { filter: { $and: [{ versionId: 'ver_5' }, keysetFilter(byAt, { at: DATE_2026, id: 'at_02' })] }, sort: { at: -1, id: -1 } as Sort, limit: 21 },
+      { filter: { versionId: 'ver_5', at: { $gte: DATE_2020 } }, sort: { at: 1, id: 1 } as Sort, limit: 21 },
+    ]) {
+      const explained = await plan(db, read);
+      expect(explained, JSON.stringify(read)).to.match(/CO-ROUTINE[^"]*","[^"]*SEARCH \S+ USING INDEX \S+_versionId_at_id \(<expr>=\?( AND <expr>>\?)?\)/)
+        .and.to.match(/USING INDEX \S+_versionId_at_id\$num1/)
+        .and.not.to.match(/SCAN (?!\(subquery)/);
+    }
   });
 });

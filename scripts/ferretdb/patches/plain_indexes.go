@@ -14,19 +14,22 @@ import (
 )
 
 // The pushdown (../pushdown.go) orders and ranges over a field by its JSON text only where the
-// field is a "plain" string; the rows where it is not have branches of their own, which must not
-// cost a read of every row their equalities select. Most such rows are index ranges of the
-// field's JSON text: missing (NULL), or not a string (a number, a date, an array, an object, true,
-// false or null: text from '#' on, as JSON text starts with '"', '[', '{', '-', a digit or a
-// letter). The others are "odd" strings (an escape, a space or '!', which sort before the closing
-// quote; an ObjectId, binData or regex, which sjson writes as strings too), which no range finds:
-// so each index gets, for each top-level key field after its first (an index's first field is
-// its equality, as `versionId` is the catalog's; a one-field index's field is its range), a
-// partial index with its columns over just the rows where that field is an odd string: none at
-// all in a catalog whose ids and keys are plain strings. The columns matter: SQLite's planner
-// takes a partial index over another index on the same equalities only when it SEARCHes them
-// too. It uses a partial index when the query's WHERE holds its WHERE term as written, which is
-// why both are written by OddStringSQL; each insert evaluates it once per such index and field.
+// field is a "plain" string or a "plain" date (13 digits of milliseconds: 2001 to 2286); the rows
+// where it is neither have branches of their own, which must not cost a read of every row their
+// equalities select. Most such rows are index ranges of the field's JSON text: missing (NULL),
+// text from '#' up to '1' (a negative number, 0), or from ':' on (an array, an object, true,
+// false, null), as JSON text starts with '"', '[', '{', '-', a digit or a letter. The others are
+// "odd" strings (an escape, a space or '!', which sort before the closing quote; an ObjectId,
+// binData or regex, which sjson writes as strings too) and "odd" numbers (text from '1' to '9' that
+// is no plain date: a number, a timestamp, a date before 2001), which no range finds: so each
+// index gets, for each top-level key field after its first (an index's first field is its
+// equality, as `versionId` is the catalog's; a one-field index's field is its range), two partial
+// indexes with its columns over just the rows where that field is an odd string, and an odd
+// number: none at all in a catalog whose ids and keys are plain strings and whose dates are
+// plain. The columns matter: SQLite's planner takes a partial index over another index on the
+// same equalities only when it SEARCHes them too. It uses a partial index when the query's WHERE
+// holds its WHERE term as written, which is why both are written by OddStringSQL and
+// OddNumberSQL; each insert evaluates them once per such index and field.
 
 // PlainName is a field name the pushdown writes into SQL (as a JSON path label): top-level, no quoting needed.
 var PlainName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -36,6 +39,26 @@ func PlainSQL(field string) string {
 	expr := DefaultColumn + "->'" + field + "'"
 
 	return fmt.Sprintf(`%[1]s GLOB '"*' AND NOT (%[2]s)`, expr, oddSQL(field))
+}
+
+// PlainDateSQL is true where the field is a date from 2001-09-09 to 2286-11-20: sjson writes a
+// date as its milliseconds since the epoch, there a JSON number of 13 digits, whose text orders as
+// the date does, and after every string's (which starts with '"'), as MongoDB orders strings before
+// dates. A number or a timestamp written alike is not one: the document's schema says "date".
+func PlainDateSQL(field string) string {
+	expr := DefaultColumn + "->'" + field + "'"
+
+	return fmt.Sprintf(`%[1]s GLOB '[1-9]%[4]s' AND %[2]s->>'$."$s".p.%[3]s.t' = 'date'`, expr, DefaultColumn, field, strings.Repeat("[0-9]", 12))
+}
+
+// OddNumberSQL is true where the field's JSON text starts with a digit from 1 to 9 (a number, a
+// date, a timestamp) but the field is no plain date: the WHERE of the second partial indexes, and
+// the term of the pushdown's branch for those rows, which no range of the text separates from the
+// plain dates ("2.5" and "1e+21" sort among them).
+func OddNumberSQL(field string) string {
+	expr := DefaultColumn + "->'" + field + "'"
+
+	return fmt.Sprintf(`unicode(%[1]s) BETWEEN 49 AND 57 AND NOT (%[2]s)`, expr, PlainDateSQL(field))
 }
 
 // OddStringSQL is true where the field's JSON text is a string's but the field is not plain: the
@@ -61,11 +84,17 @@ func oddSQL(field string) string {
 	)
 }
 
-// plainIndexName is index's partial index of key field i: `$` keeps it apart from the
-// `<table>_<name>` of an index a client names.
-func plainIndexName(table string, index IndexInfo, i int) string {
-	return fmt.Sprintf("%s_%s$odd%d", table, index.Name, i)
+// plainIndexName is index's partial index of key field i over the rows odd by kind ("odd": odd
+// strings; "num": odd numbers): `$` keeps it apart from the `<table>_<name>` of an index a client names.
+func plainIndexName(table string, index IndexInfo, kind string, i int) string {
+	return fmt.Sprintf("%s_%s$%s%d", table, index.Name, kind, i)
 }
+
+// oddKinds are the partial indexes of each key field: its odd strings, its odd numbers.
+var oddKinds = []struct {
+	name string
+	sql  func(field string) string
+}{{"odd", OddStringSQL}, {"num", OddNumberSQL}}
 
 // plainFields are the positions of index's key fields that get a partial index; none when a key
 // field is not top-level (the pushdown writes no SQL for it).
@@ -98,19 +127,21 @@ func createPlainIndexes(ctx context.Context, db *fsql.DB, table string, index In
 	}
 
 	for _, i := range plainFields(index) {
-		name := plainIndexName(table, index, i)
-		q := fmt.Sprintf("CREATE INDEX IF NOT EXISTS %q ON %q (%s) WHERE %s", name, table, strings.Join(columns, ", "), OddStringSQL(index.Key[i].Field))
+		for _, kind := range oddKinds {
+			name := plainIndexName(table, index, kind.name, i)
+			q := fmt.Sprintf("CREATE INDEX IF NOT EXISTS %q ON %q (%s) WHERE %s", name, table, strings.Join(columns, ", "), kind.sql(index.Key[i].Field))
 
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			return err
-		}
+			if _, err := db.ExecContext(ctx, q); err != nil {
+				return err
+			}
 
-		// Without statistics SQLite's planner took another index with the same equalities and
-		// tested every row; the count of this one's rows (none, mostly) makes it take this one.
-		// Reading it costs what it holds. A count grown stale only understates it, and the
-		// planner can use it for nothing but the odd strings' branch.
-		if _, err := db.ExecContext(ctx, fmt.Sprintf("ANALYZE %q", name)); err != nil {
-			return err
+			// Without statistics SQLite's planner took another index with the same equalities and
+			// tested every row; the count of this one's rows (none, mostly) makes it take this one.
+			// Reading it costs what it holds. A count grown stale only understates it, and the
+			// planner can use it for nothing but the odd rows' branch.
+			if _, err := db.ExecContext(ctx, fmt.Sprintf("ANALYZE %q", name)); err != nil {
+				return err
+			}
 		}
 	}
 
@@ -120,8 +151,10 @@ func createPlainIndexes(ctx context.Context, db *fsql.DB, table string, index In
 // dropPlainIndexes drops index's partial indexes (dropping the table drops them with it).
 func dropPlainIndexes(ctx context.Context, db *fsql.DB, table string, index IndexInfo) error {
 	for _, i := range plainFields(index) {
-		if _, err := db.ExecContext(ctx, fmt.Sprintf("DROP INDEX IF EXISTS %q", plainIndexName(table, index, i))); err != nil {
-			return err
+		for _, kind := range oddKinds {
+			if _, err := db.ExecContext(ctx, fmt.Sprintf("DROP INDEX IF EXISTS %q", plainIndexName(table, index, kind.name, i))); err != nil {
+				return err
+			}
 		}
 	}
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
 	"github.com/FerretDB/FerretDB/internal/handler/sjson"
@@ -41,7 +42,7 @@ const pushdownMaxFields = 4
 
 type pushdownField struct {
 	name   string
-	typ    string     // the values compared with: string, objectId or number
+	typ    string     // the values compared with: string, objectId, number or date; "ordered" for a sort key with no condition
 	eqs    [][]string // per equality, the JSON texts of the values equal to it
 	bounds []pushdownBound
 	sorted bool // a key of the sort pushed down
@@ -163,7 +164,7 @@ func (p *pushdown) condition(name, op string, v any) bool {
 		return false
 	case op != "$eq" && !isRange:
 		return false
-	case isRange && (typ != "string" || !pushdownPlain(texts[0])):
+	case isRange && !(typ == "string" && pushdownPlain(texts[0])) && !(typ == "date" && pushdownPlainDate(texts[0])):
 		return false
 	}
 
@@ -226,6 +227,8 @@ func pushdownTexts(v any) (string, []string) {
 		return "string", []string{pushdownText(v)}
 	case types.ObjectID:
 		return "objectId", []string{pushdownText(v)}
+	case time.Time:
+		return "date", []string{pushdownText(v)}
 	case int32:
 		f = float64(v)
 	case int64:
@@ -251,9 +254,18 @@ func pushdownTexts(v any) (string, []string) {
 	return "number", []string{pushdownText(f)}
 }
 
-// pushdownPlain is the Go twin of pushdownField.plain.
+// pushdownPlain is the Go twin of pushdownField.plain for a string.
 func pushdownPlain(text string) bool {
 	return len(text) >= 2 && text[0] == '"' && !strings.ContainsAny(text[1:len(text)-1], `\ !"`)
+}
+
+// pushdownPlainDate is the Go twin of pushdownField.plain for a date's text (metadata.PlainDateSQL).
+func pushdownPlainDate(text string) bool {
+	if len(text) != 13 || text[0] < '1' || text[0] > '9' {
+		return false
+	}
+
+	return strings.Trim(text, "0123456789") == ""
 }
 
 func (p *pushdown) field(name string) *pushdownField {
@@ -274,7 +286,8 @@ func (p *pushdown) field(name string) *pushdownField {
 }
 
 // sortBy pushes the sort and its limit down when the whole filter is pushed down and the sort's
-// keys are fields with string (or no) conditions.
+// keys are fields with string, date or no conditions (then plain strings and plain dates are
+// ordered together: their texts order as MongoDB orders them, strings first).
 func (p *pushdown) sortBy(sort *types.Document, limit int64) {
 	if !p.exact || limit <= 0 || sort.Len() == 0 {
 		return
@@ -291,7 +304,7 @@ func (p *pushdown) sortBy(sort *types.Document, limit int64) {
 			return
 		case f == nil:
 			added++
-		case f.typ != "string":
+		case f.typ != "string" && f.typ != "date":
 			return
 		}
 	}
@@ -302,7 +315,9 @@ func (p *pushdown) sortBy(sort *types.Document, limit int64) {
 
 	for i, key := range keys {
 		f := p.field(key)
-		f.typ = "string"
+		if f.typ == "" {
+			f.typ = "ordered"
+		}
 
 		// Equal to one value in the regular branch: that key orders nothing there.
 		if len(f.eqs) > 0 && len(f.bounds) == 0 && !f.sorted {

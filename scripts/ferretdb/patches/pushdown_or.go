@@ -4,6 +4,7 @@ package sqlite
 
 import (
 	"strings"
+	"time"
 
 	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
 	"github.com/FerretDB/FerretDB/internal/types"
@@ -12,8 +13,10 @@ import (
 
 // A filter's $or (the keyset cursor of a sort by other fields than id is one: "after k1, or equal
 // k1 and after k2, ...") goes down with the sort, to the regular branch only, where the fields it
-// names are sort keys and so plain strings: there `$gt`, `$eq` and `$type` on them are exact as SQL
-// on their JSON text, and `null` never matches. The other branches hold every row it might match.
+// names are sort keys and so plain strings or plain dates (a string's JSON text is below '#', a
+// date's from '1' on): there `$gt`, `$eq` and `$type` on them are exact as SQL on their JSON text
+// kept to the type compared, and `null` never matches. The other branches hold every row it
+// might match.
 
 // translateOrs writes the filter's $or conditions as SQL for the regular branch, where the sort's
 // keys are plain strings (a keyset cursor of a sort is an $or of them); false if one cannot be.
@@ -105,12 +108,12 @@ func translateDocument(d *types.Document, ordered func(string) bool) (string, []
 	return "(" + strings.Join(conds, " AND ") + ")", args, true
 }
 
-// translateField: a condition on a field that is a plain string wherever the SQL applies.
+// translateField: a condition on a field that is a plain string or a plain date wherever the SQL applies.
 func translateField(name string, v any) (string, []any, bool) {
 	e := metadata.DefaultColumn + "->'" + name + "'"
 
 	switch v := v.(type) {
-	case string:
+	case string, time.Time:
 		return e + " = ?", []any{pushdownText(v)}, true
 	case types.NullType:
 		return "0", nil, true
@@ -124,23 +127,34 @@ func translateField(name string, v any) (string, []any, bool) {
 
 		ops, values := v.Keys(), v.Values()
 		for i, op := range ops {
-			str, isString := values[i].(string)
+			_, isString := values[i].(string)
+			_, isDate := values[i].(time.Time)
 			sqlOp, isRange := pushdownOps[op]
 
 			switch {
-			case op == "$eq" && isString:
+			case op == "$eq" && (isString || isDate):
 				conds = append(conds, e+" = ?")
-				args = append(args, pushdownText(str))
-			case isRange && isString && pushdownPlain(pushdownText(str)):
-				conds = append(conds, e+" "+sqlOp+" ?")
-				args = append(args, pushdownText(str))
+				args = append(args, pushdownText(values[i]))
+			case isRange && isString && pushdownPlain(pushdownText(values[i])):
+				// Strings only: a date's text is above any string's.
+				conds = append(conds, e+" "+sqlOp+" ?", e+" < '#'")
+				args = append(args, pushdownText(values[i]))
+			case isRange && isDate && pushdownPlainDate(pushdownText(values[i])):
+				// Dates only: a string's text is below any date's.
+				conds = append(conds, e+" "+sqlOp+" ?", e+" >= '1'")
+				args = append(args, pushdownText(values[i]))
 			case op == "$type":
-				matches, ok := pushdownTypeIsString(values[i])
+				strs, dates, ok := pushdownTypeNames(values[i])
 				if !ok {
 					return "", nil, false
 				}
 
-				if !matches {
+				switch {
+				case strs && !dates:
+					conds = append(conds, e+" < '#'")
+				case dates && !strs:
+					conds = append(conds, e+" >= '1'")
+				case !strs && !dates:
 					conds = append(conds, "0")
 				}
 			default:
@@ -154,31 +168,36 @@ func translateField(name string, v any) (string, []any, bool) {
 	return "", nil, false
 }
 
-// pushdownTypeIsString: whether $type's argument (a name, a number, or an array of them) names string.
-func pushdownTypeIsString(v any) (bool, bool) {
+// pushdownTypeNames: whether $type's argument (a name, a number, or an array of them) names string,
+// and whether it names date.
+func pushdownTypeNames(v any) (bool, bool, bool) {
+	var n float64
+
 	switch v := v.(type) {
 	case string:
-		return v == "string", true
+		return v == "string", v == "date", true
 	case int32:
-		return v == 2, true
+		n = float64(v)
 	case int64:
-		return v == 2, true
+		n = float64(v)
 	case float64:
-		return v == 2, true
+		n = v
 	case *types.Array:
-		found := false
+		var strs, dates bool
 
 		for i := 0; i < v.Len(); i++ {
-			matches, ok := pushdownTypeIsString(must.NotFail(v.Get(i)))
+			s, d, ok := pushdownTypeNames(must.NotFail(v.Get(i)))
 			if !ok {
-				return false, false
+				return false, false, false
 			}
 
-			found = found || matches
+			strs, dates = strs || s, dates || d
 		}
 
-		return found, true
+		return strs, dates, true
+	default:
+		return false, false, false
 	}
 
-	return false, false
+	return n == 2, n == 9, true
 }

@@ -17,9 +17,18 @@ func (f *pushdownField) expr() string {
 	return metadata.DefaultColumn + "->'" + f.name + "'"
 }
 
-// plain: the field is a string whose JSON text orders as the string does (metadata.PlainSQL).
+// plain: the field is a value of its conditions' type whose JSON text orders as the value does: a
+// plain string (metadata.PlainSQL), a plain date (metadata.PlainDateSQL), or, for a sort key with
+// no condition, either (strings' texts before dates', as MongoDB orders them).
 func (f *pushdownField) plain() string {
-	return metadata.PlainSQL(f.name)
+	switch f.typ {
+	case "date":
+		return metadata.PlainDateSQL(f.name)
+	case "ordered":
+		return "((" + metadata.PlainSQL(f.name) + ") OR (" + metadata.PlainDateSQL(f.name) + "))"
+	default:
+		return metadata.PlainSQL(f.name)
+	}
 }
 
 // typeExpr is the field's sjson type.
@@ -167,9 +176,13 @@ func (b pushdownBranch) sql(selectClause string, p *pushdown, sqls []string, arg
 	return append(sqls, q), args
 }
 
-// notPlain: the rows where the equalities hold, the fields before are plain and first is not,
-// in three disjoint branches, each an index range: first is missing, is not a string, or is an
-// odd string (the partial index of metadata/plain_indexes.go holds just those rows).
+// notPlain: the rows where the equalities hold, the fields before are plain and first is neither
+// a plain string nor a plain date, in five disjoint branches, each an index range: first is
+// missing; its JSON text starts below '1' but is no string's (a negative number, 0); from ':' on
+// (an array, an object, true, false, null); an odd number (from '1' to '9' but no plain date) or an
+// odd string (the partial indexes of metadata/plain_indexes.go hold just those rows). A plain
+// string or date that is not plain for first's conditions (a date, when they are a string's) is
+// in none: it cannot match them.
 func (p *pushdown) notPlain(before []*pushdownField, first *pushdownField) []pushdownBranch {
 	var common pushdownBranch
 
@@ -186,9 +199,10 @@ func (p *pushdown) notPlain(before []*pushdownField, first *pushdownField) []pus
 	}
 
 	expr := first.expr()
-	branches := make([]pushdownBranch, 0, 3)
+	branches := make([]pushdownBranch, 0, 5)
 
-	for _, cond := range []string{expr + " IS NULL", expr + " >= '#'", metadata.OddStringSQL(first.name)} {
+	conds := []string{expr + " IS NULL", expr + " >= '#' AND " + expr + " < '1'", expr + " >= ':'", metadata.OddNumberSQL(first.name), metadata.OddStringSQL(first.name)}
+	for _, cond := range conds {
 		branches = append(branches, pushdownBranch{conds: append(slices.Clone(common.conds), cond), args: common.args})
 	}
 
