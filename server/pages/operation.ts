@@ -113,13 +113,24 @@ async function changesFor(req: Request, visitor: Visitor, catalog: PageCatalog, 
   return { against, changes };
 }
 
-/** An example body of the first success response that has one, and of the first other response that has one. */
-function examplesOf(responses: ReadonlyArray<Record<string, unknown>>, schemas: Record<string, unknown>): Array<{ status: string; mediaType: string; code: string }> {
-  const made = responses.map((response) => ({ status: String(response['statusCode'] ?? 'default'), mediaType: String(response['contentMediaType'] ?? ''), code: responseExample(response, schemas) }))
-    .filter((example): example is { status: string; mediaType: string; code: string } => example.code !== undefined);
-  const success = made.find((example) => example.status.startsWith('2'));
-  const other = made.find((example) => !example.status.startsWith('2'));
-  return [success, other].filter((example) => example !== undefined);
+interface ResponseExample { status: string; mediaType: string; code: string; open: boolean }
+
+/**
+ * An example body for each response status that has one (its first media type that does), in
+ * the description's order, shown as tabs: the first success's open, else the first's.
+ */
+function examplesOf(responses: ReadonlyArray<Record<string, unknown>>, schemas: Record<string, unknown>): ResponseExample[] {
+  const byStatus = new Map<string, ResponseExample>();
+  for (const response of responses) {
+    const status = String(response['statusCode'] ?? 'default');
+    if (byStatus.has(status)) continue;
+    const code = responseExample(response, schemas);
+    if (code !== undefined) byStatus.set(status, { status, mediaType: String(response['contentMediaType'] ?? ''), code, open: false });
+  }
+  const examples = [...byStatus.values()];
+  const shown = examples.find((example) => example.status.startsWith('2')) ?? examples[0];
+  if (shown) shown.open = true;
+  return examples;
 }
 
 /** A schema as the twin lists it (rows) and as the page shows it (a tree). */

@@ -166,6 +166,33 @@ describe('pages on large real descriptions, on a phone and a wide screen', funct
     await scripted.close();
   });
 
+  it('shows an example of every response status as a tab, one open at a time, without script', async () => {
+    const url = `${at()}/services/github/operations/${encodeURIComponent('issues/create')}`;
+    // Seven tabs on a phone wrap, and the page still has no axe violation.
+    await (await checked(url, 375, 'github-issues-create')).close();
+    const plain = await browser.newContext({ javaScriptEnabled: false, storageState: await context.storageState() });
+    const page = await plain.newPage();
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto(`${origin}${url}`);
+    const tabs = page.locator('.tabs > details.tab');
+    const statuses = (await tabs.locator('summary .status').allTextContents()).map((text) => text.trim());
+    // GitHub's issues/create answers 201, 400, 403, 404, 410, 422 and 503; each with a body has its tab.
+    expect(statuses).to.include.members(['201', '403', '422', '503']);
+    const open = async () => (await page.locator('.tabs > details.tab[open] > summary .status').allTextContents()).map((text) => text.trim());
+    expect(await open()).to.deep.equal(['201']);
+    await tabs.filter({ has: page.locator('summary .status', { hasText: '422' }) }).locator('summary').click();
+    expect(await open()).to.deep.equal(['422']);
+    const shown = tabs.filter({ has: page.locator('summary .status', { hasText: '422' }) }).locator('pre');
+    expect(await shown.isVisible()).to.equal(true);
+    expect(await shown.textContent()).to.include('"message"');
+    expect(await tabs.filter({ has: page.locator('summary .status', { hasText: '201' }) }).locator('pre').isVisible()).to.equal(false);
+    // The example sits under the row of tabs, as wide as the panel.
+    const [lastTab, example] = [await tabs.last().locator('summary').boundingBox(), await shown.boundingBox()];
+    expect(example!.y).to.be.greaterThan(lastTab!.y);
+    await page.locator('section.examples').screenshot({ path: path.join(SCREENSHOTS, 'layout-response-tabs-1366.png') });
+    await plain.close();
+  });
+
   it('logged no console error on any page', () => {
     expect(problems).to.deep.equal([]);
   });
