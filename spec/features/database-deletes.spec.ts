@@ -11,7 +11,7 @@ describe('database: a deleteMany of more documents than one SQL statement binds'
   this.timeout(300_000);
 
   it('deletes every one, and only those', async () => {
-    const collection = testDatabase().db.collection('delete-probe');
+    const collection = testDatabase().db.collection<{ _id: string; versionId: string }>('delete-probe');
     const docs = Array.from({ length: MORE_THAN_SQLITE_BINDS }, (_, i) => ({ _id: `gone:${String(i).padStart(6, '0')}`, versionId: 'gone' }));
     for (let start = 0; start < docs.length; start += 10_000) await collection.insertMany(docs.slice(start, start + 10_000));
     await collection.insertOne({ _id: 'kept:1', versionId: 'kept' });
