@@ -136,7 +136,9 @@ async function start(request: StartRequest): Promise<State> {
   // request logs one access line, as in production.
   const config = loadConfig({ MONGODB_URI: request.uri, JWT_SECRET: request.jwtSecret, LOG_LEVEL: process.env.BENCH_LOG ?? 'info', RATE_LIMIT: 'off', METRICS: process.env.BENCH_METRICS ?? 'on',
     // GitHub's description keeps about 20,000 keys of webhooks on its Service record (README, Limits).
-    RECORD_MAX_KEYS: process.env.RECORD_MAX_KEYS ?? '50000' });
+    RECORD_MAX_KEYS: process.env.RECORD_MAX_KEYS ?? '50000',
+    // LINT=off SCORES=off: the service as it was before governance, to compare with a checkout of then.
+    ...(process.env.LINT && { LINT: process.env.LINT }), ...(process.env.SCORES && { SCORES: process.env.SCORES }) });
   // The logger `npm start` makes, writing JSON lines to stdout (a pipe to the benchmark).
   const logger = createLogger(config.logLevel, 'json');
   const runtime = await openRuntime(config, logger);

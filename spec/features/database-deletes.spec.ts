@@ -9,6 +9,7 @@ const MORE_THAN_SQLITE_BINDS = 40_000;
 
 describe('database: a deleteMany of more documents than one SQL statement binds', function () {
   this.timeout(300_000);
+  after(() => testDatabase().db.collection('delete-probe').drop());
 
   it('deletes every one, and only those', async () => {
     const collection = testDatabase().db.collection<{ _id: string; versionId: string }>('delete-probe');

@@ -7,24 +7,29 @@ import type { Response } from 'supertest';
 import { PURGE_GRACE_MS, VersionManager } from '../../server/versions/manage.ts';
 import { VersionRecords } from '../../server/store/version-records.ts';
 import { VERSION_SCHEMA } from '../../server/versions/operations.ts';
-import { emptyDatabase, testDatabase } from '../support/database.ts';
+import { emptyDatabase, ownDatabase } from '../support/database.ts';
 import { READ_ONLY, expectError, expectInvalid } from '../support/expect.ts';
 import { bearer, givenTenant, startCatalog, tokenFor, type Tenant, type TestCatalog } from '../support/catalog.ts';
 
 type Json = Record<string, unknown>;
 
 describe('versions over HTTP', function () {
-  // Generous: FerretDB scans whole collections, and the test machines are shared.
+  // Generous: copies of thousands of records, and the test machines are shared.
   this.timeout(300_000);
   let service: TestCatalog;
+  let database: ReturnType<typeof ownDatabase>;
 
+  // A database of its own, emptied after each test: the sweeper's tests count the deleted
+  // versions it finds, and copies compare whole collections.
   before(async () => {
-    service = await startCatalog();
+    database = ownDatabase('versions');
+    service = await startCatalog({ MONGODB_URI: database.uri });
   });
-  after(() => service.close());
-  // Every test makes its own tenants; an empty database keeps FerretDB's scans (and the
-  // sweeper's list of deleted versions) small.
-  afterEach(() => emptyDatabase());
+  after(async () => {
+    await service.close();
+    await database.drop();
+  });
+  afterEach(() => emptyDatabase(database.db));
 
   const versionsOf = (tenant: Tenant, ref = tenant.project.slug) => `/v2/catalog/projects/${ref}/versions`;
   const byId = (id: string) => `/v2/catalog/versions/${id}`;
@@ -66,7 +71,7 @@ describe('versions over HTTP', function () {
   }
 
   async function storedCount(versionId: string): Promise<number> {
-    const { db } = testDatabase();
+    const { db } = database;
     let count = 0;
     for (const collection of service.runtime.schemas.collections) count += await db.collection(collection.name).countDocuments({ versionId });
     return count;
@@ -216,7 +221,7 @@ describe('versions over HTTP', function () {
           });
         }
       }
-      const manager = new VersionManager(tenancy, new FailingRecords(testDatabase().db, service.runtime.schemas.collections, service.runtime.tenancy.revisions), { cacheMs: 0 });
+      const manager = new VersionManager(tenancy, new FailingRecords(database.db, service.runtime.schemas.collections, service.runtime.tenancy.revisions), { cacheMs: 0 });
       let failure: unknown;
       await manager.create(tenant.project.id, 'branch', 'doomed', tenant.version.id).catch((error: unknown) => { failure = error; });
       expect(String(failure)).to.match(/disk full/);
@@ -271,7 +276,7 @@ describe('versions over HTTP', function () {
       const tenant = await givenTenant(service);
       await seed(tenant.version.id, 40);
       const other = await create(tenant, { type: 'branch', slug: 'kept', copyFrom: tenant.version.id });
-      const sliced = new VersionRecords(testDatabase().db, service.runtime.schemas.collections, service.runtime.tenancy.revisions, { purgeBatch: 7 });
+      const sliced = new VersionRecords(database.db, service.runtime.schemas.collections, service.runtime.tenancy.revisions, { purgeBatch: 7 });
       expect(await sliced.purge(tenant.version.id)).to.equal(48);
       expect(await storedCount(tenant.version.id)).to.equal(0);
       expect(await storedCount(other.body.id)).to.equal(48);
@@ -303,7 +308,7 @@ describe('versions over HTTP', function () {
       // and drops the tombstone once the cache lifetime (and grace) has passed.
       await service.runtime.versionManager.sweep(new Date(Date.now() + service.runtime.config.versionCacheMs + PURGE_GRACE_MS + 1000));
       expect(await storedCount(id)).to.equal(0);
-      expect(await testDatabase().db.collection('deletedVersions').countDocuments({ _id: id as never })).to.equal(0);
+      expect(await database.db.collection('deletedVersions').countDocuments({ _id: id as never })).to.equal(0);
     });
   });
 

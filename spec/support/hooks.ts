@@ -1,6 +1,9 @@
-// Root hooks: one database server for the whole run, a line saying which server it is, and the
-// run's database dropped after each file's suites.
-import { dropTestRecords, startTestDatabase, stopTestDatabase } from './database.ts';
+// Root hooks: one database server and one database for the whole run, and a line saying which
+// server it is. Files share the database as tenants share a service: each makes its own project
+// and versions, and a file that must see nothing of the others' records opens a database of its
+// own (ownDatabase in database.ts). Nothing is dropped between files: the run's database grows
+// as a catalog does, and every answer must stay as fast as what it returns (docs/database.md).
+import { startTestDatabase, stopTestDatabase } from './database.ts';
 
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context): Promise<void> {
@@ -8,21 +11,6 @@ export const mochaHooks = {
     this.timeout(30 * 60 * 1000);
     const database = await startTestDatabase();
     process.stdout.write(`  Tests run against ${database.server.label}, database ${database.name}\n`);
-    // Every file is loaded by now, so each top-level suite can be given a last after hook. Why
-    // drop: each file starts on an empty database, as it would alone (each service creates its
-    // indexes when it opens). It began as a workaround for FerretDB scanning whole collections,
-    // which the pushdown patch ended (docs/database.md); it stays until a full run without it
-    // (KEEP_DB=1) shows no file counting on an empty database, and then goes (it costs about a
-    // third of the unit and fuzz specs' time). The last such run (2026-11-29) failed three tests:
-    // two of lint.spec.ts count on no other service's lint being pending when a process starts
-    // (it takes up every pending one), and one found a FerretDB defect, since patched (a
-    // deleteMany of more than 32,766 documents failed).
-    for (const suite of process.env['KEEP_DB'] ? [] : this.test?.parent?.suites ?? []) {
-      suite.afterAll('drop what the suite wrote', async function (this: Mocha.Context) {
-        this.timeout(60 * 1000);
-        await dropTestRecords();
-      });
-    }
   },
   async afterAll(this: Mocha.Context): Promise<void> {
     this.timeout(60 * 1000);

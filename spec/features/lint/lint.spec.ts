@@ -2,6 +2,9 @@
 // and stored; both route families and MCP answer it; a project's settings (built-in rulesets,
 // its own ruleset documents, severities, exemptions) change what is found, and a bad ruleset is
 // a 400 naming the problem; a pending lint survives a restart.
+//
+// The suite has a database of its own: a new process takes up every pending lint of its
+// database, and other files' services may have left theirs pending when they closed.
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { expect } from 'chai';
@@ -9,6 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { bearer, givenTenant, startCatalog, tokenFor, type Tenant, type TestCatalog } from '../../support/catalog.ts';
+import { ownDatabase } from '../../support/database.ts';
 import { petstore } from '../descriptions/petstore.ts';
 
 type Finding = { code: string; severity: string; path: string; operation?: { method: string; path: string } };
@@ -27,13 +31,20 @@ describe('lint: findings stored behind the writes, answered on both families and
   const codes = (findings: Finding[]) => new Set(findings.map((finding) => finding.code));
   const setSettings = (body: object) => service.request.post(settingsPath()).set(bearer(tenant.key)).send(body);
 
+  let database: ReturnType<typeof ownDatabase>;
+  const lintOn = () => startCatalog({ LINT: 'on', MONGODB_URI: database.uri });
+
   before(async () => {
-    service = await startCatalog({ LINT: 'on' });
+    database = ownDatabase('lint');
+    service = await lintOn();
     tenant = await givenTenant(service);
     const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=petstore`).set(bearer(tenant.key)).send(petstore());
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
   });
-  after(() => service.close());
+  after(async () => {
+    await service.close();
+    await database.drop();
+  });
 
   it('lints an import with spectral:oas and OWASP, the same on both route families', async () => {
     const byId = await lint('byId');
@@ -135,7 +146,7 @@ describe('lint: findings stored behind the writes, answered on both families and
   });
 
   it('a pending lint survives a restart: the next process takes it up', async () => {
-    const other = await startCatalog({ LINT: 'on' });
+    const other = await lintOn();
     try {
       const { service: { id } } = await lint();
       // Marked, never run here (as a process stopped after its write): another process resumes it.

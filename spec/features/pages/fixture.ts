@@ -79,9 +79,9 @@ export interface PagesFixture {
 }
 
 /**
- * The fixture for the enclosing suite: made before its tests, closed after them. One per spec
- * file, since the run's database is dropped after each file (spec/support/hooks.ts); the imports
- * are small (Giphy, doqs and the hostile description).
+ * The fixture for the enclosing suite: made before its tests, closed after them; one per spec
+ * file, each on tenants of its own. The imports are small (Giphy, doqs and the hostile
+ * description).
  */
 export function pagesFixtureForSuite(use: (fixture: PagesFixture) => void): void {
   let made: PagesFixture | undefined;
