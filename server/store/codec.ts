@@ -167,15 +167,20 @@ function unwrap(key: string, payload: unknown): unknown {
   throw new Error(`storage codec: cannot decode wrapper ${JSON.stringify(key)}`);
 }
 
-function decodeArray(arr: readonly unknown[]): unknown[] {
-  const out: unknown[] = [];
+function decodeArray(arr: unknown[]): unknown[] {
   for (let i = 0; i < arr.length; i++) {
     const v = arr[i];
-    out.push(typeof v === 'object' && v !== null ? decodeValue(v) : v);
+    if (typeof v === 'object' && v !== null) arr[i] = decodeValue(v);
   }
-  return out;
+  return arr;
 }
 
+/**
+ * A stored value as the record's JSON value. It takes the value it is given, as read from the
+ * database, and decodes it in place: an object keeps its identity unless one of its keys was
+ * encoded (it is then rebuilt, to keep the key order). A whole version is decoded on a search
+ * index's first build, and copying every object of it cost as much as reading it did.
+ */
 export function decodeValue(stored: unknown): unknown {
   if (typeof stored !== 'object' || stored === null) return stored; // primitives are stored as is
   if (Array.isArray(stored)) return decodeArray(stored);
@@ -186,10 +191,17 @@ export function decodeValue(stored: unknown): unknown {
     const only = keys[0] as string;
     if (isWrapperKey(only)) return unwrap(only, src[only]);
   }
-  const out: Record<string, unknown> = {};
+  let renamed = false;
   for (const key of keys) {
     const v = src[key];
-    setMember(out, decodeKey(key), typeof v === 'object' && v !== null ? decodeValue(v) : v);
+    if (typeof v === 'object' && v !== null) {
+      const decoded = decodeValue(v);
+      if (decoded !== v) setMember(src, key, decoded);
+    }
+    if (!renamed && decodeKey(key) !== key) renamed = true;
   }
+  if (!renamed) return src;
+  const out: Record<string, unknown> = {};
+  for (const key of keys) setMember(out, decodeKey(key), src[key]);
   return out;
 }

@@ -54,7 +54,8 @@ function assertRoundTrip(input: unknown): unknown {
   const clone = structuredClone(input);
   const stored = encodeValue(input);
   expect(storageViolations(stored)).to.deep.equal([]);
-  const decoded = decodeValue(stored);
+  // Decoding takes what it is given (a document read from the database): a copy, so that `stored` is returned as encoded.
+  const decoded = decodeValue(structuredClone(stored));
   // Plain JSON.stringify on the decoded side: the HTTP layer must need no special serializer.
   expect(JSON.stringify(decoded)).to.equal(before);
   expect(normalize(decoded)).to.deep.equal(input);
@@ -123,13 +124,31 @@ describe('storage codec', () => {
     });
     it('re-encodes decoded values (read-modify-write) to the same stored form', () => {
       const stored = encodeValue({ a: [-0, [[-0]]], $b: 'x\u0000' });
-      expect(encodeValue(decodeValue(stored))).to.deep.equal(stored);
+      expect(encodeValue(decodeValue(structuredClone(stored)))).to.deep.equal(stored);
     });
     it('passes Date instances (and other class instances) through unchanged', () => {
       const d = new Date('2024-01-02T03:04:05.678Z');
       expect(decodeValue(d)).to.equal(d);
       expect((decodeValue({ at: d }) as { at: Date }).at).to.equal(d);
       expect(encodeValue(d)).to.equal(d);
+    });
+    it('decodes in place what needs no new object, and rebuilds an object whose keys were encoded, in their order', () => {
+      const plain = { a: { b: [1, { c: 'd' }] }, e: null };
+      const stored = encodeValue(plain) as typeof plain;
+      expect(decodeValue(stored)).to.equal(stored);
+      expect(stored.a.b[1]).to.deep.equal({ c: 'd' });
+      const nested = encodeValue({ x: { $ref: '#/a', 'a.b': 1, z: [[-0]] } }) as { x: object };
+      const inner = nested.x;
+      const decoded = decodeValue(nested) as { x: object };
+      expect(decoded).to.equal(nested);
+      expect(decoded.x).to.not.equal(inner);
+      expect(JSON.stringify(decoded)).to.equal('{"x":{"$ref":"#/a","a.b":1,"z":[[-0]]}}');
+    });
+    it('keeps a __proto__ key as data when its value is decoded in place', () => {
+      const stored = JSON.parse('{"__proto__": {"list": {"＼a": [[1]]}}, "k": 1}') as Record<string, unknown>;
+      const decoded = decodeValue(stored) as Record<string, unknown>;
+      expect(Object.getPrototypeOf(decoded)).to.equal(Object.prototype);
+      expect(JSON.stringify(decoded)).to.equal('{"__proto__":{"list":[[1]]},"k":1}');
     });
     it('refuses unknown or malformed wrappers instead of guessing', () => {
       expect(() => decodeValue({ '＼x': 1 })).to.throw(/wrapper/);
