@@ -40,10 +40,23 @@ export function wordsOf(text: string): string[] {
     .filter((word) => word.length > 0);
 }
 
+/**
+ * Terms of the words seen, so that each distinct word is stemmed once: a version's index holds
+ * millions of words and tens of thousands of distinct ones (stemming was a tenth of a first
+ * build). Emptied when full, so that a stream of unusual words cannot grow it without bound.
+ */
+const TERMS = new Map<string, string | null>();
+const TERMS_HELD = 200_000;
+
 /** One word as a term: null for a stop word, else its stem. */
 export function termOf(word: string): string | null {
+  const known = TERMS.get(word);
+  if (known !== undefined) return known;
   const lower = word.toLowerCase();
-  return STOP_WORDS.has(lower) ? null : stem(lower);
+  const term = STOP_WORDS.has(lower) ? null : stem(lower);
+  if (TERMS.size >= TERMS_HELD) TERMS.clear();
+  TERMS.set(word, term);
+  return term;
 }
 
 /** The terms of a text, in order. */
