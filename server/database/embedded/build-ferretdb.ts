@@ -122,6 +122,14 @@ const PATCHES: Patch[] = [
     from: '\tvar msg OpMsg\n\tif err = msg.SetSections(OpMsgSection{documents: []wirebson.RawDocument{raw}}); err != nil {\n\t\treturn nil, lazyerrors.Error(err)\n\t}\n',
     to: '\tvar msg OpMsg\n\tmsg.sections = []OpMsgSection{{documents: []wirebson.RawDocument{raw}}}\n\n\tif Debug {\n\t\tif err = msg.check(); err != nil {\n\t\t\treturn nil, lazyerrors.Error(err)\n\t\t}\n\t}\n',
   },
+  // A find cursor makes its next documents while the client decodes the last batch, instead of
+  // when the client asks (scripts/ferretdb/patches/read_ahead.go); tailable cursors as before.
+  { file: 'internal/handler/read_ahead.go', add: 'read_ahead.go' },
+  {
+    file: 'internal/handler/msg_find.go',
+    from: '\tif params.AwaitData {\n\t\tt = cursor.TailableAwait\n\t}\n\n\tc := h.cursors.NewCursor(ctx, iter, &cursor.NewParams{\n',
+    to: '\tif params.AwaitData {\n\t\tt = cursor.TailableAwait\n\t}\n\n\tif t == cursor.Normal {\n\t\titer = readAhead(iter)\n\t}\n\n\tc := h.cursors.NewCursor(ctx, iter, &cursor.NewParams{\n',
+  },
   // A deleteMany of more documents than SQLite binds variables (32,766) failed and deleted none:
   // the ids are now deleted in chunks (scripts/ferretdb/patches/delete_chunks.go).
   { file: 'internal/backends/sqlite/delete_chunks.go', add: 'delete_chunks.go' },
