@@ -28,17 +28,18 @@ const PORT = process.env['EMBEDDED_DB_PORT'] ?? String(27300 + (process.pid % 50
 interface State { secret: string; main: string; copy: string; project: string; operation: string; exportService: string; githubService?: string }
 
 /** The answers measured, each a URL (from the state) and the headers it is asked with. */
-const ANSWERS: Record<string, (s: State) => { url: string; accept: string; body?: string; samples?: number }> = {
+const ANSWERS: Record<string, (s: State) => { url: string; accept: string; body?: string; samples?: number; github?: boolean }> = {
   'responses, status 200, first page': (s) => ({ url: `/v2/catalog/versions/${s.main}/responses?statusCode=200&limit=50`, accept: 'application/json' }),
   'responses, status 200, page 8 by cursor': (s) => ({ url: `/v2/catalog/versions/${s.main}/responses?statusCode=200&limit=50#page8`, accept: 'application/json' }),
   'parameters, first page': (s) => ({ url: `/v2/catalog/versions/${s.main}/parameters?limit=50`, accept: 'application/json' }),
   'export netlify (120 operations)': (s) => ({ url: `/v2/catalog/versions/${s.main}/services/${s.exportService}/openapi`, accept: 'application/json', samples: 3 }),
   'operation page spotify get-an-album, HTML': (s) => ({ url: `/catalog/${s.project}/branch/main/services/spotify/operations/get-an-album`, accept: 'text/html' }),
   'operation page spotify get-an-album, Markdown': (s) => ({ url: `/catalog/${s.project}/branch/main/services/spotify/operations/get-an-album`, accept: 'text/markdown' }),
+  'operation page github repos/get (of 1,100), HTML': (s) => ({ url: `/catalog/${s.project}/branch/main/services/github/operations/repos%2Fget`, accept: 'text/html', github: true }),
   'changes page spotify against the copy, Markdown': (s) => ({ url: `/catalog/${s.project}/branch/copy/services/spotify/changes?against=branch/main`, accept: 'text/markdown' }),
   'changes report spotify against the copy (interface)': (s) => ({ url: `/v2/catalog/versions/${s.copy}/changes?against=branch/main&service=spotify`, accept: 'application/json', samples: 3 }),
   'search "delete an instance"': (s) => ({ url: `/v2/catalog/versions/${s.main}/search?q=delete+an+instance`, accept: 'application/json' }),
-  'export github (1,100 operations, 7 MB)': (s) => ({ url: `/v2/catalog/versions/${s.main}/services/${s.githubService ?? 'none'}/openapi`, accept: 'application/json', samples: 3 }),
+  'export github (1,100 operations, 7 MB)': (s) => ({ url: `/v2/catalog/versions/${s.main}/services/${s.githubService ?? 'none'}/openapi`, accept: 'application/json', samples: 3, github: true }),
   // Unchanged: nothing written, so each call plans from the same state (kept records, or a read).
   're-import spotify unchanged': (s) => ({ url: `/v2/catalog/versions/${s.main}/imports/openapi?service=spotify`, accept: 'application/json', body: 'spotify.com.json', samples: 3 }),
 };
@@ -176,7 +177,7 @@ else {
   const only = process.env['READ_BENCH_ONLY']?.split(',').map(Number);
   for (const [at, answer] of Object.keys(ANSWERS).entries()) {
     if (only && !only.includes(at + 1)) continue;
-    if (answer.startsWith('export github') && !(JSON.parse(fs.readFileSync(path.join(dataDir, 'read-bench.json'), 'utf8')) as State).githubService) continue;
+    if (ANSWERS[answer]!({} as State).github && !(JSON.parse(fs.readFileSync(path.join(dataDir, 'read-bench.json'), 'utf8')) as State).githubService) continue;
     const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), 'measure', dataDir, answer], { encoding: 'utf8', env: process.env, stdio: ['ignore', 'pipe', 'inherit'] });
     const row = child.stdout.split('\n').find((line) => line.startsWith('{'));
     if (!row) throw new Error(`${answer}: ${child.stdout.slice(-500)}`);
