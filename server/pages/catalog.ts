@@ -5,7 +5,8 @@
 // the OpenAPI export. No store is read here any other way.
 import type { Credential } from '../auth/credential.ts';
 import { Deadline } from '../pipeline/deadline.ts';
-import { reportOf, type ChangeReport } from '../changes/catalog.ts';
+import type { ChangeReport } from '../changes/catalog.ts';
+import { compareVersions } from '../changes/routes.ts';
 import { exportService } from '../descriptions/export.ts';
 import { RecordNotFound } from '../errors.ts';
 import { componentRefsIn } from '../json/pointer.ts';
@@ -19,23 +20,17 @@ import { endpointDetail, viewFrom, type Name, type VersionView } from '../search
 import type { SearchIndexes } from '../search/indexes.ts';
 import type { VersionIndex } from '../search/ranking.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
-import type { Revisions } from '../tenancy/revisions.ts';
 import type { Tenancy } from '../tenancy/tenancy.ts';
 import type { ServiceParts } from '../descriptions/service-parts.ts';
 import type { Project } from '../tenancy/projects.ts';
 import type { Version } from '../tenancy/versions.ts';
 import type { VersionResolver } from '../pipeline/resolve.ts';
 import type { ResolvedVersion } from '../routes/route.ts';
-import { KeptExports } from './exports.ts';
 import type { VersionPlace } from './urls.ts';
-import { LRUCache } from 'lru-cache';
-import { operationNeighbourhood, operationsOfPaths, servicePaths } from '../views/operation-records.ts';
+import { operationNeighbourhood, operationsOfPaths } from '../views/operation-records.ts';
 import { inPageOrder, type Listed } from './navigation.ts';
 import { serviceScoped } from '../views/service-records.ts';
-import { serviceByRef, serviceBySlug } from '../views/services.ts';
-
-/** The version revision an operation's view was read at (its paths are kept under it). */
-const REVISION = Symbol('revision');
+import { serviceBySlug } from '../views/services.ts';
 
 export interface CatalogParts {
   schemas: SchemaRegistry;
@@ -69,19 +64,9 @@ export interface ReachedVersion extends ResolvedVersion {
 
 export class PageCatalog {
   readonly #parts: CatalogParts;
-  /** The services' exports the changes pages compare, and their comparisons, kept per version revision (exports.ts). */
-  readonly exports: KeptExports;
-  readonly #revisions: Revisions;
-  /**
-   * Per version revision and service: its paths (what an operation's page finds it among, and its
-   * neighbours), and its operations as the side panel lists them (a few hundred KB for GitHub's).
-   */
-  readonly #kept = new LRUCache<string, Promise<readonly CatalogRecord[] | readonly Listed[]>>({ max: 64 });
 
   constructor(parts: CatalogParts) {
     this.#parts = parts;
-    this.#revisions = parts.tenancy.revisions;
-    this.exports = new KeptExports(parts.stores, this.#revisions);
   }
 
   /** The service's score card, or undefined when the catalog has no scores. */
@@ -131,17 +116,14 @@ export class PageCatalog {
 
   /**
    * What an operation's page shows of its version, as a view: the service of this slug, its
-   * paths (kept per version revision), the operation and the records it names, read for it alone
+   * paths, the operation and the records it names, read for it alone
    * (views/operation-records.ts), so that a page costs what its operation holds, on a fresh
    * process too. Its previous and next come from the service's listing (listedAround).
    */
   async operationView(version: ResolvedVersion, slug: string, name: string): Promise<VersionView> {
     const deadline = new Deadline(this.#parts.dbTimeoutMs);
-    // The revision first, the records after: a write in between leaves a newer revision than the one they are kept under.
-    const revision = (await deadline.bound(() => this.#revisions.of(version.versionId)))?.token;
-    const pathsOf = async (service: CatalogRecord) => [...await this.#keep(['paths', version.versionId, revision, service.id], () => servicePaths(this.#parts.stores, version.versionId, service))] as CatalogRecord[];
-    const read = await deadline.bound(() => operationNeighbourhood(this.#parts.stores, version.versionId, slug, name, { pathsOf, nearby: false }));
-    return Object.assign(viewFrom(version.versionId, read as Array<[Name, CatalogRecord[]]>), { [REVISION]: revision });
+    const read = await deadline.bound(() => operationNeighbourhood(this.#parts.stores, version.versionId, slug, name, { nearby: false }));
+    return viewFrom(version.versionId, read as Array<[Name, CatalogRecord[]]>);
   }
 
   /** `GET …/search`'s hits for these options: the same ranking, each hit with what was observed of it. */
@@ -206,30 +188,11 @@ export class PageCatalog {
   /**
    * The service's operations in page order for an operation page's side panel: the view holds
    * the service and all its paths (operationNeighbourhood), the operations are read by their
-   * paths with the listed fields alone (views/operation-records.ts), kept while the version's
-   * revision stays (tenancy/revisions.ts), so a warm page reads one revision, and no search index.
+   * paths with the listed fields alone (views/operation-records.ts), and no search index.
    */
   async listedAround(version: ResolvedVersion, view: VersionView, service: CatalogRecord): Promise<readonly Listed[]> {
     const paths = view.of('paths').filter((path) => path['serviceId'] === service.id);
-    const deadline = new Deadline(this.#parts.dbTimeoutMs);
-    // The revision operationView read its paths at: the operations are kept under the same one.
-    const revision = (view as { [REVISION]?: string })[REVISION];
-    return this.#keep(['listed', version.versionId, revision, service.id],
-      () => deadline.bound(async () => inPageOrder(await operationsOfPaths(this.#parts.stores.get('operations')!, version.versionId, paths), paths))) as Promise<readonly Listed[]>;
-  }
-
-  /** What `read` gives, kept under this key while its revision stays (not kept without one: a deleted version); a failed read is not kept. */
-  #keep<T extends readonly CatalogRecord[] | readonly Listed[]>(key: [string, string, string | undefined, string], read: () => Promise<T>): Promise<T> {
-    if (key[2] === undefined) return read();
-    const text = JSON.stringify(key);
-    let kept = this.#kept.get(text) as Promise<T> | undefined;
-    if (!kept) {
-      const made = read();
-      kept = made;
-      this.#kept.set(text, made);
-      made.catch(() => this.#kept.get(text) === made && this.#kept.delete(text));
-    }
-    return kept;
+    return new Deadline(this.#parts.dbTimeoutMs).bound(async () => inPageOrder(await operationsOfPaths(this.#parts.stores.get('operations')!, version.versionId, paths), paths));
   }
 
   /** An operation as MCP's get_endpoint gives it: hit form, parameters, bodies, responses, schemas, its extension kinds' records. */
@@ -259,19 +222,12 @@ export class PageCatalog {
   }
 
   /**
-   * The changes report for one service (slug or id), from `before` to `after` (both reached), as
-   * `GET …/changes?service=` makes it (changes/routes.ts: the service named in `after`, else in
-   * `before`; 404 when neither has it), from exports kept per version revision.
+   * The changes report for one service (slug or id), from `before` to `after` (both reached):
+   * the interface's own (`GET …/changes?service=`, changes/routes.ts).
    */
   async changes(before: ResolvedVersion, after: ResolvedVersion, service: string): Promise<ChangeReport> {
-    // The services by id or slug, each one indexed read: no search index is built for a report.
-    const services = this.#parts.stores.get('services')!;
-    const bySlug = (version: ResolvedVersion, slug: string) => serviceBySlug(services, version.versionId, slug);
-    const found = await serviceByRef(services, after.versionId, service) ?? await serviceByRef(services, before.versionId, service);
-    if (!found) throw new RecordNotFound(services.collection.notFound);
-    const slug = String(found['slug']);
-    const [was, is] = [await bySlug(before, slug), await bySlug(after, slug)];
-    return reportOf(await this.exports.changes(slug, { versionId: before.versionId, ...(was && { service: was }) }, { versionId: after.versionId, ...(is && { service: is }) }));
+    const { schemas, stores, tenancy } = this.#parts;
+    return compareVersions({ schemas, stores, revisions: tenancy.revisions }, before, after, service);
   }
 }
 
