@@ -42,12 +42,16 @@ export async function serviceSnapshot(stores: ReadonlyMap<string, RecordStore>, 
 }
 
 async function serviceRecords(stores: ReadonlyMap<string, RecordStore>, versionId: string, service: CatalogRecord): Promise<Map<string, CatalogRecord[]>> {
-  const read = new Map<string, CatalogRecord[]>([[SERVICES, [service]]]);
-  const kinds = serviceKinds([...stores.values()].map(({ collection }) => collection));
-  for (const kind of kinds) {
+  // Each kind is read once the kinds it refers to are, beside the others (parameters, requests
+  // and responses together once the operations are): the service's reads overlap.
+  const reads = new Map<string, Promise<CatalogRecord[]>>([[SERVICES, Promise.resolve([service])]]);
+  for (const kind of serviceKinds([...stores.values()].map(({ collection }) => collection))) {
     if (kind.name === SERVICES) continue;
-    read.set(kind.name, await kindOfService(stores.get(kind.name)!, kind, versionId, service, read));
+    const parents = [...new Set(kind.references.values())].filter((target) => reads.has(target));
+    reads.set(kind.name, Promise.all(parents.map(async (target) => [target, await reads.get(target)!] as const))
+      .then((read) => kindOfService(stores.get(kind.name)!, kind, versionId, service, new Map(read))));
   }
+  const read = new Map(await Promise.all([...reads].map(async ([name, records]) => [name, await records] as const)));
   const resources = stores.get('resources');
   if (resources) {
     // Schemas the service's records name that another service (or nobody) owns: the export adds them.
