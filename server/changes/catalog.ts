@@ -67,14 +67,10 @@ export async function changesBetween(before: Snapshot, after: Snapshot, service?
 }
 
 /** A service on one side of a comparison: its record and its export. */
-export interface ServiceSide { service: CatalogRecord; document: Record<string, unknown> }
+interface ServiceSide { service: CatalogRecord; document: Record<string, unknown> }
 
-/**
- * The changes of one service (by slug) from `before` to `after`, given its export on each side
- * (absent: the service is not there, an empty API). For callers that keep exports (the pages,
- * pages/exports.ts), so a comparison need not export both versions again.
- */
-export async function serviceChanges(slug: string, before: ServiceSide | undefined, after: ServiceSide | undefined): Promise<Change[]> {
+/** The changes of one service (by slug) from `before` to `after`, given its export on each side (absent: the service is not there, an empty API). */
+async function serviceChanges(slug: string, before: ServiceSide | undefined, after: ServiceSide | undefined): Promise<Change[]> {
   const named = { id: (after ?? before)!.service.id, slug };
   const empty = (): Record<string, unknown> => ({ openapi: '3.1.0', info: { title: slug, version: '' }, paths: {} });
   const found = await compareOffThread(before?.document ?? empty(), after?.document ?? empty());

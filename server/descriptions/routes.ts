@@ -21,7 +21,6 @@ import { exportService } from './export.ts';
 import { shareRepeated } from './sharing.ts';
 import { serviceScoped } from '../views/service-records.ts';
 import type { ServiceParts } from './service-parts.ts';
-import type { ImportedRecords } from './imported-records.ts';
 import { describedAlready } from './same-service.ts';
 import { importDocument, slugOf, type ImportPlan } from './sync.ts';
 import { storeOf } from '../store/stores.ts';
@@ -59,8 +58,6 @@ export interface ImportHooks {
   imported(versionId: string, written: HeldWrite | undefined): Promise<void>;
   /** A review of the import's plan: what it changes for clients (reported by a dry run), refused with `failOnBreaking` when it breaks them. */
   reviewImport(options: { failOnBreaking: boolean }): { review(plan: ImportPlan): Promise<void>; readonly report: unknown };
-  /** The records the last imports left, planned from while the version is unwritten since (imported-records.ts). */
-  kept: ImportedRecords;
   /** What imports keep beside each Service record, written by the import and laid back by the export. */
   serviceParts: ServiceParts;
   /** The import's change events (events/), when anyone wants them: recorded with its write. */
@@ -81,7 +78,7 @@ export interface ImportEvents {
   after(): Promise<void>;
 }
 
-export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, { imported, reviewImport, kept, serviceParts, importEvents, described, reviewLint, scoreImport }: ImportHooks, admission: Admission): Route[] {
+export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, schemas: SchemaRegistry, limits: RecordLimits, { imported, reviewImport, serviceParts, importEvents, described, reviewLint, scoreImport }: ImportHooks, admission: Admission): Route[] {
   const servicesCollection = schemas.collections.find((collection) => collection.name === 'services');
   if (!servicesCollection) throw new Error('API descriptions need the services collection (schemas/collections.json)');
   const tag = DESCRIPTIONS_TAG.name;
@@ -140,7 +137,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
         const lint = dryRun || failOn === 'lint-error' ? reviewLint?.({ projectId: version.projectId, versionId: version.versionId, failOnLintError: failOn === 'lint-error' }) : undefined;
         const reviews = [review?.review, lint?.review, scoring].filter((each) => each !== undefined);
         const report = await importDocument(
-          { stores, versionId: version.versionId, projectId: version.projectId, limits, kept, serviceParts },
+          { stores, versionId: version.versionId, projectId: version.projectId, limits, serviceParts },
           document,
           {
             ...(service === undefined ? {} : { service }), dryRun, ...(reviews.length > 0 && { review: async (plan: ImportPlan) => { for (const each of reviews) await each(plan); } }),

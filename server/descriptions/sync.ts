@@ -1,8 +1,8 @@
 // Import as a sync, in four steps each testable alone: plan (import-plan.ts: the document's
 // records matched with the stored ones by natural key, nothing read or written), review (the
 // caller's judgement of the plan, which may refuse it), write (import-write.ts: in bulk, every
-// write idempotent, so an import cut short is completed by running it again), notify (the kept
-// records of the service learn what was written, and the caller gets it to hand on).
+// write idempotent, so an import cut short is completed by running it again), and the caller
+// gets what was written to hand on.
 import { newId } from '../ids.ts';
 import { MARKED_SERVICE } from '../store/mark.ts';
 import { SERVICES } from '../ownership/service-records.ts';
@@ -11,7 +11,6 @@ import { isObject, type JsonObject } from '../json/values.ts';
 import { Slices } from './slices.ts';
 import { mappedKinds } from './kinds.ts';
 import { partsOf, SERVICE_PARTS, type ServiceParts } from './service-parts.ts';
-import type { ImportedRecords, ServiceRecords } from './imported-records.ts';
 import { collectionStore, storeOf } from '../store/stores.ts';
 import type { RecordLimits } from '../store/record-cost.ts';
 import type { ImportAnswer, ImportWarning, RecordCounts } from '../schemas/generated/types.ts';
@@ -36,8 +35,6 @@ export interface ImportTarget {
   projectId: string;
   /** What one record may cost, as for a request body (README, Limits). */
   limits: RecordLimits;
-  /** The records this process's last imports left (imported-records.ts); absent: always read. */
-  kept?: ImportedRecords;
   /** What the import keeps beside the Service record (webhooks, shared components). */
   serviceParts: ServiceParts;
 }
@@ -87,8 +84,7 @@ async function syncAdopting(target: ImportTarget, document: JsonObject, slug: st
 async function sync(target: ImportTarget, document: JsonObject, slug: string, { dryRun, review, beforeWrite }: ImportOptions, written: Written): Promise<ImportReport> {
   // A kind with no OpenAPI mapping (kinds.ts) is neither read nor written: its records stay as they are.
   const kinds = mappedKinds([...target.stores.values()].map(({ collection }) => collection));
-  const recalled = await target.kept?.recall(target.versionId, slug);
-  const existing = recalled?.records ?? await readService(target, kinds.map(({ name }) => name), slug);
+  const existing = await readService(target, kinds.map(({ name }) => name), slug);
   // A record at a time, pausing between slices: other requests are served while a large description is planned.
   const slices = new Slices();
   const plan = await planImport({
@@ -100,15 +96,7 @@ async function sync(target: ImportTarget, document: JsonObject, slug: string, { 
 
   await review?.(reviewed(plan, partsOf(document)));
   let held: HeldWrite | undefined;
-  if (!dryRun) {
-    try {
-      held = await writePlan(target.stores, target.versionId, plan, parts, written, beforeWrite && (() => beforeWrite(reviewed(plan, partsOf(document)))));
-    } catch (error) {
-      target.kept?.forget(target.versionId, slug);
-      throw error;
-    }
-  }
-  await notify(target, slug, recalled?.revision, existing, held);
+  if (!dryRun) held = await writePlan(target.stores, target.versionId, plan, parts, written, beforeWrite && (() => beforeWrite(reviewed(plan, partsOf(document)))));
   return {
     created: !dryRun && plan.changes[SERVICES]!.created > 0,
     body: { service: { id: plan.serviceId, slug }, dryRun, records: plan.changes, warnings: plan.warnings },
@@ -121,24 +109,20 @@ function reviewed({ serviceId, kinds, existing, inserts, replaces, deletes }: Pl
   return { serviceId, kinds, existing, inserts, replaces, deletes, parts };
 }
 
-/** The service's kept records learn what the import wrote; nothing written (a dry run, an unchanged document): the records are the version's still. */
-async function notify(target: ImportTarget, slug: string, revision: string | undefined, existing: ServiceRecords, held: HeldWrite | undefined): Promise<void> {
-  if (held) await target.kept?.keepWritten(target.versionId, slug, revision, existing, held);
-  else target.kept?.keep(target.versionId, slug, revision, existing);
-}
-
 /**
  * The records an import plans from. Only the service's own are read (reading the whole version made
  * an import cost what the whole version held): the service by its slug, then each kind's records marked as the
  * service's or unmarked (made over HTTP); the other services' records are marked as theirs.
  */
+/** What an import reads before it plans: the service (by slug) and its records of each kind, by collection. */
+export type ServiceRecords = ReadonlyMap<string, readonly CatalogRecord[]>;
+
 async function readService(target: ImportTarget, names: readonly string[], slug: string): Promise<ServiceRecords> {
   const services = await storeOf(target.stores, SERVICES).matching(target.versionId, { slug });
   const serviceId = services[0]?.id;
-  const existing = new Map<string, readonly CatalogRecord[]>();
-  for (const name of names) {
-    // A service not there yet has no records marked as its own: only the unmarked ones are read.
-    existing.set(name, name === SERVICES ? services : await collectionStore(target.stores, name).markedOrUnmarked(target.versionId, MARKED_SERVICE, serviceId ?? ''));
-  }
-  return existing;
+  // Each kind by the mark alone, so all of them at once. A service not there yet has no records
+  // marked as its own: only the unmarked ones are read.
+  return new Map(await Promise.all(names.map(async (name) => [name, name === SERVICES
+    ? services
+    : await collectionStore(target.stores, name).markedOrUnmarked(target.versionId, MARKED_SERVICE, serviceId ?? '')] as const)));
 }
