@@ -133,6 +133,8 @@ function forgetServiceParts({ serviceParts, lints }: Pick<RoomParts, 'servicePar
 /** A record write that changes a service's description owes that service a lint. */
 function lintWritten({ schemas, stores, lints }: RoomParts): (collection: string, version: { projectId: string; versionId: string }, record: Record<string, unknown>) => Promise<void> {
   return async (collection, { projectId, versionId }, record) => {
+    // Finding the service reads its record (two for an operation's): not when nothing lints.
+    if (!lints.enabled) return;
     const serviceId = await serviceOfRecord(schemas, stores, versionId, collection, record);
     if (serviceId !== undefined) await lints.request(projectId, versionId, serviceId);
   };

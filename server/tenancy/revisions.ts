@@ -72,8 +72,9 @@ export class Revisions {
     const update = { $set: set, $push: { changes: { $each: [JSON.stringify(change)], $slice: -LISTED_CHANGES } } };
     // MongoDB applies `$slice`: one update, nothing read back.
     if (!this.#queued) return this.#versions.updateOne({ _id: versionId }, update).then(() => token);
-    // FerretDB ignores it: the list comes back to be cut (the whole document: FerretDB 1.24 has
-    // no projection in findAndModify).
+    // FerretDB 1.24 ignores it (the embedded build applies it: docs/database.md, patch 15): the
+    // list comes back, and is cut where the server left it too long (the whole document:
+    // FerretDB 1.24 has no projection in findAndModify).
     const write = async () => {
       const after = await this.#versions.findOneAndUpdate({ _id: versionId }, update, { returnDocument: 'after' });
       await this.#trim(versionId, token, after?.changes);
@@ -88,8 +89,8 @@ export class Revisions {
   }
 
   /**
-   * FerretDB 1.24 accepts `$slice` in a `$push` and ignores it (checked against the binary), and
-   * has no update pipelines: there the list is cut to its last entries by a second update, kept
+   * FerretDB 1.24 accepts `$slice` in a `$push` and ignores it (the embedded build's patch 15
+   * applies it), and has no update pipelines: there the list is cut to its last entries by a second update, kept
    * only if no bump landed since ours (bumps of a version are queued in the process FerretDB
    * serves). Dropping the oldest entries is always safe: a reader whose entry is gone reads the
    * collections whole. Not called on MongoDB, where `$slice` keeps the list to the cap.

@@ -138,6 +138,14 @@ const PATCHES: Patch[] = [
     from: '\tq := fmt.Sprintf(`DELETE FROM %q WHERE %s IN (%s)`, meta.TableName, column, strings.Join(placeholders, ", "))\n\n\tres, err := db.ExecContext(ctx, q, args...)\n\tif err != nil {\n\t\treturn nil, lazyerrors.Error(err)\n\t}\n\n\tra, err := res.RowsAffected()\n\tif err != nil {\n\t\treturn nil, lazyerrors.Error(err)\n\t}\n',
     to: '\t_ = placeholders\n\n\tra, err := deleteInChunks(ctx, db, meta.TableName, column, args)\n\tif err != nil {\n\t\treturn nil, err\n\t}\n',
   },
+  // `$push` with `$each` honours `$slice` (scripts/ferretdb/patches/push_slice.go): FerretDB
+  // accepted it and ignored it, so a version's capped list of writes took a second update to cut.
+  { file: 'internal/handler/common/push_slice.go', add: 'push_slice.go' },
+  {
+    file: 'internal/handler/common/update_array_operators.go',
+    from: '\tif err = doc.SetByPath(path, array); err != nil {\n\t\treturn false, lazyerrors.Error(err)\n\t}\n\n\treturn changed, nil\n}\n\n// processAddToSetArrayUpdateExpression',
+    to: '\tsliced, err := pushSlice(command, pushVal, array)\n\tif err != nil {\n\t\treturn false, err\n\t}\n\n\tif sliced != array {\n\t\tarray, changed = sliced, true\n\t}\n\n\tif err = doc.SetByPath(path, array); err != nil {\n\t\treturn false, lazyerrors.Error(err)\n\t}\n\n\treturn changed, nil\n}\n\n// processAddToSetArrayUpdateExpression',
+  },
   // A leak-tracking aid for FerretDB's debug builds; in a release build it still recorded a stack
   // and set a finalizer for every iterator, one per document and per embedded document sent.
   ...['func Track(obj any, token *Token) {\n', 'func Untrack(obj any, token *Token) {\n'].map((from) => ({
