@@ -109,14 +109,14 @@ function reviewed({ serviceId, kinds, existing, inserts, replaces, deletes }: Pl
   return { serviceId, kinds, existing, inserts, replaces, deletes, parts };
 }
 
+/** What an import reads before it plans: the service (by slug) and its records of each kind, by collection. */
+type ServiceRecords = ReadonlyMap<string, readonly CatalogRecord[]>;
+
 /**
  * The records an import plans from. Only the service's own are read (reading the whole version made
  * an import cost what the whole version held): the service by its slug, then each kind's records marked as the
  * service's or unmarked (made over HTTP); the other services' records are marked as theirs.
  */
-/** What an import reads before it plans: the service (by slug) and its records of each kind, by collection. */
-export type ServiceRecords = ReadonlyMap<string, readonly CatalogRecord[]>;
-
 async function readService(target: ImportTarget, names: readonly string[], slug: string): Promise<ServiceRecords> {
   const services = await storeOf(target.stores, SERVICES).matching(target.versionId, { slug });
   const serviceId = services[0]?.id;

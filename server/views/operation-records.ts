@@ -71,10 +71,10 @@ type Read = Array<[string, CatalogRecord[]]>;
  * says which).
  */
 export async function operationNeighbourhood(stores: ReadonlyMap<string, RecordStore>, versionId: string, slug: string, name: string, options: NeighbourhoodOptions = {}): Promise<Read> {
-  const { pathsOf, nearby: withNearby = true } = options;
+  const { nearby: withNearby = true } = options;
   const store = (collection: string) => stores.get(collection)!;
   const service = await serviceBySlug(store('services'), versionId, slug);
-  const paths = !service ? [] : pathsOf ? await pathsOf(service) : await servicePaths(stores, versionId, service);
+  const paths = service ? await servicePaths(stores, versionId, service) : [];
   const pathIds = new Set(paths.map((path) => path.id));
   const mine = (operations: readonly CatalogRecord[]) => operations.filter((operation) => pathIds.has(String(operation['pathId'])));
   const [named, byId] = service ? await Promise.all([store('operations').matching(versionId, { operationId: name }), store('operations').get(versionId, name)]) : [[], null];
@@ -87,17 +87,13 @@ export async function operationNeighbourhood(stores: ReadonlyMap<string, RecordS
     .map(([collection, records]): [string, CatalogRecord[]] => [collection, collection === 'operations' ? unique([...records, ...nearby]) : records])];
 }
 
-/** How the caller reads a service's paths (the pages keep them per version revision: GitHub's 700 are a tenth of a second on FerretDB). */
-export type PathsOf = (service: CatalogRecord) => Promise<CatalogRecord[]>;
-
 export interface NeighbourhoodOptions {
-  pathsOf?: PathsOf;
   /** Whether to read the operations of the nearest paths (for previous and next links); not where the caller holds the service's listing. */
   nearby?: boolean;
 }
 
 /** The service's paths, one indexed read. */
-export function servicePaths(stores: ReadonlyMap<string, RecordStore>, versionId: string, service: CatalogRecord): Promise<CatalogRecord[]> {
+function servicePaths(stores: ReadonlyMap<string, RecordStore>, versionId: string, service: CatalogRecord): Promise<CatalogRecord[]> {
   return stores.get('paths')!.matching(versionId, { serviceId: service.id });
 }
 
