@@ -20,8 +20,9 @@ import (
 // reflection), so a document costs its size times its depth. ok is false for whatever this does not
 // decode exactly as Unmarshal would (another layout, a malformed value): Unmarshal then decodes it.
 // binData, ObjectId, regex and timestamp values are handed to Unmarshal's own decoders.
-func fastUnmarshal(data []byte) (*types.Document, bool) {
-	p := &fastParser{b: data}
+// With only, a top-level field not in it is skipped, not decoded (UnmarshalFields).
+func fastUnmarshal(data []byte, only map[string]struct{}) (*types.Document, bool) {
+	p := &fastParser{b: data, only: only}
 	if !p.lit(`{"$s":`) {
 		return nil, false
 	}
@@ -38,10 +39,45 @@ func fastUnmarshal(data []byte) (*types.Document, bool) {
 			return d, i == len(sch.Keys) && p.end()
 		}
 
-		if !p.lit(`,`) || !p.member(sch, i, d) {
+		if !p.lit(`,`) || !p.topMember(sch, i, d) {
 			return nil, false
 		}
 	}
+}
+
+// UnmarshalFields decodes a stored document as Unmarshal does, with only its top-level fields of
+// `only` (nil: all): a find of a few fields of large documents decoded every field to drop most.
+// A document the one-pass decoder does not take is decoded whole: a superset is as good.
+func UnmarshalFields(data []byte, only map[string]struct{}) (*types.Document, error) {
+	if only != nil {
+		if d, ok := fastUnmarshal(data, only); ok {
+			return d, nil
+		}
+	}
+
+	return Unmarshal(data)
+}
+
+// topMember reads the i-th top-level field, or skips its value when the parser keeps only others.
+func (p *fastParser) topMember(sch *schema, i int, d *types.Document) bool {
+	if p.only == nil {
+		return p.member(sch, i, d)
+	}
+
+	start := p.i
+	key, ok := p.str()
+	if !ok || i >= len(sch.Keys) || sch.Keys[i] != key || !p.lit(`:`) {
+		return false
+	}
+
+	if _, kept := p.only[key]; kept {
+		p.i = start
+		return p.member(sch, i, d)
+	}
+
+	_, ok = p.skip()
+
+	return ok
 }
 
 // The documents of one collection have few shapes, and each shape's schema is written as the same
@@ -120,25 +156,10 @@ func (p *fastParser) span() ([]byte, bool) {
 	return nil, false
 }
 
-// fastValue decodes one value by its schema element's JSON (UnmarshalFields' fields).
-func fastValue(value, element []byte) (any, bool) {
-	ep := &fastParser{b: element}
-
-	e, ok := ep.elem()
-	if !ok || !ep.end() {
-		return nil, false
-	}
-
-	p := &fastParser{b: value}
-
-	v, ok := p.value(e)
-
-	return v, ok && p.end()
-}
-
 type fastParser struct {
-	b []byte
-	i int
+	b    []byte
+	i    int
+	only map[string]struct{} // the top-level fields to decode; nil: all
 }
 
 func (p *fastParser) ws() {
@@ -226,9 +247,18 @@ func (p *fastParser) skip() ([]byte, bool) {
 	for p.i < len(p.b) {
 		switch p.b[p.i] {
 		case '"':
-			if _, ok := p.str(); !ok {
+			// Stepped over, not decoded: a skipped field's strings are never made.
+			for p.i++; p.i < len(p.b) && p.b[p.i] != '"'; p.i++ {
+				if p.b[p.i] == '\\' {
+					p.i++
+				}
+			}
+
+			if p.i >= len(p.b) {
 				return nil, false
 			}
+
+			p.i++
 
 			if depth == 0 {
 				return p.b[start:p.i], true

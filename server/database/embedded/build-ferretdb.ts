@@ -62,7 +62,8 @@ const PATCHES: Patch[] = [
   {
     file: 'internal/backends/collection.go',
     from: '\tOnlyRecordIDs bool\n',
-    to: '\tOnlyRecordIDs bool\n\n\t// A find\'s own sort and limit, which a backend may apply too (the handler does anyway).\n\tIndexSort  *types.Document\n\tIndexLimit int64\n',
+    to: '\tOnlyRecordIDs bool\n\n\t// A find\'s own sort and limit, which a backend may apply too (the handler does anyway).\n\tIndexSort  *types.Document\n\tIndexLimit int64\n\n' +
+      '\t// The top-level fields a find reads of each document (nil: all); a backend may leave the others out.\n\tFields []string\n',
   },
   {
     file: 'internal/backends/collection.go',
@@ -105,14 +106,52 @@ const PATCHES: Patch[] = [
   {
     file: 'internal/handler/sjson/sjson.go',
     from: 'func Unmarshal(data []byte) (*types.Document, error) {\n',
-    to: 'func Unmarshal(data []byte) (*types.Document, error) {\n\tif d, ok := fastUnmarshal(data); ok {\n\t\treturn d, nil\n\t}\n\n',
+    to: 'func Unmarshal(data []byte) (*types.Document, error) {\n\tif d, ok := fastUnmarshal(data, nil); ok {\n\t\treturn d, nil\n\t}\n\n',
+  },
+  // A find with an inclusion projection decodes only the top-level fields its projection, filter
+  // and sort name (scripts/ferretdb/patches/find_fields.go, query_fields.go).
+  { file: 'internal/handler/find_fields.go', add: 'find_fields.go' },
+  { file: 'internal/backends/sqlite/query_fields.go', add: 'query_fields.go' },
+  {
+    file: 'internal/handler/msg_find.go',
+    from: '\treturn qp, nil\n',
+    to: '\tqp.Fields = findFields(params)\n\n\treturn qp, nil\n',
+  },
+  {
+    file: BACKEND,
+    from: '\t\tIter: newQueryIterator(ctx, rows, params.OnlyRecordIDs),\n',
+    to: '\t\tIter: newFieldsQueryIterator(ctx, rows, params.OnlyRecordIDs, params.Fields),\n',
+  },
+  {
+    file: 'internal/backends/sqlite/query_iterator.go',
+    from: '\tonlyRecordIDs bool\n}\n',
+    to: '\tonlyRecordIDs bool\n\tfields        map[string]struct{} // the top-level fields to decode; nil: all\n}\n',
+  },
+  {
+    file: 'internal/backends/sqlite/query_iterator.go',
+    from: '\t\tif doc, err = sjson.Unmarshal(b); err != nil {\n',
+    to: '\t\tif doc, err = sjson.UnmarshalFields(b, iter.fields); err != nil {\n',
   },
   // A find with no projection returns each document as read: ProjectDocument copied it twice
-  // and rebuilt it key by key, for any projection, empty included.
+  // and rebuilt it key by key, for any projection, empty included. A projection of top-level
+  // fields picks them from the document without copying it (scripts/ferretdb/patches/projection_fast.go).
   {
     file: 'internal/handler/common/projection_iterator.go',
     from: '\tprojected, err := ProjectDocument(doc, iter.projection, iter.filter, iter.inclusion)\n',
-    to: '\tif iter.projection.Len() == 0 {\n\t\treturn unused, doc, nil\n\t}\n\n\tprojected, err := ProjectDocument(doc, iter.projection, iter.filter, iter.inclusion)\n',
+    to: '\tif iter.projection.Len() == 0 {\n\t\treturn unused, doc, nil\n\t}\n\n' +
+      '\tif iter.topLevel != nil {\n\t\treturn unused, iter.topLevel.project(doc), nil\n\t}\n\n' +
+      '\tprojected, err := ProjectDocument(doc, iter.projection, iter.filter, iter.inclusion)\n',
+  },
+  { file: 'internal/handler/common/projection_fast.go', add: 'projection_fast.go' },
+  {
+    file: 'internal/handler/common/projection_iterator.go',
+    from: '\tinclusion  bool\n}\n',
+    to: '\tinclusion  bool\n\ttopLevel   *topLevelProjection\n}\n',
+  },
+  {
+    file: 'internal/handler/common/projection_iterator.go',
+    from: '\t\tinclusion:  inclusion,\n\t}\n',
+    to: '\t\tinclusion:  inclusion,\n\t\ttopLevel:   newTopLevelProjection(projectionValidated, inclusion),\n\t}\n',
   },
   // A reply is not decoded again, whole, to look for NaNs: FerretDB turns that check on for what
   // clients send, and the wire module ran it on every reply built too (a tenth of a large read).
