@@ -16,7 +16,7 @@ import { loadConfig, repoRoot } from '../../server/config.ts';
 import { componentRefsIn } from '../../server/json/pointer.ts';
 import { endpointAnswer, MAX_ENDPOINT_BYTES } from '../../server/search/endpoint-answer.ts';
 import { inDocumentOrder } from '../../server/store/mark.ts';
-import { parametersOf } from '../../server/search/call.ts';
+import { parametersOf } from '../../server/views/operation-records.ts';
 import { endpointOf, viewOf } from '../../server/search/endpoints.ts';
 import type { CatalogRecord } from '../../server/store/records.ts';
 
@@ -70,8 +70,10 @@ try {
   }
   const view = await viewOf(runtime.stores, version.id);
   const read = async (name: string) => [...await runtime.stores.get(name)!.all(version.id)].sort(inDocumentOrder);
-  const [requests, responses, resources] = await Promise.all(['requests', 'responses', 'resources'].map(read));
+  // Whole: a search view keeps parameters and bodies slim (search/endpoints.ts SLIM_FIELDS).
+  const [requests, responses, resources, parameters] = await Promise.all(['requests', 'responses', 'resources', 'parameters'].map(read));
   const byOperation = (records: CatalogRecord[]) => Map.groupBy(records, (record) => String(record['operationId']));
+  const parametersOfOwner = Map.groupBy(parameters!, (record) => String(record['operationId'] ?? record['pathId']));
   const requestsOf = byOperation(requests!);
   const responsesOf = byOperation(responses!);
   const components = new Map(resources!.map((record) => [String(record['name']), record['schema']]));
@@ -84,7 +86,7 @@ try {
       const path = view.byId('paths', operation['pathId']);
       const parts = {
         endpoint: { ...endpointOf(view, operation), observed: null }, operation,
-        parameters: parametersOf(view.ownedBy('parameters', operation.id), path ? view.ownedBy('parameters', path.id) : []),
+        parameters: parametersOf(parametersOfOwner.get(operation.id) ?? [], path ? parametersOfOwner.get(path.id) ?? [] : []),
         requests: requestsOf.get(operation.id) ?? [], responses: responsesOf.get(operation.id) ?? [], components,
       };
       const started = performance.now();

@@ -2,6 +2,7 @@
 // required parameters and the request body's media types, from the records of the search view.
 import type { CatalogRecord } from '../store/records.ts';
 import { isObject } from '../json/values.ts';
+import { parametersOf } from '../views/operation-records.ts';
 
 export interface RequiredParameter { name: string; in: string; type?: string }
 
@@ -17,12 +18,6 @@ export function urlTemplate(server: CatalogRecord | undefined, path: string): st
     return isObject(variable) && typeof variable['default'] === 'string' ? variable['default'] : placeholder;
   });
   return `${url.replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
-}
-
-/** An operation's parameters: the path's first, less those the operation's own (same name and place) override. */
-export function parametersOf(own: readonly CatalogRecord[], ofPath: readonly CatalogRecord[]): CatalogRecord[] {
-  const inherited = ofPath.filter((record) => !own.some((mine) => mine['name'] === record['name'] && mine['in'] === record['in']));
-  return [...inherited, ...own];
 }
 
 /**

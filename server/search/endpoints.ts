@@ -7,15 +7,15 @@ import { inDocumentOrder, MARK, markOf } from '../store/mark.ts';
 import { schemeNamed } from '../ownership/service-records.ts';
 import { extensionKinds, type ExtensionKind } from '../ownership/extension-kinds.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
-import { bodyMediaTypes, parametersOf, requiredParameters, urlTemplate } from './call.ts';
+import { bodyMediaTypes, requiredParameters, urlTemplate } from './call.ts';
 import { operationRecords, type ExtendedRecords } from '../views/operation-records.ts';
 import { operationTitle } from './title.ts';
 
 export type Name = 'services' | 'paths' | 'operations' | 'parameters' | 'servers' | 'security-schemes' | 'requests';
 
 /**
- * What search and the endpoint hits read: not the responses and schemas of endpointDetail;
- * of the request bodies, only their media types (a view keeps them slim: see viewFrom).
+ * What search and the endpoint hits read: not the responses and schemas of endpointDetail; of
+ * the request bodies and parameters, only what a hit shows (a view keeps them slim: SLIM_FIELDS).
  */
 export const SEARCH_COLLECTIONS: readonly Name[] = ['services', 'paths', 'operations', 'parameters', 'servers', 'security-schemes', 'requests'];
 
@@ -52,13 +52,23 @@ export async function viewOf(stores: ReadonlyMap<string, RecordStore>, versionId
   return viewFrom(versionId, await Promise.all(names.map(async (name) => [name, await sortedRecords(stores, versionId, name)] as const)), extensions);
 }
 
-// Of a request body, the view keeps what slimRequest does; its schema and examples stay unread.
-const REQUEST_FIELDS = ['operationId', 'contentMediaType', 'kvStorage'];
+/**
+ * Of these kinds a view reads and keeps only what search and the hit form use (with each record's
+ * id, version and mark): a version's request bodies and parameters, with their schemas, examples
+ * and descriptions, weigh more than the rest of the view together (30,000 parameters, 21 MB of the
+ * read-model benchmark's 31). MCP get_endpoint and the pages read an operation's own whole.
+ */
+const SLIM_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  requests: ['operationId', 'contentMediaType'],
+  // `schema` for the type of a required parameter (call.ts).
+  parameters: ['operationId', 'pathId', 'name', 'in', 'required', 'schema'],
+};
 
 async function sortedRecords(stores: ReadonlyMap<string, RecordStore>, versionId: string, name: string): Promise<CatalogRecord[]> {
   const store = stores.get(name)!;
+  const slim = SLIM_FIELDS[name];
   // Read unordered: the view's order is the document's (a total order), so the database need not sort.
-  return (await store.allUnordered(versionId, name === 'requests' ? REQUEST_FIELDS : undefined)).sort(inDocumentOrder);
+  return (await store.allUnordered(versionId, slim && [...slim, 'kvStorage'])).sort(inDocumentOrder);
 }
 
 /** The view with the records of `changed` read again, the others kept. */
@@ -93,7 +103,7 @@ export function emptyView(versionId: string, stores?: ReadonlyMap<string, Pick<R
 
 /** A view of records already read (the search benchmark's saved view); `extensions`: the kinds among them searched with their operation. */
 export function viewFrom(versionId: string, read: ReadonlyArray<readonly [string, CatalogRecord[]]>, extensions: readonly ExtensionKind[] = []): VersionView {
-  const all = new Map<string, CatalogRecord[]>(read.map(([name, records]) => [name, name === 'requests' ? records.map(slimRequest) : records]));
+  const all = new Map<string, CatalogRecord[]>(read.map(([name, records]) => [name, name in SLIM_FIELDS ? records.map((record) => slimmed(record, SLIM_FIELDS[name]!)) : records]));
   const ids = new Map<string, Map<string, CatalogRecord>>([...all].map(([name, records]) => [name, new Map(records.map((record) => [record.id, record]))]));
   // A view is read for a purpose; asking it for more is a mistake in the caller, not "none".
   const missing = (name: string): never => {
@@ -130,16 +140,13 @@ export function viewFrom(versionId: string, read: ReadonlyArray<readonly [string
   };
 }
 
-/**
- * A request body as the view keeps it: its media type, operation and document order, not its
- * schema and examples (a version's bodies can weigh more than the rest of the view together).
- */
-function slimRequest(record: CatalogRecord): CatalogRecord {
+/** A record as a view keeps it (SLIM_FIELDS): these fields, its id, version and document order. */
+function slimmed(record: CatalogRecord, fields: readonly string[]): CatalogRecord {
+  const slim: CatalogRecord = { id: record.id, versionId: record.versionId };
+  for (const field of fields) if (record[field] !== undefined) slim[field] = record[field];
   const mark = markOf(record);
-  return {
-    id: record.id, versionId: record.versionId, operationId: record['operationId'], contentMediaType: record['contentMediaType'],
-    ...(mark ? { kvStorage: { [MARK]: mark } } : {}),
-  };
+  if (mark) slim['kvStorage'] = { [MARK]: mark };
+  return slim;
 }
 
 /** The hit form of an operation (without score): who it is, and what a call to it needs. */
@@ -179,15 +186,14 @@ export interface EndpointRecords {
 }
 
 /**
- * Everything about one operation an agent needs to call it: the hit form and the parameters
- * from the view, and its bodies, responses and the schemas they reach read for it alone
- * (views/operation-records.ts: by its id and by name, each an indexed read). MCP get_endpoint
- * makes its answer from them (search/endpoint-answer.ts), the operation's page its own.
+ * Everything about one operation an agent needs to call it: the hit form from the view, and its
+ * whole parameters, bodies, responses and the schemas they reach read for it alone
+ * (views/operation-records.ts: by its id and by name, each an indexed read; a view keeps
+ * parameters and bodies slim). MCP get_endpoint makes its answer from them
+ * (search/endpoint-answer.ts), the operation's page its own.
  */
 export async function endpointDetail(stores: ReadonlyMap<string, RecordStore>, view: VersionView, operation: CatalogRecord): Promise<EndpointRecords> {
-  const path = view.byId('paths', operation['pathId']);
-  const parameters = parametersOf(view.ownedBy('parameters', operation.id), path ? view.ownedBy('parameters', path.id) : []);
-  const { requests, responses, components, extended } = await operationRecords(stores, operation, parameters);
+  const { parameters, requests, responses, components, extended } = await operationRecords(stores, operation);
   return { endpoint: endpointOf(view, operation), operation, parameters, requests, responses, components, extended };
 }
 

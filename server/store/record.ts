@@ -91,7 +91,8 @@ export function fromDocument(document: Document, defaults: Readonly<Record<strin
   const { _id, updatedAt, [hidden]: _hidden, ...stored } = document;
   const record = decodeValue(stored) as Record<string, unknown>;
   for (const [field, value] of Object.entries(defaults)) {
-    if (record[field] === undefined) record[field] = structuredClone(value);
+    // Each record its own copy of an object default; a primitive needs none (and a clone per field per record showed in large reads).
+    if (record[field] === undefined) record[field] = typeof value === 'object' && value !== null ? structuredClone(value) : value;
   }
   record['updatedAt'] = updatedAt instanceof Date ? updatedAt.toISOString() : (updatedAt ?? null);
   return record as CatalogRecord;

@@ -1,5 +1,5 @@
-// One operation's records beyond its hit form, read as of now: its request bodies and responses by
-// the `operationId` that owns them, and the component schemas (Resources) their schemas reach,
+// One operation's records beyond its hit form, read as of now: its parameters, request bodies and
+// responses by the `operationId` (and `pathId`) that owns them, and the component schemas (Resources) their schemas reach,
 // by name. Each read is an equality the database serves by an index (on FerretDB the build's
 // pushdown, docs/database.md), so an operation's page or MCP get_endpoint costs what the
 // operation holds, whatever else its version holds, on a fresh process as on a warm one.
@@ -12,6 +12,8 @@ import type { CatalogRecord, RecordStore } from '../store/records.ts';
 import { serviceByRef, serviceBySlug } from './services.ts';
 
 export interface OperationRecords {
+  /** Its path's parameters less those it overrides, then its own (parametersOf). */
+  parameters: CatalogRecord[];
   requests: CatalogRecord[];
   responses: CatalogRecord[];
   /** The component schemas the operation's records reach, followed through their own references, by name. */
@@ -25,14 +27,25 @@ export interface ExtendedRecords {
   records: CatalogRecord[];
 }
 
-/** The operation's bodies and responses, the schemas they and `others` (its parameters) reach, and the lists of its extension kinds. */
-export async function operationRecords(stores: ReadonlyMap<string, RecordStore>, operation: CatalogRecord, others: readonly CatalogRecord[] = []): Promise<OperationRecords> {
-  const owned = async (name: string, field = 'operationId') => [...await stores.get(name)!.matching(operation.versionId, { [field]: operation.id })].sort(inDocumentOrder);
+/** The operation's parameters, bodies and responses, the schemas they reach, and the lists of its extension kinds. */
+export async function operationRecords(stores: ReadonlyMap<string, RecordStore>, operation: CatalogRecord): Promise<OperationRecords> {
+  const owned = async (name: string, field = 'operationId', owner = operation.id) => [...await stores.get(name)!.matching(operation.versionId, { [field]: owner })].sort(inDocumentOrder);
   const kinds = extensionKinds([...stores.values()].map(({ collection }) => collection)).filter(({ parent }) => parent === 'operations');
-  const [requests, responses, ...lists] = await Promise.all([owned('requests'), owned('responses'), ...kinds.map(({ collection, parentField }) => owned(collection.name, parentField))]);
-  const components = await reachedSchemas(stores.get('resources')!, operation.versionId, [...others, ...requests!, ...responses!].map((record) => record['schema']));
+  const pathId = typeof operation['pathId'] === 'string' ? operation['pathId'] : undefined;
+  const [own, ofPath, requests, responses, ...lists] = await Promise.all([
+    owned('parameters'), pathId === undefined ? [] : owned('parameters', 'pathId', pathId),
+    owned('requests'), owned('responses'), ...kinds.map(({ collection, parentField }) => owned(collection.name, parentField)),
+  ]);
+  const parameters = parametersOf(own!, ofPath!);
+  const components = await reachedSchemas(stores.get('resources')!, operation.versionId, [...parameters, ...requests!, ...responses!].map((record) => record['schema']));
   const extended = kinds.map((kind, index) => ({ kind, records: lists[index]! })).filter(({ records }) => records.length > 0);
-  return { requests: requests!, responses: responses!, components, extended };
+  return { parameters, requests: requests!, responses: responses!, components, extended };
+}
+
+/** An operation's parameters: the path's first, less those the operation's own (same name and place) override. */
+export function parametersOf(own: readonly CatalogRecord[], ofPath: readonly CatalogRecord[]): CatalogRecord[] {
+  const inherited = ofPath.filter((record) => !own.some((mine) => mine['name'] === record['name'] && mine['in'] === record['in']));
+  return [...inherited, ...own];
 }
 
 /**
