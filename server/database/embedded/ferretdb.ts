@@ -14,20 +14,23 @@ const FERRETDB_READY_MS = 30_000;
 const STOP_GRACE_MS = 10_000;
 
 /**
- * Go's collector runs when the heap has grown by this percent since the last collection (Go's
+ * Go's collector runs when the heap has grown by GOGC percent since the last collection (Go's
  * default: 100). FerretDB makes short-lived garbage for every document it reads (each one decoded
- * into maps and slices, then encoded), and with the default a fifth of a large read was collection:
- * a version's 30,000 parameters took 2.2 s of its CPU, 1.65 s at 400, for a peak RSS of 115 MB
- * instead of 70 (docs/database.md). A GOGC in the environment wins (the wrapper sets it).
+ * into maps and slices, then encoded): with the default a fifth of a large read was collection
+ * (the search's read of 30,168 parameters: 2.2 s of FerretDB's CPU, 1.65 s at 400). GOMEMLIMIT
+ * makes it collect as often as it must to stay near that heap, so the largest reads (GitHub's
+ * re-import) peak at about 630 MB of RSS instead of 760 MB at 400 alone and 350-400 MB at 100
+ * (docs/database.md). Either one set in the environment wins.
  */
 const FERRETDB_GOGC = '400';
+const FERRETDB_GOMEMLIMIT = '512MiB';
 
 // The child runs under this shell wrapper so that it dies with us: the wrapper reads its stdin
 // (a pipe from this process) and stops FerretDB when the pipe closes, which the kernel does
 // however this process ends, SIGKILL included. stop() closes the pipe the same way.
 const WRAPPER = `
 bin=$1; shift
-export GOGC="\${GOGC:-${FERRETDB_GOGC}}"
+export GOGC="\${GOGC:-${FERRETDB_GOGC}}" GOMEMLIMIT="\${GOMEMLIMIT:-${FERRETDB_GOMEMLIMIT}}"
 "$bin" "$@" </dev/null &
 child=$!
 trap 'kill -TERM "$child" 2>/dev/null' TERM INT HUP
@@ -49,13 +52,6 @@ kill "$watcher" 2>/dev/null
 exit "$status"
 `;
 
-/**
- * SQLite reads its pages through a memory map instead of a read() call per page: on this kind of
- * machine a system call is dear, and a large read spent a tenth of FerretDB's CPU in them
- * (docs/database.md). The map is the file's pages in the OS cache, shared by every connection.
- */
-const SQLITE_MMAP = 'mmap_size(1073741824)';
-
 export async function startFerretDB(binary: string, options: ProvisionOptions, port: number): Promise<DatabaseServer> {
   const { dataDir, log } = options;
   const dir = path.join(dataDir, 'ferretdb');
@@ -63,7 +59,7 @@ export async function startFerretDB(binary: string, options: ProvisionOptions, p
   const logFile = path.join(dataDir, 'ferretdb.log');
   const args = [
     '--handler=sqlite',
-    `--sqlite-url=file:${dir}/?_pragma=${SQLITE_MMAP}`,
+    `--sqlite-url=file:${dir}/`,
     `--state-dir=${dir}`,
     `--listen-addr=${LOOPBACK}:${port}`,
     '--telemetry=disable',
