@@ -85,7 +85,7 @@ rememberAssociatedItems();
 /**
  * A rule's message with its `{{placeholders}}` filled. Spectral's `message` makes an expression
  * parser (expr-eval) for every message it writes, though only a `#{{expression}}` uses it: on
- * GitHub's description, 58,971 findings, that was 5–7 s. A message with no `#` is filled as
+ * GitHub's description, 58,971 findings, that was 3–5 CPU seconds. A message with no `#` is filled as
  * Spectral fills a plain placeholder (its value, or nothing when there is none); one with a `#`
  * goes to Spectral's own. `runner/utils/index.js` re-exports `message` through a getter, so
  * lintNode.js reads this one.

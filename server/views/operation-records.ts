@@ -1,6 +1,6 @@
 // One operation's records beyond its hit form, read as of now: its parameters, request bodies and
-// responses by the `operationId` (and `pathId`) that owns them, and the component schemas (Resources) their schemas reach,
-// by name. Each read is an equality the database serves by an index (on FerretDB the build's
+// responses by the `operationId` (or `pathId`) that owns them, and the component schemas
+// (Resources) their schemas reach, by name. Each read is an equality the database serves by an index (on FerretDB the build's
 // pushdown, docs/database.md), so an operation's page or MCP get_endpoint costs what the
 // operation holds, whatever else its version holds, on a fresh process as on a warm one.
 import { componentRefsIn } from '../json/pointer.ts';
