@@ -79,9 +79,11 @@ describe('pages: sign-in and sessions', function () {
     const revoked = await supertest(service.app).get('/catalog').set('Cookie', byKey.cookie).set('Accept', 'text/html');
     expect(revoked.status).to.equal(303);
 
-    const token = tokenFor([tenant.project.id], { readOnly: true, expiresInSeconds: 1 });
+    // JWT times are whole seconds: a token of 1 s may have a millisecond left when made, and a
+    // sign-in on a loaded machine outlived it. This one lives 2 to 3 s.
+    const token = tokenFor([tenant.project.id], { readOnly: true, expiresInSeconds: 3 });
     const byToken = await signIn(service.app, token);
-    await new Promise((resolve) => setTimeout(resolve, 2100));
+    await new Promise((resolve) => setTimeout(resolve, 3100));
     const expired = await supertest(service.app).get('/catalog').set('Cookie', byToken.cookie).set('Accept', 'text/html');
     expect(expired.status).to.equal(303);
   });
