@@ -75,7 +75,9 @@ export function rooms(parts: RoomParts): Room[] {
     integrityRoom(parts),
     descriptionsRoom({
       ...parts, reviewImport,
-      scoreImport: async (...args) => ({ ...await importScoring({ ...parts, scores: parts.scorer.store })(...args) }),
+      // A dry run scores only where the catalog scores (SCORES); the gate, whenever minScore asks.
+      scoreImport: async (versionId, document, slug, minScore) => (minScore !== undefined || parts.scorer.enabled
+        ? { ...await importScoring({ ...parts, scores: parts.scorer.store })(versionId, document, slug, minScore) } : undefined),
       // The import's records go to the version's search index, so that it does not read them back;
       // the service's score card is made again behind the answer.
       imported: async (versionId, written) => {

@@ -46,7 +46,8 @@ type ImportQuery = {
 };
 
 /** The score a document would give the service `slug` (a dry run reports it); throws the refusal below `minScore`. */
-export type ScoreImport = (versionId: string, document: JsonObject, slug: string, minScore?: number) => Promise<Record<string, unknown>>;
+/** The score the import would give the service (a dry run's `score`, the minScore gate); undefined where the catalog does not score and no gate asks. */
+export type ScoreImport = (versionId: string, document: JsonObject, slug: string, minScore?: number) => Promise<Record<string, unknown> | undefined>;
 
 /** What other rooms lend the import (wired in server/rooms.ts). */
 export interface ImportHooks {
@@ -95,7 +96,7 @@ export function descriptionRoutes(stores: ReadonlyMap<string, RecordStore>, sche
             name: 'service', description: 'The service slug; default: from `info.title`.', schema: { $ref: `${SCHEMA_BASE}defs/ids.json#/$defs/serviceSlug` },
             invalid: 'must be a service slug (lowercase letters, digits and hyphens)',
           },
-          { name: 'dryRun', description: '`true`: answer the plan, write nothing; the answer has `changes`, what the import would change for clients, and `lint`, the findings it would add and fix against the service\'s stored lint.', schema: { type: 'boolean', default: false }, invalid: 'must be true or false' },
+          { name: 'dryRun', description: '`true`: answer the plan, write nothing; the answer has `changes`, what the import would change for clients, `lint`, the findings it would add and fix against the service\'s stored lint, and `score`, the service\'s score before and after (`lint` and `score` where the catalog lints and scores: LINT, SCORES).', schema: { type: 'boolean', default: false }, invalid: 'must be true or false' },
           {
             name: 'entry', description: 'With a zip body: the path of the root document inside the archive; default: the one file with `openapi` or `swagger` at its top level.',
             schema: { type: 'string', minLength: 1, maxLength: 1024 }, invalid: 'must be a path inside the archive',

@@ -25,7 +25,7 @@ export interface ScorerParts {
   searchIndexes: SearchIndexes;
   lintFindings?: LintFindings;
   storing?: StoringCard;
-  /** SCORES=off: no card is marked or made behind the writes (the import's gate and dry run still score). */
+  /** SCORES=off: no card is marked or made behind the writes, and a dry run scores nothing (the import's minScore gate still scores). */
   enabled?: boolean;
   log?: (message: string, fields?: Record<string, unknown>) => void;
 }
@@ -44,6 +44,11 @@ export class Scorer {
 
   get store(): ScoreStore {
     return this.#parts.store;
+  }
+
+  /** Whether the catalog scores (SCORES). */
+  get enabled(): boolean {
+    return this.#parts.enabled !== false;
   }
 
   constructor(parts: ScorerParts) {

@@ -1,7 +1,7 @@
 // The import's score gate and the dry run's score: `minScore` refuses (409, nothing written) an
 // import that would score less, with the score and failing subscores as details; a dry run
-// reports the score before and after. A real description (CircleCI), then one of its summaries
-// removed by hand.
+// reports the score before and after, where the catalog scores (SCORES=off: none; the gate still
+// scores). A real description (CircleCI), then one of its summaries removed by hand.
 import { expect } from 'chai';
 import { readDescription } from '../../support/directory.ts';
 import { bearer, givenTenant, startCatalog, type Tenant, type TestCatalog } from '../../support/catalog.ts';
@@ -54,5 +54,30 @@ describe('scores: the import gate (minScore) and the dry run', function () {
     const res = await importing('minScore=101');
     expect(res.status).to.equal(400);
     expect(JSON.stringify(res.body.details)).to.contain('must be an integer from 0 to 100');
+  });
+});
+
+describe('scores: under SCORES=off a dry run scores nothing, and minScore still gates', function () {
+  this.timeout(120_000);
+  let service: TestCatalog;
+  let tenant: Tenant;
+  const circleci = readDescription('circleci.com.json');
+
+  before(async () => {
+    service = await startCatalog({ SCORES: 'off' });
+    tenant = await givenTenant(service);
+  });
+  after(() => service.close());
+
+  const importing = (query: string) => service.request.post(`${tenant.prefixes.byAddress}/imports/openapi?service=circleci&${query}`).set(bearer(tenant.key)).send(circleci);
+
+  it('answers a dry run without `score`, and refuses below minScore with the score it computed for the gate', async () => {
+    const dryRun = await importing('dryRun=true');
+    expect(dryRun.status, JSON.stringify(dryRun.body).slice(0, 500)).to.equal(200);
+    expect(dryRun.body).to.not.have.property('score');
+    expect(dryRun.body.records, 'the plan is answered').to.be.an('object');
+    const refused = await importing('minScore=100');
+    expect(refused.status, JSON.stringify(refused.body).slice(0, 500)).to.equal(409);
+    expect(refused.body.details[0].field).to.equal('score');
   });
 });
