@@ -70,7 +70,7 @@ try {
   }
   const view = await viewOf(runtime.stores, version.id);
   const read = async (name: string) => [...await runtime.stores.get(name)!.all(version.id)].sort(inDocumentOrder);
-  // Whole: a search view keeps parameters and bodies slim (search/endpoints.ts SLIM_FIELDS).
+  // Whole: a search view keeps parameters and bodies slim (search/endpoints.ts SLIM).
   const [requests, responses, resources, parameters] = await Promise.all(['requests', 'responses', 'resources', 'parameters'].map(read));
   const byOperation = (records: CatalogRecord[]) => Map.groupBy(records, (record) => String(record['operationId']));
   const parametersOfOwner = Map.groupBy(parameters!, (record) => String(record['operationId'] ?? record['pathId']));
@@ -84,9 +84,9 @@ try {
   for (const service of view.of('services')) {
     const rows = view.of('operations').filter((operation) => view.byId('paths', operation['pathId'])?.['serviceId'] === service.id).map((operation) => {
       const path = view.byId('paths', operation['pathId']);
+      const parameters = parametersOf(parametersOfOwner.get(operation.id) ?? [], path ? parametersOfOwner.get(path.id) ?? [] : []);
       const parts = {
-        endpoint: { ...endpointOf(view, operation), observed: null }, operation,
-        parameters: parametersOf(parametersOfOwner.get(operation.id) ?? [], path ? parametersOfOwner.get(path.id) ?? [] : []),
+        endpoint: { ...endpointOf(view, operation, parameters), observed: null }, operation, parameters,
         requests: requestsOf.get(operation.id) ?? [], responses: responsesOf.get(operation.id) ?? [], components,
       };
       const started = performance.now();

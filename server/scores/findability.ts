@@ -73,8 +73,8 @@ export async function askProbes(index: VersionIndex, operations: readonly Catalo
   const slices = new Slices();
   for (const [at, text] of texts.entries()) {
     const vector = vectors[at];
-    const { hits } = index.answer({ query: text, limit: TOP, ...(vector ? { vector } : {}) });
-    ranked.set(text, hits.map((hit) => String((hit['operation'] as { id: string }).id)));
+    const { ranked: found } = index.rank({ query: text, limit: TOP, ...(vector ? { vector } : {}) });
+    ranked.set(text, found.map(({ operation }) => operation.id));
     await slices.pause();
     signal?.throwIfAborted();
   }

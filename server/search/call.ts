@@ -1,8 +1,7 @@
 // What a hit carries to make the call without a second look-up: the ready URL template, the
-// required parameters and the request body's media types, from the records of the search view.
+// required parameters and the request body's media types.
 import type { CatalogRecord } from '../store/records.ts';
 import { isObject } from '../json/values.ts';
-import { parametersOf } from '../views/operation-records.ts';
 
 export interface RequiredParameter { name: string; in: string; type?: string }
 
@@ -20,18 +19,21 @@ export function urlTemplate(server: CatalogRecord | undefined, path: string): st
   return `${url.replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
 }
 
+/** Whether a call must send the parameter: a path parameter always, another when marked required. */
+export function mustSend(record: CatalogRecord): boolean {
+  return record['in'] === 'path' || record['required'] === true;
+}
+
 /**
- * The parameters that a call must send: path parameters always, the others when marked
- * required. `type` is the schema's own type (the first that is not null), absent when the
- * schema gives none directly (a `$ref`, a `oneOf`).
+ * The parameters that a call must send, of an operation's (parametersOf: its path's it does not
+ * override, then its own). `type` is the schema's own type (the first that is not null), absent
+ * when the schema gives none directly (a `$ref`, a `oneOf`).
  */
-export function requiredParameters(own: readonly CatalogRecord[], ofPath: readonly CatalogRecord[]): RequiredParameter[] {
-  return parametersOf(own, ofPath)
-    .filter((record) => record['in'] === 'path' || record['required'] === true)
-    .map((record) => {
-      const type = typeOf(record['schema']);
-      return { name: String(record['name']), in: String(record['in']), ...(type === undefined ? {} : { type }) };
-    });
+export function requiredParameters(parameters: readonly CatalogRecord[]): RequiredParameter[] {
+  return parameters.filter(mustSend).map((record) => {
+    const type = typeOf(record['schema']);
+    return { name: String(record['name']), in: String(record['in']), ...(type === undefined ? {} : { type }) };
+  });
 }
 
 /** The distinct media types of the operation's request bodies, in document order (a null type is no body). */

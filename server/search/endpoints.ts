@@ -7,15 +7,16 @@ import { inDocumentOrder, MARK, markOf } from '../store/mark.ts';
 import { schemeNamed } from '../ownership/service-records.ts';
 import { extensionKinds, type ExtensionKind } from '../ownership/extension-kinds.ts';
 import type { CatalogRecord, RecordStore } from '../store/records.ts';
-import { bodyMediaTypes, requiredParameters, urlTemplate } from './call.ts';
-import { operationRecords, type ExtendedRecords } from '../views/operation-records.ts';
+import { bodyMediaTypes, mustSend, requiredParameters, urlTemplate } from './call.ts';
+import { operationRecords, parametersOf, type ExtendedRecords } from '../views/operation-records.ts';
 import { operationTitle } from './title.ts';
 
 export type Name = 'services' | 'paths' | 'operations' | 'parameters' | 'servers' | 'security-schemes' | 'requests';
 
 /**
  * What search and the endpoint hits read: not the responses and schemas of endpointDetail; of
- * the request bodies and parameters, only what a hit shows (a view keeps them slim: SLIM_FIELDS).
+ * the request bodies and parameters, only what the index and a hit use (a view keeps them slim:
+ * SLIM), the parameters a hit lists read whole for the hits alone (endpointsOf).
  */
 export const SEARCH_COLLECTIONS: readonly Name[] = ['services', 'paths', 'operations', 'parameters', 'servers', 'security-schemes', 'requests'];
 
@@ -27,6 +28,9 @@ export function searchedExtensions(stores: ReadonlyMap<string, Pick<RecordStore,
   return extensionKinds([...stores.values()].map(({ collection }) => collection)).filter(({ parent }) => parent === 'operations');
 }
 
+/** Records of the view's version read whole by id, as of now (a view keeps some kinds slim: SLIM). */
+export type WholeRecords = (name: string, ids: readonly string[]) => Promise<CatalogRecord[]>;
+
 /** One version's records, grouped for lookups. */
 export interface VersionView {
   /** The collections it read: SEARCH_COLLECTIONS, and those of `extensions`. */
@@ -37,6 +41,8 @@ export interface VersionView {
   byId(name: string, id: unknown): CatalogRecord | undefined;
   /** The records of `name` that this operation, path or service owns (`operationId`, `pathId` or `serviceId` is its id). */
   ownedBy(name: string, ownerId: string): CatalogRecord[];
+  /** These records whole: from the database for a view read from it, else from the records it was made of. */
+  whole: WholeRecords;
 }
 
 const OWNER_FIELDS = ['operationId', 'pathId', 'serviceId'] as const;
@@ -49,32 +55,40 @@ const OWNER_FIELDS = ['operationId', 'pathId', 'serviceId'] as const;
 export async function viewOf(stores: ReadonlyMap<string, RecordStore>, versionId: string, collections?: readonly Name[]): Promise<VersionView> {
   const extensions = collections ? [] : searchedExtensions(stores);
   const names = collections ?? [...SEARCH_COLLECTIONS, ...extensions.map(({ collection }) => collection.name)];
-  return viewFrom(versionId, await Promise.all(names.map(async (name) => [name, await sortedRecords(stores, versionId, name)] as const)), extensions);
+  return viewFrom(versionId, await Promise.all(names.map(async (name) => [name, await sortedRecords(stores, versionId, name)] as const)), extensions, wholeIn(stores, versionId));
+}
+
+function wholeIn(stores: ReadonlyMap<string, RecordStore>, versionId: string): WholeRecords {
+  return (name, ids) => stores.get(name)!.withIds(versionId, ids);
 }
 
 /**
- * Of these kinds a view reads and keeps only what search and the hit form use (with each record's
- * id, version and mark): a version's request bodies and parameters, with their schemas, examples
- * and descriptions, weigh more than the rest of the view together (30,000 parameters, 21 MB of the
- * read-model benchmark's 31). MCP get_endpoint and the pages read an operation's own whole.
+ * Of these kinds a view reads and keeps only what the index and the hit form use (with each
+ * record's id and version, and its mark where `marked`): a version's request bodies and
+ * parameters, with their schemas, examples and descriptions, weigh more than the rest of the view
+ * together (30,000 parameters, 21 MB of the read-model benchmark's 31).
+ * - Bodies: the media types a hit lists, in document order.
+ * - Parameters: the names the index searches, and what tells which a call must send (call.ts).
+ *   Their schemas and marks (the types and order a hit lists them in) were half of what a first
+ *   search decoded; endpointsOf reads the hits' own whole, and MCP get_endpoint and the pages read
+ *   an operation's own whole.
  */
-const SLIM_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  requests: ['operationId', 'contentMediaType'],
-  // `schema` for the type of a required parameter (call.ts).
-  parameters: ['operationId', 'pathId', 'name', 'in', 'required', 'schema'],
+const SLIM: Readonly<Record<string, { fields: readonly string[]; marked: boolean }>> = {
+  requests: { fields: ['operationId', 'contentMediaType'], marked: true },
+  parameters: { fields: ['operationId', 'pathId', 'name', 'in', 'required'], marked: false },
 };
 
 async function sortedRecords(stores: ReadonlyMap<string, RecordStore>, versionId: string, name: string): Promise<CatalogRecord[]> {
   const store = stores.get(name)!;
-  const slim = SLIM_FIELDS[name];
+  const slim = SLIM[name];
   // Read unordered: the view's order is the document's (a total order), so the database need not sort.
-  return (await store.allUnordered(versionId, slim && [...slim, 'kvStorage'])).sort(inDocumentOrder);
+  return (await store.allUnordered(versionId, slim && (slim.marked ? [...slim.fields, 'kvStorage'] : slim.fields))).sort(inDocumentOrder);
 }
 
 /** The view with the records of `changed` read again, the others kept. */
 export async function refreshedView(stores: ReadonlyMap<string, RecordStore>, view: VersionView, versionId: string, changed: readonly string[]): Promise<VersionView> {
   const reread = new Map(await Promise.all(changed.map(async (name) => [name, await sortedRecords(stores, versionId, name)] as const)));
-  return viewFrom(versionId, view.names.map((name) => [name, reread.get(name) ?? [...view.of(name)]] as const), view.extensions);
+  return viewFrom(versionId, view.names.map((name) => [name, reread.get(name) ?? [...view.of(name)]] as const), view.extensions, view.whole);
 }
 
 /** The view with the records of these ids read again in their collections (the deleted dropped), the others kept. */
@@ -92,18 +106,23 @@ export function replacedView(view: VersionView, versionId: string, written: Read
     const ids = written.get(name);
     const kept = view.of(name);
     return [name, ids ? [...kept.filter((record) => !ids.has(record.id)), ...records.get(name) ?? []].sort(inDocumentOrder) : [...kept]] as const;
-  }), view.extensions);
+  }), view.extensions, view.whole);
 }
 
 /** A view with no records (of a version that is gone, or has none yet), of the collections a search reads in `stores`. */
-export function emptyView(versionId: string, stores?: ReadonlyMap<string, Pick<RecordStore, 'collection'>>): VersionView {
+export function emptyView(versionId: string, stores?: ReadonlyMap<string, RecordStore>): VersionView {
   const extensions = stores ? searchedExtensions(stores) : [];
-  return viewFrom(versionId, [...SEARCH_COLLECTIONS, ...extensions.map(({ collection }) => collection.name)].map((name) => [name, []] as const), extensions);
+  return viewFrom(versionId, [...SEARCH_COLLECTIONS, ...extensions.map(({ collection }) => collection.name)].map((name) => [name, []] as const), extensions, stores && wholeIn(stores, versionId));
 }
 
-/** A view of records already read (the search benchmark's saved view); `extensions`: the kinds among them searched with their operation. */
-export function viewFrom(versionId: string, read: ReadonlyArray<readonly [string, CatalogRecord[]]>, extensions: readonly ExtensionKind[] = []): VersionView {
-  const all = new Map<string, CatalogRecord[]>(read.map(([name, records]) => [name, name in SLIM_FIELDS ? records.map((record) => slimmed(record, SLIM_FIELDS[name]!)) : records]));
+/**
+ * A view of records already read (an operation's, a candidate import's, the search benchmark's
+ * saved view); `extensions`: the kinds among them searched with their operation; `whole`: where
+ * its records are read whole, else the records given (held whole for that, of the kinds a view
+ * keeps slim).
+ */
+export function viewFrom(versionId: string, read: ReadonlyArray<readonly [string, CatalogRecord[]]>, extensions: readonly ExtensionKind[] = [], whole?: WholeRecords): VersionView {
+  const all = new Map<string, CatalogRecord[]>(read.map(([name, records]) => [name, name in SLIM ? slimAll(records, SLIM[name]!) : records]));
   const ids = new Map<string, Map<string, CatalogRecord>>([...all].map(([name, records]) => [name, new Map(records.map((record) => [record.id, record]))]));
   // A view is read for a purpose; asking it for more is a mistake in the caller, not "none".
   const missing = (name: string): never => {
@@ -137,20 +156,61 @@ export function viewFrom(versionId: string, read: ReadonlyArray<readonly [string
       return typeof id === 'string' ? byId.get(id) : undefined;
     },
     ownedBy: (name, ownerId) => [...ownersOf(name).get(ownerId) ?? []],
+    whole: whole ?? heldWhole(read),
   };
 }
 
-/** A record as a view keeps it (SLIM_FIELDS): these fields, its id, version and document order. */
-function slimmed(record: CatalogRecord, fields: readonly string[]): CatalogRecord {
+/** The records given, whole, by id: of the kinds a view keeps slim; the others are whole in the view. */
+function heldWhole(read: ReadonlyArray<readonly [string, CatalogRecord[]]>): WholeRecords {
+  const held = new Map(read.map(([name, records]) => [name, new Map(records.map((record) => [record.id, record]))]));
+  return async (name, ids) => ids.flatMap((id) => held.get(name)?.get(id) ?? []);
+}
+
+/**
+ * Records as a view keeps them (SLIM). Without their marks they are in id order (inDocumentOrder),
+ * whatever order the marks gave them: records read slim and records a writer holds whole agree.
+ */
+function slimAll(records: readonly CatalogRecord[], slim: { fields: readonly string[]; marked: boolean }): CatalogRecord[] {
+  const kept = records.map((record) => slimmed(record, slim));
+  return slim.marked ? kept : kept.sort(inDocumentOrder);
+}
+
+/** A record as a view keeps it (SLIM): these fields, its id and version, and its mark where kept. */
+function slimmed(record: CatalogRecord, { fields, marked }: { fields: readonly string[]; marked: boolean }): CatalogRecord {
   const slim: CatalogRecord = { id: record.id, versionId: record.versionId };
   for (const field of fields) if (record[field] !== undefined) slim[field] = record[field];
-  const mark = markOf(record);
+  const mark = marked && markOf(record);
   if (mark) slim['kvStorage'] = { [MARK]: mark };
   return slim;
 }
 
-/** The hit form of an operation (without score): who it is, and what a call to it needs. */
-export function endpointOf(view: VersionView, operation: CatalogRecord): Record<string, unknown> {
+/**
+ * The hit forms of these operations. The parameters each must be sent with are read whole (their
+ * types, their document order), those of all the hits in one read by id: the view keeps parameters
+ * slim (SLIM).
+ */
+export async function endpointsOf(view: VersionView, operations: readonly CatalogRecord[]): Promise<Record<string, unknown>[]> {
+  const sent = operations.map((operation) => sentParameters(view, operation));
+  const whole = new Map((await view.whole('parameters', [...new Set(sent.flat().map((record) => record.id))])).map((record) => [record.id, record]));
+  return operations.map((operation, at) => {
+    // A parameter deleted since the view was read is listed as the view has it.
+    const records = sent[at]!.map((record) => whole.get(record.id) ?? record);
+    const inOrder = (own: boolean) => records.filter((record) => (record['operationId'] === operation.id) === own).sort(inDocumentOrder);
+    return endpointOf(view, operation, [...inOrder(false), ...inOrder(true)]);
+  });
+}
+
+/** The parameters a call to the operation must send, as the view keeps them: its path's it does not override, then its own. */
+function sentParameters(view: VersionView, operation: CatalogRecord): CatalogRecord[] {
+  const path = view.byId('paths', operation['pathId']);
+  return parametersOf(view.ownedBy('parameters', operation.id), path ? view.ownedBy('parameters', path.id) : []).filter(mustSend);
+}
+
+/**
+ * The hit form of an operation (without score): who it is, and what a call to it needs.
+ * `parameters`: its own and its path's (parametersOf), whole, in the order a call lists them.
+ */
+export function endpointOf(view: VersionView, operation: CatalogRecord, parameters: readonly CatalogRecord[]): Record<string, unknown> {
   const path = view.byId('paths', operation['pathId']);
   const service = view.byId('services', path?.['serviceId']);
   const servers = serversOf(view, operation, path, service);
@@ -164,7 +224,7 @@ export function endpointOf(view: VersionView, operation: CatalogRecord): Record<
     path: { id: path?.id ?? String(operation['pathId']), path: pathText },
     service: service ? defined({ id: service.id, slug: service['slug'], name: service['name'], owner: service['owner'], lifecycle: service['lifecycle'] }) : null,
     url: urlTemplate(servers[0], pathText),
-    requiredParameters: requiredParameters(view.ownedBy('parameters', operation.id), path ? view.ownedBy('parameters', path.id) : []),
+    requiredParameters: requiredParameters(parameters),
     bodyMediaTypes: bodyMediaTypes(view.ownedBy('requests', operation.id)),
     servers: servers.map((server) => String(server['url'])),
     security: securityOf(view, operation, service),
@@ -194,7 +254,7 @@ export interface EndpointRecords {
  */
 export async function endpointDetail(stores: ReadonlyMap<string, RecordStore>, view: VersionView, operation: CatalogRecord): Promise<EndpointRecords> {
   const { parameters, requests, responses, components, extended } = await operationRecords(stores, operation);
-  return { endpoint: endpointOf(view, operation), operation, parameters, requests, responses, components, extended };
+  return { endpoint: endpointOf(view, operation, parameters), operation, parameters, requests, responses, components, extended };
 }
 
 function serversOf(view: VersionView, operation: CatalogRecord, path: CatalogRecord | undefined, service: CatalogRecord | undefined): CatalogRecord[] {

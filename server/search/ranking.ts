@@ -7,7 +7,7 @@
 import MiniSearch, { type Options, type SearchOptions as EngineOptions } from 'minisearch';
 import { RecordNotFound } from '../errors.ts';
 import type { CatalogRecord } from '../store/records.ts';
-import { endpointOf, type VersionView } from './endpoints.ts';
+import { endpointsOf, type VersionView } from './endpoints.ts';
 import { cosine, FUSION, fuse, nearest, type Fusion, type Scored } from './fusion.ts';
 import { canonical, methodAction, termOf, termsOf, wordsOf } from './text.ts';
 import { BOOSTS, documentOf, documentsOf, parameterOwner, titleOf, touchedOperations, type Document } from './documents.ts';
@@ -139,7 +139,6 @@ export class VersionIndex {
     return this.#operations.size;
   }
 
-  /** The operations matching the query, best first, as endpoint hits with their score. */
   /** Which operations the options keep, by their service (its id, lifecycle and owner); undefined: all. */
   #kept({ serviceId, lifecycle, owner }: SearchOptions): ((id: string) => boolean) | undefined {
     if (serviceId === undefined && lifecycle === undefined && owner === undefined) return undefined;
@@ -151,12 +150,20 @@ export class VersionIndex {
     };
   }
 
-  search(options: SearchOptions): Record<string, unknown>[] {
-    return this.answer(options).hits;
+  /** The operations matching the query, best first, as endpoint hits with their score. */
+  async search(options: SearchOptions): Promise<Record<string, unknown>[]> {
+    return (await this.answer(options)).hits;
   }
 
-  /** The hits and what ranked them: fused with the vectors when the query has one and every operation's is had. */
-  answer(options: SearchOptions): { ranking: Ranking; hits: Record<string, unknown>[] } {
+  /** The hits and what ranked them (rank): each operation's hit form (endpointsOf) with its score. */
+  async answer(options: SearchOptions): Promise<{ ranking: Ranking; hits: Record<string, unknown>[] }> {
+    const { ranking, ranked } = this.rank(options);
+    const endpoints = await endpointsOf(this.view, ranked.map(({ operation }) => operation));
+    return { ranking, hits: ranked.map(({ score }, at) => ({ ...endpoints[at], score: Math.round(score * 1000) / 1000 })) };
+  }
+
+  /** The operations matching the query, best first, and what ranked them: fused with the vectors when the query has one and every operation's is had. */
+  rank(options: SearchOptions): { ranking: Ranking; ranked: Array<{ operation: CatalogRecord; score: number }> } {
     const keep = this.#kept(options);
     // Only this index's operations: a newer index patched from this one shares its engine (see patched).
     const own = (id: string) => this.#operations.has(id) && (keep === undefined || keep(id));
@@ -171,7 +178,7 @@ export class VersionIndex {
     const asked = distinct(terms.map(canonical));
     const intent = intentOf(terms);
     const named = new Set([...this.#serviceTerms].filter(([, own]) => own.length > 0 && own.every((term) => terms.includes(term))).map(([id]) => id));
-    const hits = scored
+    const ranked = scored
       .map(({ id, score }) => {
         const operation = this.#operations.get(id)!;
         const name = this.#nameOf(operation);
@@ -180,9 +187,8 @@ export class VersionIndex {
       })
       // Equal scores go by operationId, then id, so answers are stable.
       .sort((a, b) => b.score - a.score || this.#byName(a.operation.id, b.operation.id))
-      .slice(0, options.limit)
-      .map(({ operation, score }) => ({ ...endpointOf(this.view, operation), score: Math.round(score * 1000) / 1000 }));
-    return { ranking: hybrid ? 'hybrid' : 'lexical', hits };
+      .slice(0, options.limit);
+    return { ranking: hybrid ? 'hybrid' : 'lexical', ranked };
   }
 
   /**

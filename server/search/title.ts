@@ -29,7 +29,12 @@ export function operationTitle(operation: { summary?: unknown; description?: unk
 function plainText(markdown: string): string {
   // Paragraph breaks end a sentence even without a full stop (a heading, a line of its own).
   const paragraphs = markdown.replace(/<\/?(p|br|li|h\d)\b[^>]*>/gi, '\n\n').split(/\n\s*\n/);
-  const first = paragraphs.map((paragraph) => removeMarkdown(paragraph, { gfm: true, useImgAltText: true }).trim()).find((text) => text !== '') ?? '';
+  // The first paragraph with any text, the others left alone (GitHub's run to dozens).
+  let first = '';
+  for (const paragraph of paragraphs) {
+    first = removeMarkdown(paragraph, { gfm: true, useImgAltText: true }).trim();
+    if (first !== '') break;
+  }
   return first.replace(/&(#39|[a-z]+);/gi, (entity, name: string) => ENTITIES[name.toLowerCase()] ?? entity);
 }
 

@@ -203,8 +203,18 @@ export class RecordStore {
    * database's memory (FerretDB sorts in its handler); unsorted, it streams.
    */
   async allUnordered(versionId: string, fields?: readonly string[]): Promise<CatalogRecord[]> {
-    const documents = await this.#documents.find({ versionId }, fields && { projection: onlyFields(fields) }).toArray();
-    return documents.map((document) => this.toRecord(document));
+    if (!fields) return (await this.#documents.find({ versionId }).toArray()).map((document) => this.toRecord(document));
+    // A view of a whole version reads tens of thousands of records this way (a version's
+    // parameters): the version is the caller's, not read 30,000 times, and only the defaults of
+    // the fields read are filled.
+    const projection = { _id: 0, ...Object.fromEntries(['id', ...fields].map((field) => [encodeKey(field), 1 as const])) };
+    const defaults = Object.fromEntries(fields.filter((field) => Object.hasOwn(this.collection.defaults, field)).map((field) => [field, this.collection.defaults[field]]));
+    const documents = await this.#documents.find({ versionId }, { projection }).toArray();
+    return documents.map((document) => {
+      const record = fromDocument(document, defaults, KEY_FIELD);
+      record.versionId = versionId;
+      return record;
+    });
   }
 
   /**

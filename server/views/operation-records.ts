@@ -127,10 +127,11 @@ export async function operationsNamed(stores: ReadonlyMap<string, RecordStore>, 
 }
 
 /**
- * The records an operation's hit form and detail name: its path and service, its parameters,
- * servers and request bodies (of which views show the media types) by the ids that own them, and
- * the version's security schemes (few; a requirement may name a version-wide one). Each an
- * indexed read of what the operation holds, never the version's other services.
+ * The records an operation's hit form names: its path and service, its servers and request bodies
+ * (of which views show the media types) by the ids that own them, and the version's security
+ * schemes (few; a requirement may name a version-wide one). Each an indexed read of what the
+ * operation holds, never the version's other services. Not its parameters: its detail reads them
+ * whole (operationRecords) and gives them to the hit form.
  */
 export async function aroundOperation(stores: ReadonlyMap<string, RecordStore>, operation: CatalogRecord, path: CatalogRecord | undefined, service: CatalogRecord | undefined): Promise<Read> {
   const store = (collection: string) => stores.get(collection)!;
@@ -138,15 +139,14 @@ export async function aroundOperation(stores: ReadonlyMap<string, RecordStore>, 
   const owners: Record<string, string | undefined> = { operationId: operation.id, pathId: path?.id, serviceId: service?.id };
   const ownedBy = async (collection: string, fields: readonly string[]) => unique((await Promise.all(fields.filter((field) => owners[field] !== undefined)
     .map((field) => store(collection).matching(operation.versionId, { [field]: owners[field]! })))).flat()).sort(inDocumentOrder);
-  const [parameters, servers, requests, schemes] = await Promise.all([
-    ownedBy('parameters', ['operationId', 'pathId']),
+  const [servers, requests, schemes] = await Promise.all([
     ownedBy('servers', ['operationId', 'pathId', 'serviceId']),
     ownedBy('requests', ['operationId']),
     store('security-schemes').all(operation.versionId),
   ]);
   return [
     ['services', service ? [service] : []], ['paths', path ? [path] : []], ['operations', [operation]],
-    ['parameters', parameters], ['servers', servers], ['requests', requests], ['security-schemes', schemes],
+    ['servers', servers], ['requests', requests], ['security-schemes', schemes],
   ];
 }
 

@@ -82,7 +82,7 @@ function applied(records: Records, writes: readonly Write[]): { records: Records
   return { records: next, written };
 }
 
-const answers = (index: VersionIndex) => QUERIES.map((query) => index.search({ query, limit: 50 }));
+const answers = (index: VersionIndex) => Promise.all(QUERIES.map((query) => index.search({ query, limit: 50 })));
 
 describe('search index patched after a write', () => {
   it('answers what an index built from scratch answers, after any writes', async () => {
@@ -92,7 +92,7 @@ describe('search index patched after a write', () => {
       const { records: after, written } = applied(records, writes);
       const patched = await kept.patched(viewOf(after), written);
       expect(patched.changed, 'patched in place').to.not.equal(undefined);
-      expect(answers(patched)).to.deep.equal(answers(await VersionIndex.of(viewOf(after))));
+      expect(await answers(patched)).to.deep.equal(await answers(await VersionIndex.of(viewOf(after))));
     }), { numRuns: 60 });
   });
 
@@ -110,17 +110,17 @@ describe('search index patched after a write', () => {
   it('builds whole when the index was patched already, and the older index answers from its own operations', async () => {
     const records = version(40);
     const kept = await VersionIndex.of(viewOf(records));
-    const before = answers(kept);
+    const before = await answers(kept);
     const { records: after, written } = applied(records, [{ collection: 'operations', at: 0, kind: 'delete', word: 'zebra' }, { collection: 'operations', at: 0, kind: 'create', word: 'giraffe' }]);
     const first = await kept.patched(viewOf(after), written);
     expect(first.changed).to.not.equal(undefined);
     const second = await kept.patched(viewOf(after), written);
     expect(second.changed, 'a whole build').to.equal(undefined);
-    expect(answers(second)).to.deep.equal(answers(first));
+    expect(await answers(second)).to.deep.equal(await answers(first));
     // The older index never answers an operation it does not have (the created one), nor the deleted one.
     const ids = new Set(records.operations.map((operation) => operation.id));
-    for (const hits of answers(kept)) for (const hit of hits) expect(ids.has((hit['operation'] as { id: string }).id)).to.equal(true);
-    expect(answers(kept).flat().some((hit) => (hit['operation'] as { id: string }).id === 'op0')).to.equal(false);
+    for (const hits of await answers(kept)) for (const hit of hits) expect(ids.has((hit['operation'] as { id: string }).id)).to.equal(true);
+    expect((await answers(kept)).flat().some((hit) => (hit['operation'] as { id: string }).id === 'op0')).to.equal(false);
     expect(before.flat().some((hit) => (hit['operation'] as { id: string }).id === 'op0')).to.equal(true);
   });
 
@@ -141,10 +141,10 @@ describe('search index patched after a write', () => {
     const whole = await VersionIndex.of(viewOf(records));
     [patched.vectors, whole.vectors] = [table(patched.view), table(whole.view)];
     for (const vector of [undefined, Float32Array.of(0.6, 0.8)]) {
-      const ask = (index: VersionIndex) => index.search({ query: 'show me as away', limit: 20, ...(vector ? { vector } : {}) }).map((hit) => (hit['operation'] as { operationId: string }).operationId);
-      expect(ask(patched), vector ? 'hybrid' : 'lexical').to.deep.equal(ask(whole));
+      const ask = async (index: VersionIndex) => (await index.search({ query: 'show me as away', limit: 20, ...(vector ? { vector } : {}) })).map((hit) => (hit['operation'] as { operationId: string }).operationId);
+      expect(await ask(patched), vector ? 'hybrid' : 'lexical').to.deep.equal(await ask(whole));
     }
-    expect(whole.search({ query: 'show', limit: 3 }).map((hit) => (hit['operation'] as { operationId: string }).operationId)).to.deep.equal(['thing0', 'thing1', 'thing10']);
+    expect((await whole.search({ query: 'show', limit: 3 })).map((hit) => (hit['operation'] as { operationId: string }).operationId)).to.deep.equal(['thing0', 'thing1', 'thing10']);
   });
 
   it('keeps the vectors and texts of the operations not touched', async () => {

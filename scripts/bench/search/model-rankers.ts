@@ -87,8 +87,8 @@ export async function fusedRanker(view: VersionView, fusion: Fusion = FUSION, na
   const vectorOf = queryVectors(embedder);
   return {
     name,
-    rank: async (query: string, scope: Scope | undefined, limit: number) => index.answer({ query, limit, vector: await vectorOf(query), fusion, ...(scope ? { serviceId: scope.serviceId } : {}) })
-      .hits.map((hit) => String((hit['operation'] as { operationId: unknown }).operationId)),
+    rank: async (query: string, scope: Scope | undefined, limit: number) => index.rank({ query, limit, vector: await vectorOf(query), fusion, ...(scope ? { serviceId: scope.serviceId } : {}) })
+      .ranked.map(({ operation }) => String(operation['operationId'])),
   };
 }
 

@@ -4,6 +4,7 @@
 // much the query seems to be about the candidate's service, then ordered again. Not served: the
 // best was within five tasks of the served ranking (docs/bench-results/search-tuning.txt).
 import type { VersionView } from '../../../server/search/endpoints.ts';
+import type { CatalogRecord } from '../../../server/store/records.ts';
 import { FUSION } from '../../../server/search/fusion.ts';
 import { VersionIndex } from '../../../server/search/ranking.ts';
 import { scoresOf, type Outcome } from './accuracy.ts';
@@ -15,6 +16,7 @@ const file = process.argv[2];
 if (!file) throw new Error('usage: prior.ts <view.json>');
 const view: VersionView = loadView(file);
 const index = await VersionIndex.of(view);
+const serviceOf = (operation: CatalogRecord) => String(view.byId('paths', operation['pathId'])?.['serviceId']);
 const { table, embedder } = await filledTable(view);
 index.vectors = table;
 const queries = new Map<string, Float32Array>();
@@ -45,10 +47,7 @@ interface Candidate { id: string; operationId: string; service: string; score: n
 
 /** The served ranking's candidates (every one: fused and ordered again by naming), with their final scores. */
 function candidatesOf(ask: string): Candidate[] {
-  return index.answer({ query: ask, limit: 1000, vector: queries.get(ask)!, fusion: FUSION }).hits.map((hit) => {
-    const operation = hit['operation'] as { id: string; operationId: unknown };
-    return { id: operation.id, operationId: String(operation.operationId), service: (hit['service'] as { id: string }).id, score: Number(hit['score']) };
-  });
+  return index.rank({ query: ask, limit: 1000, vector: queries.get(ask)!, fusion: FUSION }).ranked.map(({ operation, score }) => ({ id: operation.id, operationId: String(operation['operationId']), service: serviceOf(operation), score }));
 }
 
 function withPrior(candidates: readonly Candidate[], prior: ServicePrior, vector: Float32Array): Candidate[] {
@@ -100,8 +99,8 @@ for (const prior of priors) {
 }
 const serviceIds = new Map(view.of('services').map((service) => [String(service['slug']), service.id]));
 const oracle = TUNING.tasks.map((task): Outcome => {
-  const top = index.answer({ query: task.ask, limit: 20, vector: queries.get(task.ask)!, serviceId: serviceIds.get(task.service)! })
-    .hits.map((hit) => String((hit['operation'] as { operationId: unknown }).operationId));
+  const top = index.rank({ query: task.ask, limit: 20, vector: queries.get(task.ask)!, serviceId: serviceIds.get(task.service)! })
+    .ranked.map(({ operation }) => String(operation['operationId']));
   return { task, half: 'tuning', rank: top.findIndex((operationId) => task.expected.includes(operationId)) + 1, recall10: 0, top };
 });
 console.log(`${'right service given'.padEnd(40)} ${cells(oracle)} | ${cells(oracle.filter((o) => o.task.phrasing === 'intent'))} | ${cells(oracle.filter((o) => o.task.phrasing === 'plain'))}`);
@@ -113,20 +112,20 @@ const serviceTexts = await embedder.embed(described.map((service) => `${String(s
 const serviceVectors = new Map(described.map((service, i) => [service.id, serviceTexts[i]!]));
 const argmax = (scores: Map<string, number>) => [...scores].sort((a, b) => b[1] - a[1])[0]?.[0];
 const estimates: Record<string, (task: (typeof TUNING.tasks)[number]) => string | undefined> = {
-  'top hit': (task) => argmax(new Map(index.answer({ query: task.ask, limit: 1, vector: queries.get(task.ask)!, fusion: FUSION }).hits.map((hit) => [String((hit['service'] as { id: string }).id), 1]))),
+  'top hit': (task) => argmax(new Map(index.rank({ query: task.ask, limit: 1, vector: queries.get(task.ask)!, fusion: FUSION }).ranked.map(({ operation }) => [serviceOf(operation), 1]))),
   'top3 fused': (task) => {
     const per = new Map<string, number[]>();
-    for (const hit of index.answer({ query: task.ask, limit: 200, vector: queries.get(task.ask)!, fusion: FUSION }).hits) {
-      const service = String((hit['service'] as { id: string }).id);
-      per.set(service, [...(per.get(service) ?? []), Number(hit['score'])]);
+    for (const { operation, score } of index.rank({ query: task.ask, limit: 200, vector: queries.get(task.ask)!, fusion: FUSION }).ranked) {
+      const service = serviceOf(operation);
+      per.set(service, [...(per.get(service) ?? []), score]);
     }
     return argmax(new Map([...per].map(([service, values]) => [service, values.slice(0, 3).reduce((a, b) => a + b, 0)])));
   },
   'share of top 10': (task) => {
     const per = new Map<string, number>();
-    for (const hit of index.answer({ query: task.ask, limit: 10, vector: queries.get(task.ask)!, fusion: FUSION }).hits) {
-      const service = String((hit['service'] as { id: string }).id);
-      per.set(service, (per.get(service) ?? 0) + Number(hit['score']));
+    for (const { operation, score } of index.rank({ query: task.ask, limit: 10, vector: queries.get(task.ask)!, fusion: FUSION }).ranked) {
+      const service = serviceOf(operation);
+      per.set(service, (per.get(service) ?? 0) + score);
     }
     return argmax(per);
   },

