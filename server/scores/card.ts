@@ -2,7 +2,7 @@
 // means, its hotspots (lowest operations first, with what to fix) and the operations no probe
 // finds. Pure: made from the service's records, the version's index and the probes' answers.
 import type { VersionIndex } from '../search/ranking.ts';
-import { askProbes, confusability, findability, lookAlikes, probedOperations, type EmbedQueries, type LookAlike } from './findability.ts';
+import { askProbes, confusability, findability, lookAlikes, probedOperations, type Asked, type EmbedQueries, type LookAlike } from './findability.ts';
 import { operationParts } from './operation-records.ts';
 import type { ServiceRecords } from './records.ts';
 import { documentation, readiness, security, type LintFinding } from './subscores.ts';
@@ -63,12 +63,14 @@ export interface CardInputs {
   findings?: readonly LintFinding[];
   /** Stops the probes (a stopping process does not wait for a large service's card). */
   signal?: AbortSignal;
+  /** The probes of the probed operations as asked of `index` already (the scorer's, for a card made again on one index); else they are asked. */
+  asked?: ReadonlyMap<string, Asked[]>;
 }
 
-export async function scoreCard({ records, index, embed, findings, signal }: CardInputs): Promise<ScoreCard> {
+export async function scoreCard({ records, index, embed, findings, signal, asked: given }: CardInputs): Promise<ScoreCard> {
   const parts = operationParts(records);
   const probed = probedOperations(records.operations);
-  const asked = await askProbes(index, probed, embed, signal);
+  const asked = given ?? await askProbes(index, probed, embed, signal);
   const owasp = Map.groupBy((findings ?? []).filter((finding) => finding.code.startsWith('owasp:') && finding.operation), (finding) => placeOf(finding.operation!.method, finding.operation!.path));
   const ids = new Set(records.operations.map((operation) => operation.id));
   const operations = parts.map((part): OperationScore => {

@@ -8,7 +8,9 @@ import type { CatalogRecord, HeldWrite, RecordStore } from '../store/records.ts'
 import type { SearchIndexes } from '../search/indexes.ts';
 import { outsideBudget } from '../store/budget.ts';
 import { markOf } from '../store/mark.ts';
+import type { VersionIndex } from '../search/ranking.ts';
 import { scoreCard } from './card.ts';
+import { askProbes, probedOperations, probesOf, type Asked } from './findability.ts';
 import { storedServiceRecords } from './records.ts';
 import type { ScoreStore } from './store.ts';
 import type { LintFinding } from './subscores.ts';
@@ -40,6 +42,15 @@ export class Scorer {
   readonly #stopping = new AbortController();
   /** Cards made by this process (the tests count them: none on a read). */
   made = 0;
+  /** Of the cards made, those that asked no probe: made again on the index of the one before (after a lint). */
+  reusedProbes = 0;
+  /**
+   * Each service's last probes and the index they were asked of. A card made again on the same
+   * index, with the same probes and ranking (its lint stored: only the security subscore moves),
+   * asks none of them again: GitHub's 1,200 probes are most of its 11–12 s card. The index is
+   * held weakly, so a newer revision lets the old one go.
+   */
+  readonly #lastProbes = new Map<string, { index: WeakRef<VersionIndex>; hybrid: boolean; texts: string; asked: Map<string, Asked[]> }>();
   lintFindings: LintFindings | undefined;
 
   get store(): ScoreStore {
@@ -90,7 +101,10 @@ export class Scorer {
 
   /** A record was deleted: a service's card goes with it; the version's other cards are made again. */
   async deleted(collection: string, versionId: string, id: string): Promise<void> {
-    if (collection === 'services') await this.#parts.store.forget(versionId, id);
+    if (collection === 'services') {
+      await this.#parts.store.forget(versionId, id);
+      this.#lastProbes.delete(`${versionId}:${id}`);
+    }
     await this.#version(versionId);
   }
 
@@ -136,6 +150,21 @@ export class Scorer {
     return typeof path?.['serviceId'] === 'string' ? path['serviceId'] : undefined;
   }
 
+  /** The service's probes as asked of `index`: the last card's when it asked them of this index, with the same texts and ranking. */
+  async #probesOf(key: string, index: VersionIndex, operations: readonly CatalogRecord[], embed: ((texts: readonly string[]) => Promise<Float32Array[]>) | undefined): Promise<Map<string, Asked[]>> {
+    const probed = probedOperations(operations);
+    const hybrid = embed !== undefined && index.vectors?.complete === true;
+    const texts = JSON.stringify(probed.map((operation) => [operation.id, probesOf(operation).map((probe) => probe.text)]));
+    const last = this.#lastProbes.get(key);
+    if (last && last.index.deref() === index && last.hybrid === hybrid && last.texts === texts) {
+      this.reusedProbes += 1;
+      return last.asked;
+    }
+    const asked = await askProbes(index, probed, embed, this.#stopping.signal);
+    this.#lastProbes.set(key, { index: new WeakRef(index), hybrid, texts, asked });
+    return asked;
+  }
+
   #enqueue(versionId: string, serviceId: string): void {
     if (this.#stopping.signal.aborted) return;
     this.#queue.set(`${versionId}:${serviceId}`, { versionId, serviceId });
@@ -173,11 +202,9 @@ export class Scorer {
     const index = await searchIndexes.of(versionId);
     const model = searchIndexes.vectors?.model;
     const findings = await this.lintFindings?.(versionId, serviceId);
-    const card = await scoreCard({
-      records, index,
-      ...(model ? { embed: (texts: readonly string[]) => model.embed(texts.map((text) => model.recipe.queryPrefix + text)) } : {}),
-      ...(findings ? { findings } : {}), signal: this.#stopping.signal,
-    });
+    const embed = model && ((texts: readonly string[]) => model.embed(texts.map((text) => model.recipe.queryPrefix + text)));
+    const asked = await this.#probesOf(`${versionId}:${serviceId}`, index, records.operations, embed);
+    const card = await scoreCard({ records, index, asked, ...(embed ? { embed } : {}), ...(findings ? { findings } : {}), signal: this.#stopping.signal });
     const before = await store.scoreOf(versionId, serviceId);
     const slug = records.service['slug'];
     const stored = () => store.store(versionId, serviceId, card, changes);
