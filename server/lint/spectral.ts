@@ -102,3 +102,28 @@ function fillPlainMessages(): void {
 }
 
 fillPlainMessages();
+
+/**
+ * One resolution of a document for all of a lint's runs. Each `spectral.run` makes a
+ * DocumentInventory and resolves the description again (every `$ref` inlined: seconds on GitHub's
+ * 13 MB), and a lint runs twice (engine.ts: the rules whose filters may throw run alone first).
+ * The resolution depends only on the document (the resolver reads nothing outside it), so the
+ * second inventory takes the first's result, graph and errors; the rules read them and write
+ * nothing to them (GitHub's 58,971 findings are the same, in the same order).
+ */
+function resolveOncePerDocument(): void {
+  const prototype = internal('documentInventory.js', 'DocumentInventory');
+  const resolve = prototype['resolve'] as (this: Loose) => Promise<void>;
+  const resolutions = new WeakMap<object, Promise<{ graph: unknown; resolved: unknown; errors: unknown }>>();
+  prototype['resolve'] = async function resolveShared(this: Loose): Promise<void> {
+    const document = this['document'] as object;
+    let shared = resolutions.get(document);
+    if (!shared) {
+      shared = resolve.call(this).then(() => ({ graph: this['graph'], resolved: this['resolved'], errors: this['errors'] }));
+      resolutions.set(document, shared);
+    }
+    Object.assign(this, await shared);
+  };
+}
+
+resolveOncePerDocument();
