@@ -10,6 +10,11 @@ import type { LintSettings } from './settings.ts';
 /** `started`: told when this thread starts on the task, from when its time bound counts (linter.ts). */
 export type LintTask = { pieces: Pieces; settings: LintSettings; started: MessagePort };
 
+/** Nothing: run when a lint is owed, so that the thread has loaded Spectral by the time the lint's description is exported (linter.ts warmLane). */
+export function warm(): boolean {
+  return true;
+}
+
 export default async function lintPieces({ pieces, settings, started }: LintTask): Promise<Finding[]> {
   started.postMessage('started');
   started.close();

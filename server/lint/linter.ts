@@ -38,6 +38,17 @@ function inTurn<T>(lane: LintLane, work: () => Promise<T>): Promise<T> {
   return turn;
 }
 
+/**
+ * Starts the lane's thread, if it has none, in the lane's turn: a new thread loads Spectral for
+ * over a second, which a lint owed after a write then spends exporting the description instead
+ * of waiting for it. Nothing happens on a thread that is up.
+ */
+export function warmLane(lane: LintLane): void {
+  // The lane's pool runs lint-worker.ts: its `warm` export takes nothing and answers true.
+  const pool = poolOf(lane) as unknown as Piscina<undefined, boolean>;
+  void inTurn(lane, async () => pool.threads.length > 0 || pool.run(undefined, { name: 'warm' })).catch(() => {});
+}
+
 /** A lint stopped at its bound (LINT_TIMEOUT_MS): nothing is known of the description's findings. */
 export class LintTimedOut extends Error {
   readonly afterMs: number;

@@ -14,7 +14,7 @@ import type { RecordStore } from '../store/records.ts';
 import { storeOf } from '../store/stores.ts';
 import { serviceScoped } from '../views/service-records.ts';
 import { countsOf, type Counts, type Finding } from './findings.ts';
-import { lintOffThread, LintTimedOut } from './linter.ts';
+import { lintOffThread, LintTimedOut, warmLane } from './linter.ts';
 import { LintReports, type LintReport } from './reports.ts';
 import { LintSettingsStore } from './settings-store.ts';
 
@@ -97,6 +97,7 @@ export class Lints {
 
   #enqueue(key: Key): void {
     this.#queue.set(`${key.versionId}/${key.serviceId}`, key);
+    warmLane('behind');
     // Run behind the answer of the write that owed it, not within that request's budget.
     this.#running ??= outsideBudget(() => this.#drain().finally(() => { this.#running = undefined; }));
   }
