@@ -127,7 +127,7 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
     store: scoreStore, stores, searchIndexes, storing: scoreEvents(events, async (versionId) => (await tenancy.versions.find(versionId))?.projectId), log: (message, fields) => logger.warn(fields ?? {}, message),
     lintFindings: async (versionId, serviceId) => (await lints.findingsOf(versionId, serviceId))?.findings, enabled: config.scores,
   });
-  lints.linted = (versionId, serviceId) => scorer.recompute(versionId, serviceId);
+  lints.linted = (versionId, serviceId, findings) => scorer.recompute(versionId, serviceId, findings);
   return {
     config: withJwtSecret(config, config.jwtSecret ?? await embeddedJwtSecret(config.dataDir)) as Runtime['config'],
     databaseServer,

@@ -19,8 +19,8 @@ import { LintReports, type LintReport } from './reports.ts';
 import { LintSettingsStore } from './settings-store.ts';
 
 type Key = { projectId: string; versionId: string; serviceId: string };
-/** Called after a lint report is stored (the scores recompute from it). */
-export type Linted = (versionId: string, serviceId: string) => Promise<void> | void;
+/** Called after a lint report is stored (the scores recompute from it), with its findings (none: stopped at its bound). */
+export type Linted = (versionId: string, serviceId: string, findings?: readonly Finding[]) => Promise<void> | void;
 /** A report about to be stored, with the counts of the one before (undefined: its first); `store` stores it, and whoever is told (the change events) runs it. */
 export type StoringReport = (report: Key & { slug?: string; before: Counts | undefined; after: Counts }, store: () => Promise<void>) => Promise<void>;
 type Log = (message: string, fields?: Record<string, unknown>) => void;
@@ -158,6 +158,6 @@ export class Lints {
     });
     const slug = typeof service['slug'] === 'string' ? service['slug'] : undefined;
     await (this.storing ? this.storing({ projectId, versionId, serviceId, ...(slug !== undefined && { slug }), before: before.counts, after: counts }, store) : store());
-    await this.linted?.(versionId, serviceId);
+    await this.linted?.(versionId, serviceId, findings);
   }
 }

@@ -37,7 +37,8 @@ const OWNED = new Set(['services', 'paths', 'operations', 'parameters', 'request
 
 export class Scorer {
   readonly #parts: ScorerParts;
-  readonly #queue = new Map<string, { versionId: string; serviceId: string }>();
+  /** The cards to make; `findings`: those of the lint just stored, as read back (a queued write's card reads them). */
+  readonly #queue = new Map<string, { versionId: string; serviceId: string; findings?: readonly LintFinding[] }>();
   #draining: Promise<void> | undefined;
   readonly #stopping = new AbortController();
   /** Cards made by this process (the tests count them: none on a read). */
@@ -67,11 +68,14 @@ export class Scorer {
     this.lintFindings = parts.lintFindings;
   }
 
-  /** Something the service's card reads changed: marked, then made again behind. */
-  async recompute(versionId: string, serviceId: string): Promise<void> {
+  /**
+   * Something the service's card reads changed: marked, then made again behind. `findings`: its
+   * lint's, just stored (GitHub's report is 57,000 findings, a second to read back).
+   */
+  async recompute(versionId: string, serviceId: string, findings?: readonly LintFinding[]): Promise<void> {
     if (this.#parts.enabled === false) return;
     await this.#parts.store.mark(versionId, serviceId);
-    this.#enqueue(versionId, serviceId);
+    this.#enqueue(versionId, serviceId, findings);
   }
 
   /**
@@ -165,9 +169,9 @@ export class Scorer {
     return asked;
   }
 
-  #enqueue(versionId: string, serviceId: string): void {
+  #enqueue(versionId: string, serviceId: string, findings?: readonly LintFinding[]): void {
     if (this.#stopping.signal.aborted) return;
-    this.#queue.set(`${versionId}:${serviceId}`, { versionId, serviceId });
+    this.#queue.set(`${versionId}:${serviceId}`, { versionId, serviceId, ...(findings && { findings }) });
     // Made behind the answer of the write that queued it, not within that request's budget.
     this.#draining ??= outsideBudget(() => this.#drain().finally(() => {
       this.#draining = undefined;
@@ -179,7 +183,7 @@ export class Scorer {
       const [key, next] = this.#queue.entries().next().value!;
       this.#queue.delete(key);
       try {
-        await this.#make(next.versionId, next.serviceId);
+        await this.#make(next.versionId, next.serviceId, next.findings);
       } catch (error) {
         // Left marked: the next change or restart makes it again.
         if (!this.#stopping.signal.aborted) this.#parts.log?.('scores: a score card could not be made; it stays pending', { versionId: next.versionId, serviceId: next.serviceId, error: String(error) });
@@ -187,7 +191,7 @@ export class Scorer {
     }
   }
 
-  async #make(versionId: string, serviceId: string): Promise<void> {
+  async #make(versionId: string, serviceId: string, lintFindings?: readonly LintFinding[]): Promise<void> {
     const { store, stores, searchIndexes } = this.#parts;
     const changes = await store.changesOf(versionId, serviceId);
     const records = await storedServiceRecords(stores, versionId, serviceId);
@@ -201,7 +205,7 @@ export class Scorer {
     signal.throwIfAborted();
     const index = await searchIndexes.of(versionId);
     const model = searchIndexes.vectors?.model;
-    const findings = await this.lintFindings?.(versionId, serviceId);
+    const findings = lintFindings ?? await this.lintFindings?.(versionId, serviceId);
     const embed = model && ((texts: readonly string[]) => model.embed(texts.map((text) => model.recipe.queryPrefix + text)));
     const asked = await this.#probesOf(`${versionId}:${serviceId}`, index, records.operations, embed);
     const card = await scoreCard({ records, index, asked, ...(embed ? { embed } : {}), ...(findings ? { findings } : {}), signal: this.#stopping.signal });
