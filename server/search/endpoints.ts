@@ -156,14 +156,18 @@ export function viewFrom(versionId: string, read: ReadonlyArray<readonly [string
       return typeof id === 'string' ? byId.get(id) : undefined;
     },
     ownedBy: (name, ownerId) => [...ownersOf(name).get(ownerId) ?? []],
-    whole: whole ?? heldWhole(read),
+    whole: whole ?? heldWhole(read, ids),
   };
 }
 
-/** The records given, whole, by id: of the kinds a view keeps slim; the others are whole in the view. */
-function heldWhole(read: ReadonlyArray<readonly [string, CatalogRecord[]]>): WholeRecords {
-  const held = new Map(read.map(([name, records]) => [name, new Map(records.map((record) => [record.id, record]))]));
-  return async (name, ids) => ids.flatMap((id) => held.get(name)?.get(id) ?? []);
+/** The records given, by id: of the kinds a view keeps slim, as given (looked up when first asked); the others as the view keeps them, whole. */
+function heldWhole(read: ReadonlyArray<readonly [string, CatalogRecord[]]>, kept: ReadonlyMap<string, ReadonlyMap<string, CatalogRecord>>): WholeRecords {
+  let given: Map<string, Map<string, CatalogRecord>> | undefined;
+  return async (name, ids) => {
+    given ??= new Map(read.filter(([kind]) => kind in SLIM).map(([kind, records]) => [kind, new Map(records.map((record) => [record.id, record]))]));
+    const byId = given.get(name) ?? kept.get(name);
+    return ids.flatMap((id) => byId?.get(id) ?? []);
+  };
 }
 
 /**
