@@ -37,22 +37,8 @@ async function main(): Promise<void> {
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  // Under `npm start` (start.ts): which database to see stopped should we crash.
-  await tellListening(config.mongodbUri === undefined ? config.dataDir : undefined);
-  logger.info({ url: baseUrl, database: runtime.database.server.label }, 'catalog service listening');
-  const metrics = app.locals['metrics'] as Metrics | undefined;
-  if (metrics && config.metrics?.port !== undefined) {
-    const metricsServer = metricsApp(metrics).listen(config.metrics.port, config.host);
-    await once(metricsServer, 'listening');
-    // It holds no request worth finishing: it closes with the process.
-    metricsServer.unref();
-    logger.info({ port: (metricsServer.address() as AddressInfo).port }, 'metrics listening');
-  }
-
-  // To the terminal as plain text, never through the logger: stdout is the JSON log stream when
-  // it is not a terminal, and a credential must never reach a log.
-  if (demo) process.stderr.write(`${demoBanner(demo, baseUrl)}\n`);
-
+  // Stops gracefully from here on, before anyone is told it listens: a SIGTERM sent on that news
+  // found no handler yet and killed the service outright (start.ts then reported exit 1).
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) {
@@ -72,6 +58,23 @@ async function main(): Promise<void> {
   process.on('SIGTERM', shutdown).on('SIGINT', shutdown);
   // Under `npm start` (start.ts): stop with the supervisor.
   onSupervisorGone(() => shutdown('supervisor gone'));
+
+  // Under `npm start` (start.ts): which database to see stopped should we crash.
+  await tellListening(config.mongodbUri === undefined ? config.dataDir : undefined);
+  logger.info({ url: baseUrl, database: runtime.database.server.label }, 'catalog service listening');
+  const metrics = app.locals['metrics'] as Metrics | undefined;
+  if (metrics && config.metrics?.port !== undefined) {
+    const metricsServer = metricsApp(metrics).listen(config.metrics.port, config.host);
+    await once(metricsServer, 'listening');
+    // It holds no request worth finishing: it closes with the process.
+    metricsServer.unref();
+    logger.info({ port: (metricsServer.address() as AddressInfo).port }, 'metrics listening');
+  }
+
+  // To the terminal as plain text, never through the logger: stdout is the JSON log stream when
+  // it is not a terminal, and a credential must never reach a log.
+  if (demo) process.stderr.write(`${demoBanner(demo, baseUrl)}\n`);
+
 }
 
 /**
