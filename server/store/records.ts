@@ -199,8 +199,9 @@ export class RecordStore {
 
   /**
    * Every record of the version (with `fields`, only those, filled with their defaults, its id and
-   * version: no `updatedAt`), in no particular order: for callers that order them themselves. Sorted, a whole version is held and sorted in the
-   * database's memory (FerretDB sorts in its handler); unsorted, it streams.
+   * version: no `updatedAt`), in no particular order: for callers that order them themselves.
+   * Sorted, a whole version is held and sorted in the database's memory (FerretDB sorts in its
+   * handler); unsorted, it streams.
    */
   async allUnordered(versionId: string, fields?: readonly string[]): Promise<CatalogRecord[]> {
     if (!fields) return (await this.#documents.find({ versionId }).toArray()).map((document) => this.toRecord(document));
