@@ -146,6 +146,8 @@ async function assemble(config: Config, schemas: SchemaRegistry, database: Datab
     async close() {
       // Deliveries under way finish (each bounded by WEBHOOK_TIMEOUT_MS); no new one starts.
       await events.worker.stop();
+      // The lints owed stay pending for the next start.
+      lints.close();
       // Whatever is still running is abandoned: a stuck call must not hold the shutdown.
       database.abandonCalls('the service is stopping');
       await versionManager.stopSweeper();

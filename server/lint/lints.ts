@@ -40,6 +40,9 @@ export class Lints {
   /** What the import kept beside each Service record: part of the description linted. */
   readonly #serviceParts: ServiceParts;
 
+  /** Set when the service stops (close). */
+  #closed = false;
+
   /** LINT_TIMEOUT_MS: one lint's bound on the lint thread (linter.ts). */
   readonly timeoutMs: number;
 
@@ -90,12 +93,23 @@ export class Lints {
     return this.reports.of(versionId, serviceId);
   }
 
+  /**
+   * The service stops: no further lint is taken up, and each one owed stays pending for the next
+   * start (resume). The one running ends with the database's calls, and is not told as a failure:
+   * a stop with many lints queued logged a warning for each.
+   */
+  close(): void {
+    this.#closed = true;
+    this.#queue.clear();
+  }
+
   /** Resolves when no lint is queued or running (tests, benchmarks, a graceful stop). */
   async idle(): Promise<void> {
     while (this.#running) await this.#running;
   }
 
   #enqueue(key: Key): void {
+    if (this.#closed) return;
     this.#queue.set(`${key.versionId}/${key.serviceId}`, key);
     warmLane('behind');
     // Run behind the answer of the write that owed it, not within that request's budget.
@@ -108,7 +122,7 @@ export class Lints {
         await this.#lint(next);
       } catch (error) {
         // Left pending: the next start (or the next request) tries again.
-        this.#log('lint failed', { versionId: next.versionId, serviceId: next.serviceId, error: (error as Error).message });
+        if (!this.#closed) this.#log('lint failed', { versionId: next.versionId, serviceId: next.serviceId, error: (error as Error).message });
       }
     }
   }

@@ -162,6 +162,22 @@ describe('lint: findings stored behind the writes, answered on both families and
     }
   });
 
+  it('a stopping process takes up no further lint: what it owes stays pending for the next start', async () => {
+    const other = await lintOn();
+    try {
+      const { service: { id } } = await lint();
+      other.runtime.lints.close();
+      await other.runtime.lints.request(tenant.project.id, tenant.version.id, id);
+      await other.runtime.lints.idle();
+      const pending = await service.request.get(`${tenant.prefixes.byId}/services/petstore/lint`).set(bearer(tenant.key));
+      expect(pending.body.status).to.equal('pending');
+      expect(await service.runtime.lints.resume()).to.be.greaterThan(0);
+      expect((await lint()).status).to.equal('current');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('the gate: failOn=lint-error refuses (409) an import leaving error findings, names them, and writes nothing', async () => {
     // spectral:oas alone finds no error in the pet store; info-contact is made one.
     expect((await setSettings({ rulesets: ['spectral:oas'], severities: { 'info-contact': 'error' } })).status).to.equal(200);
