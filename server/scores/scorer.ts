@@ -165,6 +165,8 @@ export class Scorer {
       return last.asked;
     }
     const asked = await askProbes(index, probed, embed, this.#stopping.signal);
+    // Probes asked of an index that is gone (a newer revision's replaced it) are never reused.
+    for (const [other, { index: held }] of this.#lastProbes) if (held.deref() === undefined) this.#lastProbes.delete(other);
     this.#lastProbes.set(key, { index: new WeakRef(index), hybrid, texts, asked });
     return asked;
   }
