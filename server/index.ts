@@ -74,7 +74,6 @@ async function main(): Promise<void> {
   // To the terminal as plain text, never through the logger: stdout is the JSON log stream when
   // it is not a terminal, and a credential must never reach a log.
   if (demo) process.stderr.write(`${demoBanner(demo, baseUrl)}\n`);
-
 }
 
 /**
