@@ -27,8 +27,26 @@ func (f *pushdownField) plain() string {
 	case "ordered":
 		return "((" + metadata.PlainSQL(f.name) + ") OR (" + metadata.PlainDateSQL(f.name) + "))"
 	default:
+		if lower, upper := f.bounded(); lower || upper {
+			return metadata.PlainBoundedSQL(f.name, lower, upper)
+		}
+
 		return metadata.PlainSQL(f.name)
 	}
+}
+
+// bounded: whether the field's conditions bound it below, above.
+func (f *pushdownField) bounded() (lower, upper bool) {
+	for _, b := range f.bounds {
+		switch b.op {
+		case ">", ">=":
+			lower = true
+		case "<", "<=":
+			upper = true
+		}
+	}
+
+	return lower, upper
 }
 
 // typeExpr is the field's sjson type.
