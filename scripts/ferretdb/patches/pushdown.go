@@ -58,6 +58,7 @@ type pushdown struct {
 	limit  int64
 	or     []string // the ors as SQL, for the regular branch, when the sort is pushed down
 	orArgs []any
+	keyset []orPart      // the one $or's alternatives, each the regular branch of its own (pushdown_or.go splitOr)
 	alts   []pushdownAlt // an $or on one path (pushdown_path.go): each branch is cut into one per alternative
 }
 

@@ -132,13 +132,17 @@ func (p *pushdown) query(selectClause string) (string, []any) {
 			}
 		}
 
-		if mask == 0 && p.limit > 0 {
+		switch {
+		case mask == 0 && p.limit > 0 && len(p.keyset) > 0:
+			branches = append(branches, p.keysetBranches(b)...)
+		case mask == 0 && p.limit > 0:
 			b.conds = append(b.conds, p.or...)
 			b.args = append(b.args, p.orArgs...)
 			b.limited = true
+			branches = append(branches, b)
+		default:
+			branches = append(branches, b)
 		}
-
-		branches = append(branches, b)
 
 		if mask == 0 {
 			for i := range ordered {
@@ -171,6 +175,7 @@ type pushdownBranch struct {
 	conds   []string
 	args    []any
 	limited bool
+	order   []string // the branch's own ORDER BY, where it is not the find's (keysetBranches)
 }
 
 // sql appends the branch's SELECT and its arguments.
@@ -183,8 +188,13 @@ func (b pushdownBranch) sql(selectClause string, p *pushdown, sqls []string, arg
 	args = append(args, b.args...)
 
 	if b.limited {
-		if len(p.order) > 0 {
-			q += " ORDER BY " + strings.Join(p.order, ", ")
+		order := p.order
+		if b.order != nil {
+			order = b.order
+		}
+
+		if len(order) > 0 {
+			q += " ORDER BY " + strings.Join(order, ", ")
 		}
 
 		q = "SELECT * FROM (" + q + " LIMIT ?)"
