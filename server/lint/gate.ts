@@ -11,12 +11,15 @@ import type { JsonObject } from '../json/values.ts';
 import { countsOf, type Counts, type Finding } from './findings.ts';
 import { lintOffThread, LintTimedOut } from './linter.ts';
 import type { Lints } from './lints.ts';
+import { descriptionHashOf, sawAlready } from './reports.ts';
 
 export interface LintDelta {
   /** The findings of the description as imported (none known when the lint timed out). */
   counts: Counts;
   /** The lint was stopped at LINT_TIMEOUT_MS after this long: nothing is known of the findings. */
   timedOutAfterMs?: number;
+  /** The description is the one the stored lint saw, under the same settings: its answer is the stored one, not linted again. */
+  unchanged?: true;
   /** Findings the import adds, and those it fixes, against the service's stored lint (all are new when there is none). */
   new: Finding[];
   fixed: Finding[];
@@ -35,19 +38,27 @@ export function reviewLint(lints: Lints, { projectId, versionId, failOnLintError
       const service = (await planned.get('services')!.all(versionId)).find((record) => record.id === plan.serviceId);
       if (!service) return;
       const document = shareRepeated(await exportService(planned, versionId, service, plan.parts));
-      const { settings } = await lints.settings.current(projectId);
+      const { revision, settings } = await lints.settings.current(projectId);
+      const report = await lints.findingsOf(versionId, plan.serviceId);
+      // Unchanged (a dry run or a push of what is stored): the stored answer holds, as it does for
+      // the lints behind the writes, and a description whose lint takes minutes is not linted again.
+      const seen = sawAlready(report, descriptionHashOf(document), revision);
       let findings: Finding[];
       try {
-        findings = await lintOffThread(document as JsonObject, settings, { timeoutMs: lints.timeoutMs, lane: 'request' });
+        if (seen && report.timedOutAfterMs !== undefined) throw new LintTimedOut(report.timedOutAfterMs);
+        findings = seen ? report.findings! : await lintOffThread(document as JsonObject, settings, { timeoutMs: lints.timeoutMs, lane: 'request' });
       } catch (error) {
         if (!(error instanceof LintTimedOut)) throw error;
         if (failOnLintError) throw Conflict.lintTimedOut(error.afterMs);
-        delta = { counts: countsOf([]), new: [], fixed: [], timedOutAfterMs: error.afterMs };
+        delta = { counts: countsOf([]), new: [], fixed: [], timedOutAfterMs: error.afterMs, ...(seen && { unchanged: true as const }) };
         return;
       }
-      const stored = (await lints.findingsOf(versionId, plan.serviceId))?.findings ?? [];
+      const stored = report?.findings ?? [];
       const [now, before] = [new Set(findings.map(keyOf)), new Set(stored.map(keyOf))];
-      delta = { counts: countsOf(findings), new: findings.filter((finding) => !before.has(keyOf(finding))), fixed: stored.filter((finding) => !now.has(keyOf(finding))) };
+      delta = {
+        counts: countsOf(findings), new: findings.filter((finding) => !before.has(keyOf(finding))), fixed: stored.filter((finding) => !now.has(keyOf(finding))),
+        ...(seen && { unchanged: true as const }),
+      };
       const errors = findings.filter((finding) => finding.severity === 'error');
       if (failOnLintError && errors.length > 0) throw new Conflict(errors.map((finding) => ({ field: finding.path, message: `${finding.code}: ${finding.message}` })));
     },

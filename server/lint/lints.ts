@@ -3,7 +3,6 @@
 // the lint thread, one at a time in request order; pending ones left by a stopped process are
 // taken up at start (resume). A read never lints: it answers the stored report and whether one
 // is owed. A service whose description and settings are what the last lint saw is not linted again.
-import { createHash } from 'node:crypto';
 import type { Db } from 'mongodb';
 import type { ServiceParts } from '../descriptions/service-parts.ts';
 import { exportService } from '../descriptions/export.ts';
@@ -15,7 +14,7 @@ import { storeOf } from '../store/stores.ts';
 import { serviceScoped } from '../views/service-records.ts';
 import { countsOf, type Counts, type Finding } from './findings.ts';
 import { lintOffThread, LintTimedOut, warmLane } from './linter.ts';
-import { LintReports, type LintReport } from './reports.ts';
+import { descriptionHashOf, LintReports, sawAlready, type LintReport } from './reports.ts';
 import { LintSettingsStore } from './settings-store.ts';
 
 type Key = { projectId: string; versionId: string; serviceId: string };
@@ -143,11 +142,12 @@ export class Lints {
       return;
     }
     const document = shareRepeated(await exportService(serviceScoped(this.#stores, versionId, service), versionId, service, await this.#serviceParts.of(versionId, serviceId)));
-    const descriptionHash = createHash('sha256').update(JSON.stringify(document)).digest('hex');
+    const descriptionHash = descriptionHashOf(document);
     const { revision, settings } = await this.settings.current(projectId);
-    const unchanged = before.descriptionHash === descriptionHash && before.settingsRevision === revision && before.findings;
+    const seen = sawAlready(before, descriptionHash, revision);
+    const unchanged = seen && before.findings !== undefined;
     // Stopped at the bound before, with nothing changed since: it would be stopped again.
-    if (before.timedOutAfterMs !== undefined && before.descriptionHash === descriptionHash && before.settingsRevision === revision) {
+    if (seen && before.timedOutAfterMs !== undefined) {
       await this.reports.storeTimedOut({ versionId, serviceId, requestedAt: before.requestedAt, descriptionHash, settingsRevision: revision, afterMs: before.timedOutAfterMs, serviceUpdatedAt: String(service['updatedAt']) });
       return;
     }

@@ -1,6 +1,7 @@
 // The stored lint reports: one document per (version, service) in `lintReports`, holding the
 // last findings and, while a lint is owed, a durable pending marker (`pending`, `requestedAt`)
 // that a restart picks up (lints.ts resume). Layout in docs/storage.md.
+import { createHash } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
 import { documentId } from '../store/records.ts';
 import type { VersionCompanion } from '../store/version-records.ts';
@@ -33,6 +34,17 @@ export interface LintReport {
 }
 
 type Stored = LintReport & { _id: string; id: string };
+
+/** A report's `descriptionHash`: of the exported description as linted. */
+export function descriptionHashOf(document: unknown): string {
+  return createHash('sha256').update(JSON.stringify(document)).digest('hex');
+}
+
+/** The report's last lint saw this description under these settings: its findings, or its stop at the bound, hold for it. */
+export function sawAlready(report: LintReport | undefined, descriptionHash: string, settingsRevision: number): report is LintReport {
+  return report !== undefined && report.descriptionHash === descriptionHash && report.settingsRevision === settingsRevision
+    && (report.findings !== undefined || report.timedOutAfterMs !== undefined);
+}
 
 export class LintReports {
   readonly #reports: Collection<Stored>;

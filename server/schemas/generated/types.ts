@@ -181,6 +181,10 @@ export interface ImportAnswer {
      * The lint was stopped at its bound (`LINT_TIMEOUT_MS`) after this many milliseconds: the counts are zero and the lists empty because nothing is known, not because the description is clean.
      */
     timedOutAfterMs?: number;
+    /**
+     * The description as imported is the one the service's stored lint saw, under the same lint settings: the answer is the stored one (its findings, or its stop at the bound), not linted again. Absent when the description was linted for this request.
+     */
+    unchanged?: true;
   };
 }
 

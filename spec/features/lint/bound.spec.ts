@@ -1,7 +1,8 @@
 // Lint is bounded in time (LINT_TIMEOUT_MS): a 4.5 KB description whose schemas name one another
 // nine times over eight levels makes Spectral walk a 9^8 tree of references, which would hold
 // the lint thread for hours. Past the bound the thread is stopped and the answers say so: the
-// stored report, the dry run, the gate, the page; and the next service's lint runs as usual.
+// stored report, the dry run, the gate, the page; a dry run of the description as stored answers
+// with that stop at once; and the next service's lint runs as usual.
 import { expect } from 'chai';
 import { bearer, givenTenant, startCatalog, type Tenant, type TestCatalog } from '../../support/catalog.ts';
 import { built } from '../descriptions/expanding.ts';
@@ -58,9 +59,19 @@ describe('lint: bounded in time', function () {
     expect(markdown.text).to.contain('The last lint was stopped after 2 s (`LINT_TIMEOUT_MS`): no findings are known.');
   });
 
+  it('a dry run of the description as stored answers with its stored stop at once, marked unchanged; so does the gate', async () => {
+    const res = await importing('service=references&dryRun=true');
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.lint).to.deep.equal({ counts: { error: 0, warn: 0, info: 0, hint: 0 }, new: [], fixed: [], timedOutAfterMs: BOUND_MS, unchanged: true });
+    const gated = await importing('service=references&failOn=lint-error');
+    expect(gated.status, JSON.stringify(gated.body)).to.equal(409);
+    expect(gated.body.details[0].message).to.match(/^lint-timeout: the lint was stopped after 2000 ms/);
+  });
+
   it('a dry run waiting for its turn while another is stopped at the bound still gets its lint', async () => {
-    // The second is sent once the first is linting, so that it waits its turn behind it.
-    const first = importing('service=references&dryRun=true').then((res) => res);
+    // The second is sent once the first is linting, so that it waits its turn behind it. The
+    // first is of a service with no stored lint, so that it is linted.
+    const first = importing('service=references-again&dryRun=true').then((res) => res);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const second = service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=petstore&dryRun=true`).set(bearer(tenant.key)).send(petstore()).then((res) => res);
     const [stopped, waiting] = await Promise.all([first, second]);

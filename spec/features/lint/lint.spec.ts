@@ -203,6 +203,25 @@ describe('lint: findings stored behind the writes, answered on both families and
     expect(after.findings.some((finding) => finding.code === 'info-contact')).to.equal(false);
   });
 
+  it('a dry run of the description as stored answers with the stored lint, marked unchanged, until the description or the settings change', async () => {
+    const kennel = (document: object, query = '&dryRun=true') => service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=kennel${query}`).set(bearer(tenant.key)).send(document);
+    expect((await kennel(petstore(), '')).status).to.equal(201);
+    await service.runtime.lints.idle();
+    const stored = (await service.request.get(`${tenant.prefixes.byId}/services/kennel/lint`).set(bearer(tenant.readOnlyKey))).body as { counts: Record<string, number> };
+    const same = await kennel(petstore());
+    expect(same.status, JSON.stringify(same.body)).to.equal(200);
+    expect(same.body.lint).to.deep.equal({ counts: stored.counts, new: [], fixed: [], unchanged: true });
+    const changed = petstore() as { info: Record<string, unknown> };
+    changed.info['contact'] = { name: 'Kennel team', email: 'team@kennel.example' };
+    const edited = await kennel(changed);
+    expect(edited.body.lint.unchanged).to.equal(undefined);
+    expect(edited.body.lint.fixed.map((finding: Finding) => finding.code)).to.include('info-contact');
+    // Other settings, another lint: the stored one saw the settings before.
+    expect((await setSettings({ severities: { 'operation-description': 'off' } })).status).to.equal(200);
+    const resettled = await kennel(petstore());
+    expect(resettled.body.lint.unchanged).to.equal(undefined);
+  });
+
   it('a dry run lints the description with what is kept beside the service: its webhooks', async () => {
     const document = { ...petstore(), openapi: '3.1.0', webhooks: { petBorn: { post: { servers: [{ url: 'https://hooks.pets.example' }], responses: { 200: { description: 'Received.' } } } } } };
     const dry = await service.request.post(`${tenant.prefixes.byId}/imports/openapi?service=petstore&dryRun=true`).set(bearer(tenant.key)).send(document);
