@@ -86,7 +86,8 @@ export async function checkDescription(target: Target, document: Json, slug: str
     if (dry.status !== 200) fail('remove one operation', `dry run answered ${dry.status}: ${brief(dry.body)}`);
     else {
       const breaking = (dry.body['changes'] as { summary?: { breaking?: number } } | undefined)?.summary?.breaking;
-      if (breaking !== 1 || changeCount(dry.body) !== 1) fail('remove one operation', `${removed.operation}: reports ${describeChanges(dry.body)}, not exactly one breaking change`, true);
+      const expected = removed.deprecated ? 'one change, not breaking (the operation was deprecated)' : 'exactly one breaking change';
+      if (breaking !== (removed.deprecated ? 0 : 1) || changeCount(dry.body) !== 1) fail('remove one operation', `${removed.operation}: reports ${describeChanges(dry.body)}, not ${expected}`, true);
     }
     const edited = await post(importUrl(), removed.document, '5b import without one operation');
     if (edited.status !== 200) fail('remove one operation', `${removed.operation}: answered ${edited.status}: ${brief(edited.body)}`);
@@ -145,19 +146,26 @@ export function brief(body: Json): string {
 }
 
 /**
- * The document without one operation: of a path that keeps another (so the path stays), the one
- * in the middle of the document; else the middle path's first operation.
+ * The document without one operation: the last of the middle path among those that keep another
+ * (so the path stays), else of the middle path; not a deprecated one where any is not.
  */
-export function withoutOneOperation(document: Json): { document: Json; operation: string } | undefined {
+export function withoutOneOperation(document: Json): { document: Json; operation: string; deprecated: boolean } | undefined {
   const paths = Object.entries((document['paths'] ?? {}) as Record<string, Json>);
   const methodsOf = (item: Json) => METHODS.filter((method) => typeof item[method] === 'object' && item[method] !== null);
-  const shared = paths.filter(([, item]) => methodsOf(item).length >= 2);
-  const candidates = shared.length > 0 ? shared : paths.filter(([, item]) => methodsOf(item).length > 0);
-  if (candidates.length === 0) return undefined;
-  const [path, item] = candidates[Math.floor(candidates.length / 2)]!;
-  const method = methodsOf(item).at(-1)!;
-  const { [method]: _gone, ...rest } = item;
-  return { document: { ...document, paths: Object.fromEntries(paths.map(([p, value]) => [p, p === path ? rest : value])) }, operation: `${method.toUpperCase()} ${path}` };
+  const removable = (item: Json, deprecated: boolean) => methodsOf(item).filter((method) => ((item[method] as Json)['deprecated'] === true) === deprecated);
+  // An operation not deprecated, whose removal breaks clients; only where every one is deprecated,
+  // one of those, whose removal is announced and so not breaking (server/changes/lifecycle.ts).
+  for (const deprecated of [false, true]) {
+    const holding = paths.filter(([, item]) => removable(item, deprecated).length > 0);
+    const shared = holding.filter(([, item]) => methodsOf(item).length >= 2);
+    const candidates = shared.length > 0 ? shared : holding;
+    if (candidates.length === 0) continue;
+    const [path, item] = candidates[Math.floor(candidates.length / 2)]!;
+    const method = removable(item, deprecated).at(-1)!;
+    const { [method]: _gone, ...rest } = item;
+    return { document: { ...document, paths: Object.fromEntries(paths.map(([p, value]) => [p, p === path ? rest : value])) }, operation: `${method.toUpperCase()} ${path}`, deprecated };
+  }
+  return undefined;
 }
 
 /** The document with one small path inserted before all others. */
